@@ -1,0 +1,266 @@
+/* utf8guard.h - the C API of utf8guard: strict UTF-8 validation (RFC 3629,
+ * Unicode Table 3-7), exact error reports, and U+FFFD sanitizing.
+ *
+ * Conventions, stated once (after BoringSSL's API-CONVENTIONS.md):
+ *  - Inputs are (pointer, length) pairs. (NULL, 0) is always allowed and means
+ *    the empty input. A NULL pointer with a non-zero length is a caller bug; the
+ *    functions treat it as the empty input rather than dereference it.
+ *  - Nothing here allocates, prints, aborts or keeps global error state.
+ *    Validation never reads outside [data, data + len).
+ *  - Every function is safe to call from any number of threads at once, provided
+ *    a streaming object (utf8guard_validator, utf8guard_sanitizer) is used by one
+ *    thread at a time.
+ *  - Offsets and lengths are size_t and count bytes from the start of the whole
+ *    input, also when it is fed in chunks.
+ *  - No C++ exception ever crosses this interface.
+ *
+ * Compiles as C99 and as C++. */
+#ifndef UTF8GUARD_H
+#define UTF8GUARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "utf8guard/export.h"
+#include "utf8guard/version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define UTF8GUARD_NODISCARD [[nodiscard]]
+#elif defined(__GNUC__) || defined(__clang__)
+#define UTF8GUARD_NODISCARD __attribute__((warn_unused_result))
+#else
+#define UTF8GUARD_NODISCARD
+#endif
+
+/* utf8guard_error is the kind of an ill-formed sequence. The numbering is
+ * stable and equals utf8guard::error in the C++ API. */
+typedef enum utf8guard_error {
+  UTF8GUARD_ERROR_NONE = 0,
+  UTF8GUARD_ERROR_UNEXPECTED_CONTINUATION = 1, /* 80..BF where a sequence must start */
+  UTF8GUARD_ERROR_OVERLONG = 2,                /* C0, C1; E0 80..9F; F0 80..8F */
+  UTF8GUARD_ERROR_SURROGATE = 3,               /* ED A0..BF */
+  UTF8GUARD_ERROR_TOO_LARGE = 4,               /* F4 90..BF */
+  UTF8GUARD_ERROR_INVALID_BYTE = 5,            /* F5..FF */
+  UTF8GUARD_ERROR_TRUNCATED = 6,               /* a valid lead cut by a non-continuation */
+  UTF8GUARD_ERROR_INCOMPLETE = 7               /* the input ends inside a valid sequence */
+} utf8guard_error;
+
+/* utf8guard_result describes the first maximal subpart (Unicode 3.9) of an
+ * input. |kind| is UTF8GUARD_ERROR_NONE for well-formed input, and then
+ * |offset| and |length| are zero. Otherwise |offset| is the index of the
+ * subpart's first byte and |length| (1..3) its size in bytes. */
+typedef struct utf8guard_result {
+  utf8guard_error kind;
+  size_t offset;
+  size_t length;
+} utf8guard_result;
+
+/* utf8guard_status is the outcome of an operation that can fail for reasons
+ * other than the input's encoding. */
+typedef enum utf8guard_status {
+  UTF8GUARD_OK = 0,
+  UTF8GUARD_BUFFER_TOO_SMALL = 1, /* the output buffer cannot hold the result */
+  UTF8GUARD_OVERFLOW = 2,         /* a size does not fit in size_t */
+  UTF8GUARD_ILL_FORMED = 3,       /* the input is not well-formed (decode/encode) */
+  UTF8GUARD_SINK_FAILED = 4       /* the output callback asked to stop */
+} utf8guard_status;
+
+/* utf8guard_is_valid returns whether data[0..len) is well-formed UTF-8. It is
+ * the fastest entry point. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT bool utf8guard_is_valid(const char* data, size_t len);
+
+/* utf8guard_validate returns the first error of data[0..len), or a result
+ * whose kind is UTF8GUARD_ERROR_NONE. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_result utf8guard_validate(const char* data,
+                                                                         size_t len);
+
+/* utf8guard_error_name returns the stable lowercase name of |kind|
+ * ("none", "unexpected_continuation", "overlong", "surrogate", "too_large",
+ * "invalid_byte", "truncated", "incomplete"), or "unknown" for any other value.
+ * The string is static. */
+UTF8GUARD_EXPORT const char* utf8guard_error_name(utf8guard_error kind);
+
+/* utf8guard_status_name returns a static lowercase name for |status|. */
+UTF8GUARD_EXPORT const char* utf8guard_status_name(utf8guard_status status);
+
+/* ---- Streaming validation ------------------------------------------------
+ * utf8guard_validator validates input that arrives in chunks, in constant
+ * memory: it carries at most 3 bytes of an unfinished sequence between calls.
+ * An error is reported by the call that delivers the byte making the input
+ * impossible (ED then A0 is a surrogate as soon as A0 arrives); "incomplete" is
+ * reported only by utf8guard_validator_finish. After an error every further
+ * call returns the same error without reading its input. The fields are
+ * private; initialise with utf8guard_validator_init. */
+typedef struct utf8guard_validator {
+  size_t priv_position;        /* bytes fed so far */
+  utf8guard_result priv_error; /* first error, sticky */
+  unsigned char priv_carry[4]; /* unfinished sequence, at most 3 bytes */
+  unsigned char priv_carry_len;
+} utf8guard_validator;
+
+/* utf8guard_validator_init resets |v| to the start of a new input. */
+UTF8GUARD_EXPORT void utf8guard_validator_init(utf8guard_validator* v);
+
+/* utf8guard_validator_feed validates the next chunk and returns the first
+ * error seen so far (kind NONE if there is none yet). */
+UTF8GUARD_EXPORT utf8guard_result utf8guard_validator_feed(utf8guard_validator* v, const char* data,
+                                                           size_t len);
+
+/* utf8guard_validator_finish ends the input and returns its first error,
+ * including an "incomplete" sequence left at the end. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_result
+utf8guard_validator_finish(utf8guard_validator* v);
+
+/* ---- Sanitizing -----------------------------------------------------------
+ * Sanitizing replaces every maximal subpart with U+FFFD (EF BF BD) and copies
+ * every well-formed byte unchanged; the output equals Python's
+ * bytes.decode('utf-8', 'replace').encode('utf-8'). */
+
+/* utf8guard_sanitize_bound stores in |*bound| the largest output that
+ * sanitizing |len| input bytes can produce (3 * len), or returns
+ * UTF8GUARD_OVERFLOW if that does not fit in size_t. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitize_bound(size_t len,
+                                                                               size_t* bound);
+
+/* utf8guard_sanitize writes the sanitized form of data[0..len) to
+ * out[0..cap) and stores its size in |*written| (which may be NULL). It
+ * returns UTF8GUARD_BUFFER_TOO_SMALL, writing nothing meaningful, when |cap|
+ * is too small; a |cap| of utf8guard_sanitize_bound(len) always suffices. If
+ * |replacements| is not NULL it receives the number of U+FFFD inserted. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitize(
+    const char* data, size_t len, char* out, size_t cap, size_t* written, size_t* replacements);
+
+/* utf8guard_sink receives sanitized output. It returns true to continue and
+ * false to stop (for example on a write error). */
+typedef bool (*utf8guard_sink)(void* ctx, const char* data, size_t len);
+
+/* utf8guard_sanitizer sanitizes a stream in constant memory. Fields are
+ * private; initialise with utf8guard_sanitizer_init. */
+typedef struct utf8guard_sanitizer {
+  size_t priv_position;
+  size_t priv_replacements;
+  unsigned char priv_carry[4];
+  unsigned char priv_carry_len;
+} utf8guard_sanitizer;
+
+/* utf8guard_sanitizer_init resets |s| to the start of a new stream. */
+UTF8GUARD_EXPORT void utf8guard_sanitizer_init(utf8guard_sanitizer* s);
+
+/* utf8guard_sanitizer_feed sanitizes the next chunk, passing output to |sink|.
+ * Bytes of an unfinished sequence at the end of the chunk are held back until
+ * the next call. Returns UTF8GUARD_SINK_FAILED if the sink returned false. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitizer_feed(
+    utf8guard_sanitizer* s, const char* data, size_t len, utf8guard_sink sink, void* ctx);
+
+/* utf8guard_sanitizer_finish ends the stream: an unfinished sequence becomes
+ * one U+FFFD. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
+utf8guard_sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink, void* ctx);
+
+/* utf8guard_sanitizer_replacements returns how many U+FFFD |s| has written. */
+UTF8GUARD_EXPORT size_t utf8guard_sanitizer_replacements(const utf8guard_sanitizer* s);
+
+/* ---- Every error of a stream ----------------------------------------------
+ * utf8guard_scanner reports every maximal subpart of a stream, in order: the
+ * same subparts sanitizing replaces. Offsets are absolute. An unfinished
+ * sequence at the end is reported as "incomplete" by utf8guard_scanner_finish.
+ * Fields are private; initialise with utf8guard_scanner_init. */
+typedef bool (*utf8guard_error_callback)(void* ctx, utf8guard_result error);
+
+typedef struct utf8guard_scanner {
+  size_t priv_position;
+  size_t priv_errors;
+  unsigned char priv_carry[4];
+  unsigned char priv_carry_len;
+} utf8guard_scanner;
+
+/* utf8guard_scanner_init resets |s| to the start of a new stream. */
+UTF8GUARD_EXPORT void utf8guard_scanner_init(utf8guard_scanner* s);
+
+/* utf8guard_scanner_feed scans the next chunk, calling |on_error| for each
+ * error found. Returns UTF8GUARD_SINK_FAILED if the callback returned false. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
+utf8guard_scanner_feed(utf8guard_scanner* s, const char* data, size_t len,
+                       utf8guard_error_callback on_error, void* ctx);
+
+/* utf8guard_scanner_finish ends the stream, reporting an unfinished sequence. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
+utf8guard_scanner_finish(utf8guard_scanner* s, utf8guard_error_callback on_error, void* ctx);
+
+/* utf8guard_scanner_errors returns how many errors |s| has reported. */
+UTF8GUARD_EXPORT size_t utf8guard_scanner_errors(const utf8guard_scanner* s);
+
+/* ---- Code points ---------------------------------------------------------- */
+
+/* utf8guard_decode_one decodes the sequence at the start of data[0..len). On
+ * success it stores the scalar value in |*code_point| and returns a result of
+ * kind NONE whose |length| is the sequence's size (1..4); on error it returns
+ * the error at offset 0 and leaves |*code_point| unchanged. An empty input is
+ * an "incomplete" error of length 0. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_result utf8guard_decode_one(const char* data,
+                                                                           size_t len,
+                                                                           uint32_t* code_point);
+
+/* utf8guard_decode decodes all of data[0..len) into out[0..cap). It stores
+ * the number of code points written in |*count| (which may be NULL) and, if
+ * |error| is not NULL, the first error. It returns UTF8GUARD_ILL_FORMED at the
+ * first error (the code points before it are written), and
+ * UTF8GUARD_BUFFER_TOO_SMALL when |cap| is too small (|len| always suffices). */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_decode(const char* data, size_t len,
+                                                                       uint32_t* out, size_t cap,
+                                                                       size_t* count,
+                                                                       utf8guard_result* error);
+
+/* utf8guard_encode_one writes the shortest UTF-8 form of |code_point| to
+ * out[0..4) and returns its length (1..4), or 0 if |code_point| is not a
+ * Unicode scalar value (a surrogate, or above U+10FFFF). */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT size_t utf8guard_encode_one(uint32_t code_point, char out[4]);
+
+/* utf8guard_encode encodes code_points[0..count) into out[0..cap), storing the
+ * byte count in |*written| (which may be NULL). It returns
+ * UTF8GUARD_ILL_FORMED at the first value that is not a scalar value (its
+ * index is stored in |*bad_index| if that is not NULL) and
+ * UTF8GUARD_BUFFER_TOO_SMALL when |cap| is too small (4 * count suffices). */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_encode(const uint32_t* code_points,
+                                                                       size_t count, char* out,
+                                                                       size_t cap, size_t* written,
+                                                                       size_t* bad_index);
+
+/* ---- Kernels and version -------------------------------------------------- */
+
+/* utf8guard_active_kernel returns the name of the kernel validation uses
+ * ("scalar", "sse42", "avx2", "avx512", "neon"), resolving it on first use. */
+UTF8GUARD_EXPORT const char* utf8guard_active_kernel(void);
+
+/* utf8guard_kernel_count returns how many kernels are compiled in. */
+UTF8GUARD_EXPORT size_t utf8guard_kernel_count(void);
+
+/* utf8guard_kernel_name returns the name of compiled kernel |index|, or NULL
+ * if |index| is out of range; |*usable| (if not NULL) says whether this CPU
+ * can run it. */
+UTF8GUARD_EXPORT const char* utf8guard_kernel_name(size_t index, bool* usable);
+
+/* utf8guard_set_kernel makes every later call in the process use the kernel
+ * |name| ("best" selects the fastest usable one). It returns false, changing
+ * nothing, if no such kernel is compiled in or this CPU cannot run it. */
+UTF8GUARD_EXPORT bool utf8guard_set_kernel(const char* name);
+
+/* utf8guard_kernel_env_error returns NULL when the environment variable
+ * UTF8GUARD_KERNEL is unset or names a usable kernel. Otherwise it returns a
+ * static message saying why the request was ignored; validation then uses the
+ * best usable kernel. The library never prints it: callers such as the CLI do. */
+UTF8GUARD_EXPORT const char* utf8guard_kernel_env_error(void);
+
+/* utf8guard_version returns the library's semantic version, e.g. "1.0.0". */
+UTF8GUARD_EXPORT const char* utf8guard_version(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* UTF8GUARD_H */

@@ -1,0 +1,211 @@
+// utf8guard.hpp - the C++ API of utf8guard: strict UTF-8 validation
+// (RFC 3629, Unicode Table 3-7), exact error reports, and U+FFFD sanitizing.
+//
+// Everything here is C++17. Validation never allocates, never throws, never
+// reads outside the given view and is safe from any number of threads. The
+// streaming classes hold constant state (at most 3 carried bytes) and are used
+// by one thread at a time. See DESIGN.md for the error taxonomy and offsets.
+#ifndef UTF8GUARD_HPP
+#define UTF8GUARD_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "utf8guard/utf8guard.h"
+
+namespace utf8guard {
+
+// error is the kind of an ill-formed sequence, decided by its first offending
+// byte. The values equal the C API's utf8guard_error.
+enum class error : std::uint8_t {
+  none = UTF8GUARD_ERROR_NONE,
+  unexpected_continuation = UTF8GUARD_ERROR_UNEXPECTED_CONTINUATION,
+  overlong = UTF8GUARD_ERROR_OVERLONG,
+  surrogate = UTF8GUARD_ERROR_SURROGATE,
+  too_large = UTF8GUARD_ERROR_TOO_LARGE,
+  invalid_byte = UTF8GUARD_ERROR_INVALID_BYTE,
+  truncated = UTF8GUARD_ERROR_TRUNCATED,
+  incomplete = UTF8GUARD_ERROR_INCOMPLETE,
+};
+
+// result is the first maximal subpart of an input: its kind, the index of its
+// first byte, and its size in bytes (1..3). For well-formed input kind is
+// error::none and offset and length are 0.
+struct result {
+  error kind = error::none;
+  std::size_t offset = 0;
+  std::size_t length = 0;
+  [[nodiscard]] bool ok() const noexcept { return kind == error::none; }
+  friend bool operator==(const result& a, const result& b) noexcept {
+    return a.kind == b.kind && a.offset == b.offset && a.length == b.length;
+  }
+  friend bool operator!=(const result& a, const result& b) noexcept { return !(a == b); }
+};
+
+// to_string returns the stable lowercase name of a kind, as in DESIGN.md
+// ("overlong", "too_large", ...), or "unknown" for a value outside the enum.
+UTF8GUARD_EXPORT std::string_view to_string(error kind) noexcept;
+
+// is_valid returns whether the bytes are well-formed UTF-8. The fastest path.
+[[nodiscard]] UTF8GUARD_EXPORT bool is_valid(std::string_view bytes) noexcept;
+
+// validate returns the first error of the bytes, or an ok() result.
+[[nodiscard]] UTF8GUARD_EXPORT result validate(std::string_view bytes) noexcept;
+
+// validator checks input that arrives in chunks, in constant memory. feed()
+// returns the first error so far; an error is reported by the feed() that
+// delivers the byte making the input impossible. finish() also reports an
+// "incomplete" sequence at the end. Offsets are absolute. After an error
+// every call returns that error without reading its input.
+class UTF8GUARD_EXPORT validator {
+ public:
+  validator() noexcept;
+  result feed(std::string_view chunk) noexcept;
+  [[nodiscard]] result finish() noexcept;
+  // reset starts a new input.
+  void reset() noexcept;
+  // bytes_fed is the total size of all chunks fed so far.
+  [[nodiscard]] std::size_t bytes_fed() const noexcept;
+
+ private:
+  utf8guard_validator state_;
+};
+
+// sanitize_bound is the largest output sanitizing n bytes can produce
+// (3 * n); it returns SIZE_MAX if that overflows.
+[[nodiscard]] UTF8GUARD_EXPORT std::size_t sanitize_bound(std::size_t n) noexcept;
+
+// sanitize returns the bytes with every maximal subpart replaced by U+FFFD
+// and every well-formed byte unchanged (Python's decode('utf-8','replace')).
+[[nodiscard]] UTF8GUARD_EXPORT std::string sanitize(std::string_view bytes);
+
+// sanitize_to writes the sanitized bytes to out[0..capacity) and returns the
+// number written; it returns SIZE_MAX (writing nothing meaningful) when
+// capacity is too small. A capacity of sanitize_bound(bytes.size()) suffices.
+UTF8GUARD_EXPORT std::size_t sanitize_to(std::string_view bytes, char* out,
+                                         std::size_t capacity) noexcept;
+
+// sanitizer sanitizes a stream in constant memory. Output goes to a sink: any
+// callable taking std::string_view and returning void, or bool (false stops
+// the stream; feed/finish then return false). Bytes of an unfinished sequence
+// are held back until the next feed(); finish() replaces them.
+class UTF8GUARD_EXPORT sanitizer {
+ public:
+  sanitizer() noexcept;
+  template <class Sink>
+  bool feed(std::string_view chunk, Sink&& sink) {
+    return feed_raw(chunk, &call_sink<std::remove_reference_t<Sink>>, &sink);
+  }
+  template <class Sink>
+  bool finish(Sink&& sink) {
+    return finish_raw(&call_sink<std::remove_reference_t<Sink>>, &sink);
+  }
+  void reset() noexcept;
+  // replacements is the number of U+FFFD written so far.
+  [[nodiscard]] std::size_t replacements() const noexcept;
+
+ private:
+  template <class Sink>
+  static bool call_sink(void* ctx, const char* data, std::size_t len) {
+    auto& sink = *static_cast<Sink*>(ctx);
+    if constexpr (std::is_same_v<decltype(sink(std::string_view{})), bool>) {
+      return sink(std::string_view(data, len));
+    } else {
+      sink(std::string_view(data, len));
+      return true;
+    }
+  }
+  bool feed_raw(std::string_view chunk, utf8guard_sink sink, void* ctx);
+  bool finish_raw(utf8guard_sink sink, void* ctx);
+  utf8guard_sanitizer state_;
+};
+
+// error_scanner reports every maximal subpart of a stream, in order (the
+// ones sanitize replaces), with absolute offsets, in constant memory. The
+// callback takes a result and returns void, or bool (false stops; feed and
+// finish then return false). finish() reports an unfinished sequence.
+class UTF8GUARD_EXPORT error_scanner {
+ public:
+  error_scanner() noexcept;
+  template <class OnError>
+  bool feed(std::string_view chunk, OnError&& on_error) {
+    return feed_raw(chunk, &call<std::remove_reference_t<OnError>>, &on_error);
+  }
+  template <class OnError>
+  bool finish(OnError&& on_error) {
+    return finish_raw(&call<std::remove_reference_t<OnError>>, &on_error);
+  }
+  void reset() noexcept;
+  // errors is the number of errors reported so far.
+  [[nodiscard]] std::size_t errors() const noexcept;
+
+ private:
+  template <class OnError>
+  static bool call(void* ctx, utf8guard_result r) {
+    auto& f = *static_cast<OnError*>(ctx);
+    const result e{static_cast<error>(r.kind), r.offset, r.length};
+    if constexpr (std::is_same_v<decltype(f(e)), bool>) {
+      return f(e);
+    } else {
+      f(e);
+      return true;
+    }
+  }
+  bool feed_raw(std::string_view chunk, utf8guard_error_callback cb, void* ctx);
+  bool finish_raw(utf8guard_error_callback cb, void* ctx);
+  utf8guard_scanner state_;
+};
+
+// decoded is one decoded sequence: on success kind is error::none, value the
+// scalar value and length the bytes used (1..4).
+struct decoded {
+  char32_t value = 0;
+  std::size_t length = 0;
+  error kind = error::none;
+};
+
+// decode_one decodes the sequence at the start of the bytes. An empty input
+// is error::incomplete with length 0.
+[[nodiscard]] UTF8GUARD_EXPORT decoded decode_one(std::string_view bytes) noexcept;
+
+// decode appends the code points of the bytes to out and returns ok(), or
+// stops at the first error and returns it (out then holds the code points
+// before the error).
+UTF8GUARD_EXPORT result decode(std::string_view bytes, std::u32string& out);
+
+// encode_one writes the shortest UTF-8 form of a scalar value to out[0..4)
+// and returns its length, or 0 for a surrogate or a value above U+10FFFF.
+[[nodiscard]] UTF8GUARD_EXPORT std::size_t encode_one(char32_t code_point, char* out) noexcept;
+
+// encode appends the UTF-8 form of the code points to out and returns true,
+// or stops at the first value that is not a scalar value and returns false.
+UTF8GUARD_EXPORT bool encode(std::u32string_view code_points, std::string& out);
+
+// kernel_info names one compiled validation kernel and whether this CPU runs it.
+struct kernel_info {
+  std::string_view name;
+  bool usable = false;
+};
+
+// kernels lists the compiled kernels, slowest first.
+UTF8GUARD_EXPORT std::vector<kernel_info> kernels();
+
+// active_kernel names the kernel in use ("scalar", "sse42", "avx2", "avx512",
+// "neon"); the first call resolves it (UTF8GUARD_KERNEL may force one).
+UTF8GUARD_EXPORT std::string_view active_kernel() noexcept;
+
+// set_kernel makes every later call use the named kernel ("best" picks the
+// fastest usable one). Returns false, changing nothing, if it is not compiled
+// in or not usable here. Meant for tests, fuzzing and benchmarks.
+UTF8GUARD_EXPORT bool set_kernel(std::string_view name) noexcept;
+
+// version is the library's semantic version, e.g. "1.0.0".
+UTF8GUARD_EXPORT std::string_view version() noexcept;
+
+}  // namespace utf8guard
+
+#endif  // UTF8GUARD_HPP

@@ -1,0 +1,73 @@
+// kernel.hpp - the one interface every validation kernel implements.
+//
+// "SIMD says yes/no; scalar says where and why": a kernel only scans. It
+// returns a position pos such that p[0..pos) is a valid prefix (well-formed but
+// for at most one unfinished sequence at its end), and returns n only when all
+// of p[0..n) is well-formed. When pos < n, the first error, if any, starts
+// within 3 bytes before pos or after it: the driver in validate.cpp steps back
+// to a sequence boundary and lets the Table 3-7 classifier (scalar/table37.hpp)
+// decide kind, offset and length. So every kernel reports identical errors.
+#ifndef UTF8GUARD_KERNEL_HPP
+#define UTF8GUARD_KERNEL_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "utf8guard/utf8guard.hpp"
+
+namespace utf8guard::detail {
+
+using scan_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n) noexcept;
+
+// Every kernel has a fixed id, an index into the per-thread run counters.
+enum kernel_id : unsigned { kScalar = 0, kSse42, kAvx2, kAvx512, kNeon, kKernelIds };
+
+struct kernel {
+  const char* name;
+  kernel_id id;
+  // usable says whether this CPU and OS can run the kernel (cpuid + xgetbv).
+  bool (*usable)() noexcept;
+  scan_fn scan;
+};
+
+// The compiled kernels, slowest first; kernel_list()[0] is always "scalar".
+const kernel* const* kernel_list(std::size_t& count) noexcept;
+
+// active_kernel_ref resolves the kernel on first use (thread-safe, lazy, no
+// global constructor) and returns it.
+const kernel& active_kernel_ref() noexcept;
+
+// find_kernel returns the compiled kernel with that name, or nullptr.
+const kernel* find_kernel(const char* name, std::size_t len) noexcept;
+
+// set_active_kernel switches every later call to a usable kernel ("best" is
+// the fastest usable one); returns false, changing nothing, otherwise.
+bool set_active_kernel(const char* name, std::size_t len) noexcept;
+
+// kernel_env_error explains why UTF8GUARD_KERNEL was ignored, or is nullptr.
+const char* kernel_env_error() noexcept;
+
+// validate_with is the one driver: kernel scan, then the scalar classifier.
+result validate_with(const kernel& k, const std::uint8_t* p, std::size_t n) noexcept;
+
+inline result validate_active(const std::uint8_t* p, std::size_t n) noexcept {
+  return validate_with(active_kernel_ref(), p, n);
+}
+
+// is_valid_active answers yes/no only: no classification on the error path.
+bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept;
+
+// kernel_runs counts, for the calling thread, the scans kernel k has run. It
+// lets tests prove that a forced kernel really ran (one add per call; the
+// counters are thread-local, so threads never share a cache line).
+std::size_t kernel_runs(const kernel& k) noexcept;
+
+// SAFETY: converting a (char*, len) pair; callers allow (nullptr, 0), which no
+// kernel dereferences because every read is bounded by n.
+inline const std::uint8_t* bytes(const char* p) noexcept {
+  return reinterpret_cast<const std::uint8_t*>(p);
+}
+
+}  // namespace utf8guard::detail
+
+#endif  // UTF8GUARD_KERNEL_HPP

@@ -1,0 +1,98 @@
+// sanitize.cpp - one-shot sanitizing into a caller buffer or a std::string.
+// It runs the same engine and the same replacing_handler as the streaming
+// sanitizer (stream.hpp), fed the whole input at once, so the two produce the
+// same bytes by construction.
+#include <cstdint>
+#include <cstring>
+
+#include "convert.hpp"
+#include "stream.hpp"
+
+namespace utf8guard::detail {
+namespace {
+
+// Writes into out[0..capacity); refuses (false) a write that would overflow.
+struct bounded_buffer {
+  char* out;
+  std::size_t capacity;
+  std::size_t* written;
+  bool operator()(const char* p, std::size_t n) const noexcept {
+    if (n > capacity - *written) return false;
+    std::memcpy(out + *written, p, n);  // SAFETY: n <= capacity - written, checked above
+    *written += n;
+    return true;
+  }
+};
+
+// Runs the whole input through the engine; false if the handler stopped it.
+template <class Handler>
+bool run_whole(std::string_view in, Handler& h) {
+  std::size_t position = 0;
+  unsigned char carry[4];
+  unsigned char carry_len = 0;
+  const stream_cursor s{position, carry, carry_len};
+  return stream_feed(s, bytes(in.data()), in.size(), h) && stream_finish(s, h);
+}
+
+// sanitize_into is the one-shot core: the sanitized input in out[0..cap), or
+// false when it does not fit. Sanitizing never shrinks its input, so a buffer
+// smaller than the input is refused before any work.
+bool sanitize_into(std::string_view in, char* out, std::size_t cap, std::size_t& written,
+                   std::size_t& replacements) noexcept {
+  written = 0;
+  replacements = 0;
+  if (cap < in.size()) return false;
+  replacing_handler h{bounded_buffer{out, cap, &written}, replacements};
+  return run_whole(in, h);
+}
+
+}  // namespace
+}  // namespace utf8guard::detail
+
+namespace utf8guard {
+
+std::size_t sanitize_bound(std::size_t n) noexcept {
+  // Each input byte becomes at most one U+FFFD (3 bytes): a run of lone
+  // continuation bytes is the worst case.
+  return n > SIZE_MAX / 3 ? SIZE_MAX : 3 * n;
+}
+
+std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity) noexcept {
+  std::size_t written, replacements;
+  return detail::sanitize_into(bytes, out, capacity, written, replacements) ? written : SIZE_MAX;
+}
+
+std::string sanitize(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size());
+  std::size_t replacements = 0;
+  detail::replacing_handler h{[&out](const char* p, std::size_t n) {
+                                out.append(p, n);
+                                return true;
+                              },
+                              replacements};
+  detail::run_whole(bytes, h);
+  return out;
+}
+
+}  // namespace utf8guard
+
+extern "C" {
+
+utf8guard_status utf8guard_sanitize_bound(size_t len, size_t* bound) {
+  if (len > SIZE_MAX / 3) return UTF8GUARD_OVERFLOW;
+  *bound = 3 * len;
+  return UTF8GUARD_OK;
+}
+
+utf8guard_status utf8guard_sanitize(const char* data, size_t len, char* out, size_t cap,
+                                    size_t* written, size_t* replacements) {
+  std::size_t w, r;
+  const bool fits = utf8guard::detail::sanitize_into(utf8guard::detail::c_bytes(data, len), out,
+                                                     out == nullptr ? 0 : cap, w, r);
+  if (written != nullptr) *written = fits ? w : 0;
+  if (replacements != nullptr) *replacements = fits ? r : 0;
+  return fits ? UTF8GUARD_OK : UTF8GUARD_BUFFER_TOO_SMALL;
+}
+
+}  // extern "C"

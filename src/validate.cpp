@@ -1,0 +1,56 @@
+// validate.cpp - the driver shared by every kernel, and the one-shot API.
+#include "convert.hpp"
+#include "kernel.hpp"
+#include "scalar/table37.hpp"
+
+namespace utf8guard {
+namespace detail {
+namespace {
+
+// Initial-exec TLS: a plain %fs-relative add, also in the shared library.
+thread_local std::size_t t_runs[kKernelIds] __attribute__((tls_model("initial-exec")));
+
+std::size_t scan_with(const kernel& k, const std::uint8_t* p, std::size_t n) noexcept {
+  ++t_runs[k.id];
+  return k.scan(p, n);
+}
+
+}  // namespace
+
+std::size_t kernel_runs(const kernel& k) noexcept { return t_runs[k.id]; }
+
+bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept {
+  return scan_with(active_kernel_ref(), p, n) == n;
+}
+
+result validate_with(const kernel& k, const std::uint8_t* p, std::size_t n) noexcept {
+  const std::size_t pos = scan_with(k, p, n);
+  if (pos == n) return {};
+  // The kernel vouches for p[0..pos) as a valid prefix; the first error starts
+  // at most 3 bytes before pos, so the classifier never rescans from the start.
+  return first_error_from(p, n, boundary_before(p, 0, pos));
+}
+
+}  // namespace detail
+
+bool is_valid(std::string_view bytes) noexcept {
+  return detail::is_valid_active(detail::bytes(bytes.data()), bytes.size());
+}
+
+result validate(std::string_view bytes) noexcept {
+  return detail::validate_active(detail::bytes(bytes.data()), bytes.size());
+}
+
+}  // namespace utf8guard
+
+extern "C" {
+
+bool utf8guard_is_valid(const char* data, size_t len) {
+  return utf8guard::is_valid(utf8guard::detail::c_bytes(data, len));
+}
+
+utf8guard_result utf8guard_validate(const char* data, size_t len) {
+  return utf8guard::detail::to_c(utf8guard::validate(utf8guard::detail::c_bytes(data, len)));
+}
+
+}  // extern "C"
