@@ -1,0 +1,1 @@
+# Hardening flags (security issue).
