@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""make_seeds.py - regenerate the handcrafted seeds in corpus/<target>/.
+
+    python3 fuzz/make_seeds.py [--lipsum DIR] [--vectors FILE.tsv]
+
+Writes the same named seeds into every target's folder (the targets read
+their controls off the end of the data, so plain text works for all):
+
+  t37_*      both ends of every row of Unicode Table 3-7, and the byte just
+             outside each narrowed second-byte range (E0, ED, F0, F4)
+  kind_*     every error kind of DESIGN.md, in each of its shapes
+  legacy_*   5/6-byte leads, CESU-8, Modified UTF-8, WTF-8, BOM, NUL
+  blk_*      inputs of 15-17, 31-33, 63-65 and 127-129 bytes with the
+             error (or a valid sequence) ending on, or straddling, the
+             16/32/64/128-byte block boundary, after ASCII and after
+             multi-byte padding (SIMD kernels have ASCII fast paths)
+  lipsum_*   excerpts of the lipsum texts, whole and with an error injected
+             on a 64-byte boundary
+  vec_*      the security vectors, when security/vectors/vectors.tsv exists
+
+Files found by fuzzing (named by their SHA-1) sit beside these; the campaign
+script merges them in (fuzz/run.sh --merge). Rerunning this script rewrites
+only its own files.
+"""
+
+import argparse
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TARGETS = ["validate_differential", "stream_split", "sanitize", "roundtrip", "c_api"]
+
+
+def enc(cp):
+    return chr(cp).encode("utf-8", "surrogatepass")
+
+
+def table37_seeds():
+    rows = [  # (name, first, last) - the rows of Table 3-7
+        ("r1_ascii", 0x0000, 0x007F),
+        ("r2_c2_df", 0x0080, 0x07FF),
+        ("r3_e0", 0x0800, 0x0FFF),
+        ("r4_e1_ec", 0x1000, 0xCFFF),
+        ("r5_ed", 0xD000, 0xD7FF),
+        ("r6_ee_ef", 0xE000, 0xFFFF),
+        ("r7_f0", 0x10000, 0x3FFFF),
+        ("r8_f1_f3", 0x40000, 0xFFFFF),
+        ("r9_f4", 0x100000, 0x10FFFF),
+    ]
+    seeds = {}
+    every = b""
+    for name, lo, hi in rows:
+        seeds["t37_%s_min" % name] = enc(lo)
+        seeds["t37_%s_max" % name] = enc(hi)
+        every += enc(lo) + enc(hi)
+    seeds["t37_all_edges"] = every
+    # One step outside each narrowed range, and the lone leads that are never valid.
+    seeds.update({
+        "t37_e0_9f_overlong": bytes.fromhex("E0 9F BF"),
+        "t37_e0_a0_first": bytes.fromhex("E0 A0 80"),
+        "t37_ed_9f_last": bytes.fromhex("ED 9F BF"),
+        "t37_ed_a0_surrogate": bytes.fromhex("ED A0 80"),
+        "t37_f0_8f_overlong": bytes.fromhex("F0 8F BF BF"),
+        "t37_f0_90_first": bytes.fromhex("F0 90 80 80"),
+        "t37_f4_8f_last": bytes.fromhex("F4 8F BF BF"),
+        "t37_f4_90_too_large": bytes.fromhex("F4 90 80 80"),
+        "t37_c1_bf_overlong": bytes.fromhex("C1 BF"),
+        "t37_c2_80_first": bytes.fromhex("C2 80"),
+        "t37_f5_invalid": bytes.fromhex("F5 80 80 80"),
+    })
+    return seeds
+
+
+def kind_seeds():
+    kinds = {
+        "unexpected_continuation": ["80", "BF", "41 80 41", "C2 80 80", "E1 80 80 80"],
+        "overlong": ["C0 AF", "C1 BF", "E0 80 AF", "E0 9F BF", "F0 80 80 AF", "F0 8F BF BF",
+                     "C0 80"],
+        "surrogate": ["ED A0 80", "ED BF BF", "ED AD BF", "ED B0 80"],
+        "too_large": ["F4 90 80 80", "F4 BF BF BF", "F7 BF BF BF"],
+        "invalid_byte": ["F5", "F8", "FC", "FE", "FF", "FE FF", "FF FE"],
+        "truncated": ["C2 41", "E1 80 41", "F1 80 80 41", "E0 A0 41", "F4 8F 41", "E1 41",
+                      "F0 90 C2 80"],
+        "incomplete": ["C2", "E1 80", "F1 80 80", "F4 8F BF", "E0", "F0 90", "41 ED 9F"],
+    }
+    seeds = {}
+    for kind, shapes in kinds.items():
+        for i, shape in enumerate(shapes):
+            seeds["kind_%s_%d" % (kind, i)] = bytes.fromhex(shape)
+    # Every kind in one input, so each target meets them in sequence too.
+    seeds["kind_all_in_one"] = b"a".join(bytes.fromhex(s[0]) for s in kinds.values())
+    return seeds
+
+
+def legacy_seeds():
+    return {
+        "legacy_5byte": bytes.fromhex("F8 88 80 80 80"),
+        "legacy_6byte": bytes.fromhex("FC 84 80 80 80 80"),
+        "legacy_6byte_max": bytes.fromhex("FD BF BF BF BF BF"),
+        "legacy_cesu8_pair": bytes.fromhex("ED A0 BD ED B2 A9"),  # U+1F4A9 as CESU-8
+        "legacy_modified_utf8_nul": bytes.fromhex("61 C0 80 62"),
+        "legacy_wtf8_lone_high": bytes.fromhex("61 ED A0 80 62"),
+        "legacy_wtf8_lone_low": bytes.fromhex("61 ED B0 80 62"),
+        "legacy_bom": bytes.fromhex("EF BB BF"),
+        "legacy_bom_text": bytes.fromhex("EF BB BF") + "héllo".encode(),
+        "legacy_bom_twice": bytes.fromhex("EF BB BF EF BB BF"),
+        "legacy_nul": b"\x00",
+        "legacy_nuls": b"a\x00b\x00\x00",
+        "legacy_replacement_char": bytes.fromhex("EF BF BD"),
+        "legacy_noncharacters": enc(0xFFFE) + enc(0xFFFF) + enc(0x1FFFE) + enc(0x10FFFE),
+        "legacy_empty": b"",
+    }
+
+
+def padding(n, multibyte):
+    """n bytes of well-formed text: ASCII, or 3- and 2-byte characters."""
+    if not multibyte:
+        return b"a" * n
+    out = b""
+    while n - len(out) >= 3:
+        out += enc(0x20AC)  # E2 82 AC
+    if n - len(out) == 2:
+        out += enc(0xE9)  # C3 A9
+    elif n - len(out) == 1:
+        out += b"a"
+    return out
+
+
+def block_seeds():
+    tails = {  # sequences to put at the end of, or across, a block
+        "overlong": "C0 AF",
+        "surrogate": "ED A0 80",
+        "too_large": "F4 90 80 80",
+        "truncated": "C3 28",
+        "incomplete3": "E2 82",
+        "incomplete4": "F0 9F 98",
+        "continuation": "80",
+        "valid4": "F0 9F 98 80",
+        "invalid": "FF",
+    }
+    seeds = {}
+    for block in (16, 32, 64, 128):
+        for length in (block - 1, block, block + 1):
+            for name, h in tails.items():
+                seq = bytes.fromhex(h)
+                for mb in (False, True):
+                    tag = "mb" if mb else "ascii"
+                    # Ending exactly at the input's end.
+                    seeds["blk_%d_%s_end_%s" % (length, tag, name)] = \
+                        padding(length - len(seq), mb) + seq
+                    # Starting one byte before the block boundary, so it straddles.
+                    start = block - 1
+                    if start + len(seq) <= length:
+                        seeds["blk_%d_%s_straddle_%s" % (length, tag, name)] = (
+                            padding(start, mb) + seq + padding(length - start - len(seq), mb))
+    return seeds
+
+
+def lipsum_seeds(lipsum_dir):
+    seeds = {}
+    if not os.path.isdir(lipsum_dir):
+        print("make_seeds: no lipsum folder at %s: skipped" % lipsum_dir, file=sys.stderr)
+        return seeds
+    for name in sorted(os.listdir(lipsum_dir)):
+        if not name.endswith(".txt"):
+            continue
+        with open(os.path.join(lipsum_dir, name), "rb") as f:
+            text = f.read().decode("utf-8")
+        lang = name.split("-")[0].lower()
+        # About 1 KiB, cut on character boundaries; small enough for max_len.
+        excerpt = b""
+        for ch in text[:1200]:
+            b = ch.encode()
+            if len(excerpt) + len(b) > 1024:
+                break
+            excerpt += b
+        seeds["lipsum_%s" % lang] = excerpt
+        # The same text with its byte 320 (a 64-byte boundary) turned into a
+        # lone continuation byte, or a cut sequence if it already was one.
+        broken = bytearray(excerpt)
+        broken[320] = 0x80 if broken[320] < 0x80 else 0x41
+        seeds["lipsum_%s_err_at_320" % lang] = bytes(broken)
+    return seeds
+
+
+def vector_seeds(tsv):
+    seeds = {}
+    if not os.path.isfile(tsv):
+        print("make_seeds: no security vectors at %s: skipped" % tsv, file=sys.stderr)
+        return seeds
+    header = None
+    with open(tsv, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\r\n")
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if header is None:
+                header = fields
+                continue
+            row = dict(zip(header, fields))
+            safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in row["id"])
+            seeds["vec_%s" % safe] = bytes.fromhex(row["hex"])
+    return seeds
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lipsum", default=os.path.join(os.path.dirname(ROOT), "shared", "data",
+                                                         "lipsum"))
+    parser.add_argument("--vectors", default=os.path.join(ROOT, "security", "vectors",
+                                                          "vectors.tsv"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "corpus"))
+    args = parser.parse_args()
+
+    seeds = {}
+    for part in (table37_seeds(), kind_seeds(), legacy_seeds(), block_seeds(),
+                 lipsum_seeds(args.lipsum), vector_seeds(args.vectors)):
+        seeds.update(part)
+    for target in TARGETS:
+        folder = os.path.join(args.out, target)
+        os.makedirs(folder, exist_ok=True)
+        for name, data in seeds.items():
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(data)
+    print("make_seeds: %d seeds in each of %s" % (len(seeds), ", ".join(TARGETS)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,168 @@
+// replay_main.cpp - runs a fuzz target without a fuzzing engine, so any
+// compiler (gcc included) builds the targets and ctest replays the corpus on
+// every build: the targets never rot, and every corpus file stays a passing
+// regression test.
+//
+//   TARGET [FILE | DIR]... [--vectors vectors.tsv]
+//
+// Each FILE, and each regular file directly inside each DIR (in name order),
+// is one input. --vectors reads the security vectors' TSV (header line
+// "id hex kind offset length sanitized_hex what", '#' comments) and runs each
+// vector's hex bytes as one input; a missing TSV is a skip (exit 77), since
+// the security vectors arrive on their own schedule. A failing check aborts
+// inside the target, as under a fuzzing engine.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+// Weak, as libFuzzer declares it: targets that need no setup leave it out.
+extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int* argc, char*** argv);
+
+namespace {
+
+constexpr int kSkipped = 77;  // ctest's SKIP_RETURN_CODE
+
+namespace fs = std::filesystem;
+
+bool read_file(const fs::path& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return !in.bad();
+}
+
+void run_one(const std::string& bytes) {
+  // An exact-size heap copy, as libFuzzer passes it: a read past the end is
+  // then caught by ASan even when the caller's string had spare capacity.
+  std::vector<std::uint8_t> copy(bytes.begin(), bytes.end());
+  LLVMFuzzerTestOneInput(copy.empty() ? nullptr : copy.data(), copy.size());
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return -1;
+}
+
+// parse_hex reads "C0 AF" (pairs separated by single spaces; "" is empty).
+bool parse_hex(const std::string& text, std::string& out) {
+  out.clear();
+  for (std::size_t i = 0; i < text.size();) {
+    if (i + 2 > text.size()) return false;
+    const int hi = hex_value(text[i]);
+    const int lo = hex_value(text[i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    out += static_cast<char>(hi * 16 + lo);
+    i += 2;
+    if (i < text.size() && text[i++] != ' ') return false;
+  }
+  return true;
+}
+
+// run_vectors replays the hex column of every vector line; returns how many.
+std::size_t run_vectors(const fs::path& path, bool& ok) {
+  std::ifstream in(path);
+  std::string line;
+  std::size_t count = 0;
+  std::size_t line_no = 0;
+  bool header_seen = false;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> fields;
+    std::stringstream row(line);
+    for (std::string f; std::getline(row, f, '\t');) fields.push_back(f);
+    if (!header_seen) {
+      header_seen = true;
+      if (fields.size() < 2 || fields[0] != "id" || fields[1] != "hex") {
+        std::fprintf(stderr, "%s:%zu: expected the header 'id<TAB>hex<TAB>...'\n", path.c_str(),
+                     line_no);
+        ok = false;
+        return count;
+      }
+      continue;
+    }
+    std::string bytes;
+    if (fields.size() < 2 || !parse_hex(fields[1], bytes)) {
+      std::fprintf(stderr, "%s:%zu: malformed vector line\n", path.c_str(), line_no);
+      ok = false;
+      continue;
+    }
+    run_one(bytes);
+    ++count;
+  }
+  if (!header_seen) {
+    std::fprintf(stderr, "%s: no header line\n", path.c_str());
+    ok = false;
+  }
+  return count;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (LLVMFuzzerInitialize != nullptr) LLVMFuzzerInitialize(&argc, &argv);
+  std::vector<fs::path> files;
+  std::vector<fs::path> vectors;
+  bool ok = true;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--vectors") {
+      if (i + 1 == argc) {
+        std::fprintf(stderr, "usage: %s [FILE|DIR]... [--vectors FILE.tsv]\n", argv[0]);
+        return 2;
+      }
+      vectors.emplace_back(argv[++i]);
+      continue;
+    }
+    std::error_code ec;
+    if (fs::is_directory(arg, ec)) {
+      std::vector<fs::path> inside;
+      for (const fs::directory_entry& e : fs::directory_iterator(arg, ec)) {
+        if (e.is_regular_file(ec)) inside.push_back(e.path());
+      }
+      std::sort(inside.begin(), inside.end());
+      files.insert(files.end(), inside.begin(), inside.end());
+    } else {
+      files.emplace_back(arg);
+    }
+  }
+
+  std::size_t replayed = 0;
+  for (const fs::path& path : files) {
+    std::string bytes;
+    if (!read_file(path, bytes)) {
+      std::fprintf(stderr, "%s: cannot read\n", path.c_str());
+      ok = false;
+      continue;
+    }
+    run_one(bytes);
+    ++replayed;
+  }
+  bool skipped = false;
+  for (const fs::path& path : vectors) {
+    if (!fs::exists(path)) {
+      std::printf("security vectors %s not found: skipped\n", path.c_str());
+      skipped = true;
+      continue;
+    }
+    replayed += run_vectors(path, ok);
+  }
+  std::printf("%s: replayed %zu inputs\n", argv[0], replayed);
+  if (!ok) return 1;
+  if (replayed == 0) {
+    if (skipped) return kSkipped;
+    std::fprintf(stderr, "no input given: an empty corpus replays nothing\n");
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,90 @@
+// validate_differential - every usable kernel (forced one by one, the
+// production scalar among them), the reference oracle and ICU must agree on
+// the first error of the input: validity, offset, length and kind (ICU, which
+// has no kinds: validity, offset, length, and the number of U+FFFD).
+//
+// The input is the fuzz data itself, unsplit, so a crash file is the exact
+// input to paste into a regression test.
+#include <cstdlib>
+#include <memory>
+
+#include "fuzz_common.hpp"
+
+namespace {
+
+constexpr const char* kTarget = "validate_differential";
+
+// misaligned_copy places the input at the very end of a fresh allocation that
+// starts odd: SIMD kernels then see it unaligned, and a read past its end
+// still hits the allocation's end (ASan's redzone), as it does in the
+// engine's own exact-size buffer.
+struct misaligned_copy {
+  std::unique_ptr<char[]> storage;
+  std::string_view view;
+  explicit misaligned_copy(std::string_view in, std::size_t shift)
+      : storage(new char[in.size() + shift]) {
+    char* start = storage.get() + shift;
+    if (!in.empty()) std::memcpy(start, in.data(), in.size());
+    view = std::string_view(start, in.size());
+  }
+};
+
+// verdict is one kernel's answers, kept raw: strings are built only on failure.
+struct verdict {
+  const std::string* name;
+  utf8guard::result r, r_shifted;
+  bool valid, forced, ran;
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view input = fuzz::as_view(data, size);
+  const reference::error expected = reference::first_error(input);
+  const std::size_t expected_count = reference::all_errors(input).size();
+  // 1..63 bytes off whatever alignment the engine gave: every position of a
+  // 64-byte block comes up as inputs vary in size.
+  const misaligned_copy shifted(input, 1 + size % 63);
+
+  bool agree = true;
+  std::vector<verdict> verdicts;
+  verdicts.reserve(fuzz::usable_kernels().size());
+  for (const std::string& name : fuzz::usable_kernels()) {
+    const fuzz::forced_kernel forced(name);
+    const std::size_t runs_before = fuzz::kernel_runs(name);
+    verdict v{&name,
+              utf8guard::validate(input),
+              utf8guard::validate(shifted.view),
+              utf8guard::is_valid(input),
+              forced.ok(),
+              false};
+    v.ran = fuzz::kernel_runs(name) >= runs_before + 3;
+    agree = agree && v.forced && v.ran && fuzz::same(v.r, expected) && v.r == v.r_shifted &&
+            v.valid == expected.ok();
+    verdicts.push_back(v);
+  }
+  if (utf8guard::active_kernel() != fuzz::usable_kernels().back()) {
+    fuzz::fail(kTarget, "set_kernel(\"best\") did not restore the fastest kernel", input,
+               {{"active", std::string(utf8guard::active_kernel())},
+                {"fastest usable", fuzz::usable_kernels().back()}});
+  }
+
+  const fuzz::icu_error icu = fuzz::icu_first_error(input);
+  const std::size_t icu_count = fuzz::icu_sanitize(input).replacements;
+  agree = agree && icu.valid == expected.ok() &&
+          (icu.valid || (icu.offset == expected.offset && icu.length == expected.length)) &&
+          icu_count == expected_count;
+  if (agree) return 0;
+
+  std::vector<fuzz::answer> answers{{"reference", fuzz::describe(expected)}};
+  for (const verdict& v : verdicts) {
+    answers.push_back({*v.name + " validate", fuzz::describe(v.r)});
+    answers.push_back({*v.name + " validate (unaligned)", fuzz::describe(v.r_shifted)});
+    answers.push_back({*v.name + " is_valid", v.valid ? "true" : "false"});
+    answers.push_back({*v.name + " forced", v.forced && v.ran ? "ran" : "did not run"});
+  }
+  answers.push_back({"icu first error", fuzz::describe(icu)});
+  answers.push_back({"icu U+FFFD count", std::to_string(icu_count)});
+  answers.push_back({"reference error count", std::to_string(expected_count)});
+  fuzz::fail(kTarget, "implementations disagree on the first error", input, answers);
+}
