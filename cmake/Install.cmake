@@ -1,1 +1,106 @@
-# Install rules and package files (packaging issue).
+# Install rules and package files: headers, the library, the CLI and its man
+# page in GNUInstallDirs places; a CMake package (find_package(utf8guard CONFIG)
+# -> utf8guard::utf8guard) and utf8guard.pc for pkg-config.
+#
+# Components: "Runtime" is what a running program needs (the shared library,
+# the CLI, the man page); "Development" is what a build needs (headers, the
+# static library or the shared library's namelink, the package files).
+#
+# Like fmt's FMT_INSTALL: on when utf8guard is the top-level project, off when
+# it is a subproject (a parent that vendors it rarely wants our files in its
+# prefix) unless the parent asks for it.
+option(UTF8GUARD_INSTALL "Generate the install target" ${PROJECT_IS_TOP_LEVEL})
+if(NOT UTF8GUARD_INSTALL)
+  return()
+endif()
+
+include(CMakePackageConfigHelpers)
+
+# Where find_package() and pkg-config look by default under a prefix.
+set(utf8guard_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/utf8guard)
+set(utf8guard_pkgconfig_dir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+install(TARGETS utf8guard EXPORT utf8guardTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Runtime
+          NAMELINK_COMPONENT Development
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
+
+# The public headers, and version.h, which configure_file() writes into the
+# build tree (src/CMakeLists.txt) so that the version stays in project().
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/utf8guard
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT Development
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
+install(FILES ${PROJECT_BINARY_DIR}/include/utf8guard/version.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/utf8guard COMPONENT Development)
+
+# A static libutf8guard.a needs the C++ runtime when a C program links it with
+# the C compiler driver (cc, or a CMake project without CXX enabled): what the
+# C++ compiler links implicitly and the C compiler does not, i.e. stdc++ and m
+# with GCC, c++ with libc++. pkg-config's Libs.private and the CMake package
+# both use this list.
+set(utf8guard_cxx_runtime "")
+foreach(lib IN LISTS CMAKE_CXX_IMPLICIT_LINK_LIBRARIES)
+  if(NOT lib IN_LIST CMAKE_C_IMPLICIT_LINK_LIBRARIES AND NOT lib IN_LIST utf8guard_cxx_runtime)
+    list(APPEND utf8guard_cxx_runtime ${lib})
+  endif()
+endforeach()
+
+# The CMake package. Paths inside it are relative to the files' own location,
+# so the installed tree can be moved or staged with DESTDIR.
+install(EXPORT utf8guardTargets NAMESPACE utf8guard::
+  DESTINATION ${utf8guard_cmake_dir} COMPONENT Development)
+set(UTF8GUARD_CXX_RUNTIME "${utf8guard_cxx_runtime}")
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/utf8guardConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/utf8guardConfig.cmake
+  INSTALL_DESTINATION ${utf8guard_cmake_dir})
+# Before 1.0 a minor release may change the API and ABI (SemVer item 4), so a
+# request for 0.1 accepts 0.1.x only; from 1.0 on, any 1.y satisfies 1.x.
+# The SONAME follows the same rule (src/CMakeLists.txt).
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(utf8guard_compatibility SameMinorVersion)
+else()
+  set(utf8guard_compatibility SameMajorVersion)
+endif()
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/utf8guardConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY ${utf8guard_compatibility})
+install(FILES ${PROJECT_BINARY_DIR}/utf8guardConfig.cmake
+              ${PROJECT_BINARY_DIR}/utf8guardConfigVersion.cmake
+  DESTINATION ${utf8guard_cmake_dir} COMPONENT Development)
+
+# utf8guard.pc. Cflags carry what the target's INTERFACE carries; Libs.private
+# is what `pkg-config --static` adds for a static library linked by cc.
+list(TRANSFORM utf8guard_cxx_runtime PREPEND " -l" OUTPUT_VARIABLE utf8guard_pc_libs)
+list(JOIN utf8guard_pc_libs "" UTF8GUARD_PC_LIBS_PRIVATE)
+set(UTF8GUARD_PC_CFLAGS "")
+if(BUILD_SHARED_LIBS)
+  set(UTF8GUARD_PC_CFLAGS " -DUTF8GUARD_SHARED")  # the target's PUBLIC define
+endif()
+foreach(dir LIBDIR INCLUDEDIR)
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
+    set(UTF8GUARD_PC_${dir} "${CMAKE_INSTALL_${dir}}")
+  else()
+    set(UTF8GUARD_PC_${dir} "\${prefix}/${CMAKE_INSTALL_${dir}}")
+  endif()
+endforeach()
+# The prefix is filled in at install time, not now: `cmake --install build
+# --prefix DIR` must give a .pc that points into DIR. The first pass leaves
+# the text "@CMAKE_INSTALL_PREFIX@" for the second, which runs in
+# cmake_install.cmake where CMAKE_INSTALL_PREFIX is the prefix being used.
+set(UTF8GUARD_PC_PREFIX "@CMAKE_INSTALL_PREFIX@")
+configure_file(${PROJECT_SOURCE_DIR}/cmake/utf8guard.pc.in
+  ${PROJECT_BINARY_DIR}/pkgconfig/utf8guard.pc.in @ONLY)
+install(CODE "configure_file(\"${PROJECT_BINARY_DIR}/pkgconfig/utf8guard.pc.in\"
+               \"${PROJECT_BINARY_DIR}/pkgconfig/utf8guard.pc\" @ONLY)"
+  COMPONENT Development)
+install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/utf8guard.pc
+  DESTINATION ${utf8guard_pkgconfig_dir} COMPONENT Development)
+
+# The command-line tool and its manual, when they are part of this build.
+if(TARGET utf8guard_cli)
+  install(TARGETS utf8guard_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
+  if(EXISTS ${PROJECT_SOURCE_DIR}/docs/utf8guard.1)
+    install(FILES ${PROJECT_SOURCE_DIR}/docs/utf8guard.1
+      DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT Runtime)
+  endif()
+endif()
