@@ -1,0 +1,42 @@
+#!/bin/sh
+# pkg_config_c99.sh PREFIX PKGCONFIGDIR WORKDIR CC SOURCE VERSION static|shared
+#
+# Builds a C99 program against an installed utf8guard the way a Makefile
+# would, `cc -std=c99 prog.c $(pkg-config --cflags --libs [--static] utf8guard)`,
+# and runs it. Checks first that the .pc points into PREFIX (the prefix given
+# to `cmake --install --prefix`, not the one configured) and carries VERSION.
+# CFLAGS and LDFLAGS from the environment are added (the build's own flags,
+# e.g. sanitizers). Exit 77 (ctest: skipped) when pkg-config is not installed.
+set -eu
+prefix=$1 pcdir=$2 work=$3 cc=$4 source=$5 version=$6 mode=$7
+
+if ! command -v pkg-config >/dev/null 2>&1; then
+  echo "pkg-config is not installed: skipped"
+  exit 77
+fi
+PKG_CONFIG_PATH=$prefix/$pcdir
+export PKG_CONFIG_PATH
+
+got=$(pkg-config --variable=prefix utf8guard)
+[ "$got" = "$prefix" ] || { echo "utf8guard.pc: prefix=$got, expected $prefix" >&2; exit 1; }
+got=$(pkg-config --modversion utf8guard)
+[ "$got" = "$version" ] || { echo "utf8guard.pc: version $got, expected $version" >&2; exit 1; }
+
+case $mode in
+  static) flags=$(pkg-config --cflags --libs --static utf8guard) ;;
+  shared) flags=$(pkg-config --cflags --libs utf8guard) ;;
+  *) echo "mode must be static or shared" >&2; exit 2 ;;
+esac
+rm -rf "$work"
+mkdir -p "$work"
+echo "+ $cc -std=c99 -pedantic-errors -Wall -Wextra -Werror ... $source $flags"
+# shellcheck disable=SC2086  # the flags are meant to split into words
+"$cc" -std=c99 -pedantic-errors -Wall -Wextra -Werror ${CFLAGS:-} \
+  "-DEXPECTED_VERSION=\"$version\"" "$source" -o "$work/consumer_c" ${LDFLAGS:-} $flags
+
+if [ "$mode" = shared ]; then
+  # cc sets no RUNPATH: find the library the way an installed system would.
+  LD_LIBRARY_PATH=$(pkg-config --variable=libdir utf8guard)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export LD_LIBRARY_PATH
+fi
+"$work/consumer_c"
