@@ -98,6 +98,15 @@ install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/utf8guard.pc
 
 # The command-line tool and its manual, when they are part of this build.
 if(TARGET utf8guard_cli)
+  # Linked to a shared libutf8guard, the installed tool finds it next to
+  # itself (bin/../lib) in any prefix, ~/.local included, without
+  # LD_LIBRARY_PATH. Packagers who want no RUNPATH: -DCMAKE_SKIP_INSTALL_RPATH=ON.
+  if(BUILD_SHARED_LIBS AND NOT WIN32 AND NOT IS_ABSOLUTE "${CMAKE_INSTALL_BINDIR}"
+     AND NOT IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+    file(RELATIVE_PATH bin_to_lib /prefix/${CMAKE_INSTALL_BINDIR} /prefix/${CMAKE_INSTALL_LIBDIR})
+    set(origin $<IF:$<PLATFORM_ID:Darwin>,@loader_path,$ORIGIN>)
+    set_property(TARGET utf8guard_cli APPEND PROPERTY INSTALL_RPATH "${origin}/${bin_to_lib}")
+  endif()
   install(TARGETS utf8guard_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
   if(EXISTS ${PROJECT_SOURCE_DIR}/docs/utf8guard.1)
     install(FILES ${PROJECT_SOURCE_DIR}/docs/utf8guard.1
