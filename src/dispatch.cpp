@@ -7,6 +7,7 @@
 // usable here is ignored (the library never prints or aborts) and explained by
 // utf8guard_kernel_env_error(), which the CLI reports.
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -21,9 +22,10 @@ namespace {
 
 constexpr const kernel* kAll[] = {&kernel_scalar UTF8GUARD_SIMD_KERNELS};
 constexpr std::size_t kCount = sizeof(kAll) / sizeof(kAll[0]);
+constexpr const kernel* kBodies[] = {&kernel_scalar UTF8GUARD_SIMD_BODIES};
+constexpr std::size_t kBodyCount = sizeof(kBodies) / sizeof(kBodies[0]);
 
 std::atomic<const kernel*> g_active{nullptr};
-std::atomic<const char*> g_env_error{nullptr};
 
 const kernel* best_usable() noexcept {
   for (std::size_t i = kCount; i-- > 0;) {
@@ -32,22 +34,62 @@ const kernel* best_usable() noexcept {
   return &kernel_scalar;
 }
 
-const kernel* resolve() noexcept {
+// What UTF8GUARD_KERNEL asks for, read once: the forced kernel (nullptr for
+// "best" or unset) and, when the request cannot be honoured, why.
+struct env_request {
+  const kernel* forced = nullptr;
+  char error[320] = {};
+};
+
+// The name as the message quotes it: at most 32 bytes, non-printable bytes
+// shown as '?', so the CLI can print the message as it is.
+void quote_name(const char* name, char (&out)[40]) noexcept {
+  std::size_t i = 0;
+  for (; name[i] != '\0' && i < 32; ++i) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    out[i] = (c >= 0x20 && c < 0x7F) ? static_cast<char>(c) : '?';
+  }
+  if (name[i] != '\0') out[i++] = '.', out[i++] = '.', out[i++] = '.';
+  out[i] = '\0';
+}
+
+env_request read_env() noexcept {
+  env_request r;
   const char* env = std::getenv("UTF8GUARD_KERNEL");
-  if (env == nullptr || *env == '\0' || std::strcmp(env, "best") == 0) return best_usable();
+  if (env == nullptr || *env == '\0' || std::strcmp(env, "best") == 0) return r;
   const kernel* k = find_kernel(env, std::strlen(env));
+  if (k != nullptr && k->usable()) {
+    r.forced = k;
+    return r;
+  }
+  char name[40];
+  quote_name(env, name);
+  const char* fallback = best_usable()->name;
   if (k == nullptr) {
-    g_env_error.store("UTF8GUARD_KERNEL names no compiled kernel; using the best usable one",
-                      std::memory_order_relaxed);
-    return best_usable();
+    char list[96] = {};
+    std::size_t used = 0;
+    for (const kernel* each : kAll) {
+      const int w =
+          std::snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", each->name);
+      if (w < 0 || static_cast<std::size_t>(w) >= sizeof list - used) break;
+      used += static_cast<std::size_t>(w);
+    }
+    std::snprintf(r.error, sizeof r.error,
+                  "UTF8GUARD_KERNEL=%s: no such kernel (compiled: %s, or best); using %s", name,
+                  list, fallback);
+  } else {
+    std::snprintf(r.error, sizeof r.error,
+                  "UTF8GUARD_KERNEL=%s: this CPU or OS cannot run the %s kernel (it needs %s); "
+                  "using %s",
+                  name, k->name, k->needs, fallback);
   }
-  if (!k->usable()) {
-    g_env_error.store(
-        "UTF8GUARD_KERNEL names a kernel this CPU cannot run; using the best usable one",
-        std::memory_order_relaxed);
-    return best_usable();
-  }
-  return k;
+  return r;
+}
+
+// A function-local static: initialized once, thread-safely, on first use.
+const env_request& env() noexcept {
+  static const env_request request = read_env();
+  return request;
 }
 
 }  // namespace
@@ -55,6 +97,11 @@ const kernel* resolve() noexcept {
 const kernel* const* kernel_list(std::size_t& count) noexcept {
   count = kCount;
   return kAll;
+}
+
+const kernel* const* kernel_bodies(std::size_t& count) noexcept {
+  count = kBodyCount;
+  return kBodies;
 }
 
 const kernel* find_kernel(const char* name, std::size_t len) noexcept {
@@ -67,7 +114,8 @@ const kernel* find_kernel(const char* name, std::size_t len) noexcept {
 const kernel& active_kernel_ref() noexcept {
   const kernel* k = g_active.load(std::memory_order_acquire);
   if (k == nullptr) {
-    const kernel* fresh = resolve();
+    const kernel* forced = env().forced;
+    const kernel* fresh = forced != nullptr ? forced : best_usable();
     // Keep a kernel someone else already chose (set_kernel may have raced us).
     if (g_active.compare_exchange_strong(k, fresh, std::memory_order_acq_rel)) k = fresh;
   }
@@ -83,8 +131,8 @@ bool set_active_kernel(const char* name, std::size_t len) noexcept {
 }
 
 const char* kernel_env_error() noexcept {
-  active_kernel_ref();
-  return g_env_error.load(std::memory_order_relaxed);
+  const env_request& r = env();
+  return r.error[0] == '\0' ? nullptr : r.error;
 }
 
 }  // namespace utf8guard::detail

@@ -28,10 +28,17 @@ struct kernel {
   // usable says whether this CPU and OS can run the kernel (cpuid + xgetbv).
   bool (*usable)() noexcept;
   scan_fn scan;
+  // needs names what usable() checks, for the message when it says no.
+  const char* needs;
 };
 
 // The compiled kernels, slowest first; kernel_list()[0] is always "scalar".
 const kernel* const* kernel_list(std::size_t& count) noexcept;
+
+// Every compiled scan body, for tests: the kernels, except that a kernel with
+// several bodies (avx512 with and without VBMI) is listed once per body, each
+// under its own name and the kernel's id.
+const kernel* const* kernel_bodies(std::size_t& count) noexcept;
 
 // active_kernel_ref resolves the kernel on first use (thread-safe, lazy, no
 // global constructor) and returns it.

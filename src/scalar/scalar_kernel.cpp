@@ -102,6 +102,7 @@ bool always_usable() noexcept { return true; }
 
 }  // namespace
 
-extern const kernel kernel_scalar{"scalar", kScalar, &always_usable, &scalar_scan};
+extern const kernel kernel_scalar{"scalar", kScalar, &always_usable, &scalar_scan,
+                                  "nothing beyond the baseline CPU"};
 
 }  // namespace utf8guard::detail

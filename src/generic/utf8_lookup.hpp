@@ -1,0 +1,191 @@
+// utf8_lookup.hpp - the SIMD validation algorithm, written once.
+//
+// No include guard on purpose: every kernel in src/kernels/ includes this
+// file inside its own ISA namespace and target region, after its wrapper
+// (src/simd/<isa>.hpp, which defines `simd8`) and after defining
+//   constexpr std::size_t kGroupRegs;  // registers per error check
+// It needs <cstddef>, <cstdint> and scalar/table37.hpp, included by the kernel.
+//
+// The algorithm is Keiser and Lemire's "lookup" validator ("Validating UTF-8
+// in less than one instruction per byte", Software: Practice and Experience,
+// 2021). Every byte is checked together with the byte before it by three
+// 16-entry lookups (the high and low nibble of the previous byte, the high
+// nibble of this byte) whose bitwise AND is nonzero exactly on the forbidden
+// two-byte patterns of Unicode Table 3-7. Third and fourth bytes of a sequence
+// are then checked by where the last lead byte 2 or 3 bytes back says they
+// must be. Both checks depend only on the 4 bytes ending at a position, so the
+// first flagged position j says p[0..j) is a valid prefix (well-formed but for
+// at most one unfinished sequence) and the error starts at most 3 bytes
+// before j: the contract of kernel.hpp's scan.
+//
+// Speed comes from two things: a group of registers that is all ASCII costs
+// one OR-reduction, and the error accumulator is tested once per group, not
+// per register. Only when a group fails is it checked again register by
+// register to find the first flagged byte.
+
+namespace lookup {
+
+// One bit per kind of forbidden pair (previous byte, this byte). A pair is an
+// error when the three table entries it selects share a bit.
+constexpr std::uint8_t TOO_SHORT = 1 << 0;       // 11______ 0_______  lead, then no continuation
+                                                 // 11______ 11______
+constexpr std::uint8_t TOO_LONG = 1 << 1;        // 0_______ 10______  continuation after ASCII
+constexpr std::uint8_t OVERLONG_3 = 1 << 2;      // 11100000 100_____  E0 80..9F
+constexpr std::uint8_t TOO_LARGE = 1 << 3;       // 11110100 1001____  F4 90..9F
+                                                 // 11110100 101_____  F4 A0..BF
+                                                 // 11110101 1001____  F5..FF 90..BF
+                                                 // 1111011_ 101_____  (beyond U+10FFFF)
+                                                 // 11111___ 1001____
+constexpr std::uint8_t SURROGATE = 1 << 4;       // 11101101 101_____  ED A0..BF
+constexpr std::uint8_t OVERLONG_2 = 1 << 5;      // 1100000_ 10______  C0, C1
+constexpr std::uint8_t TOO_LARGE_1000 = 1 << 6;  // 11110101 1000____  F5..FF 80..8F
+                                                 // 1111011_ 1000____
+                                                 // 11111___ 1000____
+constexpr std::uint8_t OVERLONG_4 = 1 << 6;      // 11110000 1000____  F0 80..8F (shares bit 6)
+constexpr std::uint8_t TWO_CONTS = 1 << 7;       // 10______ 10______  an error unless a lead
+                                                 //                    2 or 3 back wants it
+// The low nibble of the previous byte says nothing about these three.
+constexpr std::uint8_t CARRY = TOO_SHORT | TOO_LONG | TWO_CONTS;
+
+// Indexed by the high nibble of the previous byte.
+alignas(16) constexpr std::uint8_t kByte1High[16] = {
+    // 0_______ ________  ASCII
+    TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,
+    // 10______ ________  continuation
+    TWO_CONTS, TWO_CONTS, TWO_CONTS, TWO_CONTS,
+    // 1100____ ________  C0..CF: 2-byte lead (C0, C1 overlong)
+    TOO_SHORT | OVERLONG_2,
+    // 1101____ ________  D0..DF: 2-byte lead
+    TOO_SHORT,
+    // 1110____ ________  E0..EF: 3-byte lead
+    TOO_SHORT | OVERLONG_3 | SURROGATE,
+    // 1111____ ________  F0..FF: 4-byte lead or invalid
+    TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4};
+
+// Indexed by the low nibble of the previous byte.
+alignas(16) constexpr std::uint8_t kByte1Low[16] = {
+    CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4,    // ____0000  C0, E0, F0
+    CARRY | OVERLONG_2,                              // ____0001  C1
+    CARRY,                                           // ____0010
+    CARRY,                                           // ____0011
+    CARRY | TOO_LARGE,                               // ____0100  F4
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____0101  F5
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____0110  F6
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____0111  F7
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____1000  F8
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____1001  F9
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____1010  FA
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____1011  FB
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____1100  FC
+    CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE,  // ____1101  ED, FD
+    CARRY | TOO_LARGE | TOO_LARGE_1000,              // ____1110  FE
+    CARRY | TOO_LARGE | TOO_LARGE_1000};             // ____1111  FF
+
+// Indexed by the high nibble of this byte.
+alignas(16) constexpr std::uint8_t kByte2High[16] = {
+    // ________ 0_______  ASCII
+    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,
+    // ________ 1000____  80..8F
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4,
+    // ________ 1001____  90..9F
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE,
+    // ________ 101_____  A0..BF
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE,
+    // ________ 11______  a lead byte
+    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT};
+
+// An input that ends with 11______, 111_____ __ or 1111____ __ __ ends inside
+// a sequence: the last three bytes may not exceed BF, DF, EF respectively.
+alignas(64) constexpr std::uint8_t kIncompleteMax[64] = {
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,           0xFF,           0xFF,          0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,           0xFF,           0xFF,          0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,           0xFF,           0xFF,          0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,           0xFF,           0xFF,          0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,           0xFF,           0xFF,          0xFF, 0xFF,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0b11110000 - 1, 0b11100000 - 1, 0b11000000 - 1};
+
+// check returns nonzero bytes exactly where `input` (preceded by prev_input)
+// breaks Table 3-7.
+UTF8GUARD_SIMD_INLINE simd8 check(simd8 input, simd8 prev_input) {
+  const simd8 prev1 = input.template prev<1>(prev_input);
+  const simd8 special = prev1.high_nibble_lookup(simd8::repeat_16(kByte1High)) &
+                        prev1.low_nibble_lookup(simd8::repeat_16(kByte1Low)) &
+                        input.high_nibble_lookup(simd8::repeat_16(kByte2High));
+  // A third byte follows a lead E0..FF 2 back, a fourth a lead F0..FF 3 back:
+  // the saturating subtractions leave bit 7 set exactly there. Those
+  // positions must be TWO_CONTS (bit 7), every other position must be clear.
+  const simd8 prev2 = input.template prev<2>(prev_input);
+  const simd8 prev3 = input.template prev<3>(prev_input);
+  const simd8 must23 = prev2.saturating_sub(simd8::splat(0xE0 - 0x80)) |
+                       prev3.saturating_sub(simd8::splat(0xF0 - 0x80));
+  return (must23 & simd8::splat(0x80)) ^ special;
+}
+
+// is_incomplete is nonzero when the input ends with `last` inside a sequence.
+UTF8GUARD_SIMD_INLINE simd8 is_incomplete(simd8 last) {
+  return last.saturating_sub(simd8::load(kIncompleteMax + sizeof kIncompleteMax - simd8::width));
+}
+
+constexpr std::size_t W = simd8::width;
+constexpr std::size_t kGroupBytes = kGroupRegs * W;
+
+// locate re-checks from p[i] (preceded by the register prev), one register at
+// a time, and returns the first flagged position. It runs only after a group
+// failed, so it stops within that group; an error flagged only past the end
+// means the input ends inside a sequence, whose lead it then returns.
+inline std::size_t locate(const std::uint8_t* p, std::size_t n, std::size_t i, simd8 prev) {
+  // SAFETY: full loads only while W bytes remain.
+  for (; n - i >= W; i += W) {
+    const simd8 input = simd8::load(p + i);
+    const std::size_t j = check(input, prev).first_nonzero();
+    if (j != W) return i + j;
+    prev = input;
+  }
+  if (i < n) {
+    const std::size_t j = check(simd8::load_partial(p + i, n - i), prev).first_nonzero();
+    if (j < n - i) return i + j;
+  }
+  return boundary_before(p, 0, n);
+}
+
+// scan is the kernel: see kernel.hpp for what its result promises.
+inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
+  simd8 prev = simd8::zero();  // as if the input followed ASCII
+  simd8 error = simd8::zero();
+  std::size_t i = 0;
+  // SAFETY: every load of a group is inside p[i .. i + kGroupBytes) <= n.
+  while (n - i >= kGroupBytes) {
+    simd8 in[kGroupRegs];
+    for (std::size_t k = 0; k < kGroupRegs; ++k) in[k] = simd8::load(p + i + k * W);
+    simd8 any_high = in[0];
+    for (std::size_t k = 1; k < kGroupRegs; ++k) any_high = any_high | in[k];
+    if (any_high.is_ascii()) {
+      // ASCII cannot finish a sequence the previous group left open.
+      error = error | is_incomplete(prev);
+    } else {
+      error = error | check(in[0], prev);
+      for (std::size_t k = 1; k < kGroupRegs; ++k) error = error | check(in[k], in[k - 1]);
+    }
+    if (error.any()) return locate(p, n, i, prev);
+    prev = in[kGroupRegs - 1];
+    i += kGroupBytes;
+  }
+  // The tail: whole registers, then the last partial one, zero-padded; the
+  // padding is ASCII, so it flags a sequence the input leaves unfinished.
+  const std::size_t tail = i;
+  const simd8 tail_prev = prev;
+  for (; n - i >= W; i += W) {
+    const simd8 input = simd8::load(p + i);
+    error = error | check(input, prev);
+    prev = input;
+  }
+  if (i < n) {
+    error = error | check(simd8::load_partial(p + i, n - i), prev);
+  } else {
+    error = error | is_incomplete(prev);
+  }
+  return error.any() ? locate(p, n, tail, tail_prev) : n;
+}
+
+}  // namespace lookup

@@ -1,0 +1,32 @@
+// neon.cpp - the AArch64 NEON kernel: the generic algorithm over 16-byte
+// registers. NEON is always present on AArch64.
+#include "kernels/arch.hpp"
+
+#if defined(UTF8GUARD_AARCH64)
+#include <arm_neon.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "kernel.hpp"
+#include "scalar/table37.hpp"
+#include "simd/target.hpp"
+
+namespace utf8guard::detail::neon {
+constexpr std::size_t kGroupRegs = 8;  // 128 bytes per error check
+#include "simd/neon.hpp"               // the wrapper: struct simd8
+// The algorithm, written against simd8:
+#include "generic/utf8_lookup.hpp"
+}  // namespace utf8guard::detail::neon
+
+namespace utf8guard::detail {
+namespace {
+bool always_usable() noexcept { return true; }
+}  // namespace
+
+extern const kernel kernel_neon{"neon", kNeon, &always_usable, &neon::lookup::scan,
+                                "an AArch64 CPU (NEON is part of its baseline)"};
+
+}  // namespace utf8guard::detail
+#endif

@@ -1,0 +1,63 @@
+// avx2.hpp - the 32-byte AVX2 wrapper; the members of src/simd/sse.hpp.
+//
+// Included by src/kernels/avx2.cpp inside its target region and namespace.
+
+struct simd8 {
+  __m256i v;
+
+  static constexpr std::size_t width = 32;
+
+  // SAFETY: the caller guarantees p[0..32) is inside the input.
+  static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) {
+    return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))};
+  }
+  static UTF8GUARD_SIMD_INLINE simd8 load_partial(const std::uint8_t* p, std::size_t len) {
+    alignas(32) std::uint8_t block[32] = {};
+    if (len != 0)
+      std::memcpy(block, p, len);  // SAFETY: len bytes remain; p may be null iff len == 0
+    return {_mm256_load_si256(reinterpret_cast<const __m256i*>(block))};
+  }
+  static UTF8GUARD_SIMD_INLINE simd8 splat(std::uint8_t b) {
+    return {_mm256_set1_epi8(static_cast<char>(b))};
+  }
+  static UTF8GUARD_SIMD_INLINE simd8 zero() { return {_mm256_setzero_si256()}; }
+  // vpshufb looks up within each 128-bit lane: the table is in both lanes.
+  static UTF8GUARD_SIMD_INLINE simd8 repeat_16(const std::uint8_t (&t)[16]) {
+    return {_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)))};
+  }
+
+  // vpalignr works per 128-bit lane, so it is fed [prev's high lane, this
+  // register's low lane] as its low operand.
+  template <int N>
+  UTF8GUARD_SIMD_INLINE simd8 prev(simd8 prev_input) const {
+    const __m256i spliced = _mm256_permute2x128_si256(prev_input.v, v, 0x21);
+    return {_mm256_alignr_epi8(v, spliced, 16 - N)};
+  }
+
+  UTF8GUARD_SIMD_INLINE simd8 high_nibble_lookup(simd8 table) const {
+    const __m256i idx = _mm256_and_si256(_mm256_srli_epi16(v, 4), _mm256_set1_epi8(0x0F));
+    return {_mm256_shuffle_epi8(table.v, idx)};
+  }
+  UTF8GUARD_SIMD_INLINE simd8 low_nibble_lookup(simd8 table) const {
+    return {_mm256_shuffle_epi8(table.v, _mm256_and_si256(v, _mm256_set1_epi8(0x0F)))};
+  }
+
+  UTF8GUARD_SIMD_INLINE simd8 saturating_sub(simd8 o) const { return {_mm256_subs_epu8(v, o.v)}; }
+  friend UTF8GUARD_SIMD_INLINE simd8 operator|(simd8 a, simd8 b) {
+    return {_mm256_or_si256(a.v, b.v)};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 operator&(simd8 a, simd8 b) {
+    return {_mm256_and_si256(a.v, b.v)};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 operator^(simd8 a, simd8 b) {
+    return {_mm256_xor_si256(a.v, b.v)};
+  }
+
+  UTF8GUARD_SIMD_INLINE bool any() const { return _mm256_testz_si256(v, v) == 0; }
+  UTF8GUARD_SIMD_INLINE bool is_ascii() const { return _mm256_movemask_epi8(v) == 0; }
+  UTF8GUARD_SIMD_INLINE std::size_t first_nonzero() const {
+    const unsigned zero =
+        static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())));
+    return zero == 0xFFFFFFFFu ? width : static_cast<std::size_t>(__builtin_ctz(~zero));
+  }
+};

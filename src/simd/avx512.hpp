@@ -1,0 +1,93 @@
+// avx512.hpp - the 64-byte AVX-512BW wrapper; the members of src/simd/sse.hpp.
+//
+// Included twice by src/kernels/avx512.cpp, in two namespaces, each of which
+// first defines `constexpr bool kVbmi`: with VBMI (Ice Lake, Zen 4 and later)
+// byte permutes replace two steps each; without it (Skylake-X) the same
+// members use BW instructions only.
+
+struct simd8 {
+  __m512i v;
+
+  static constexpr std::size_t width = 64;
+
+  // SAFETY: the caller guarantees p[0..64) is inside the input.
+  static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) { return {_mm512_loadu_si512(p)}; }
+  // A masked load reads only p[0..len): masked-off bytes are zero and never
+  // fault, so the tail needs no copy.
+  static UTF8GUARD_SIMD_INLINE simd8 load_partial(const std::uint8_t* p, std::size_t len) {
+    return {_mm512_maskz_loadu_epi8(_bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(len)), p)};
+  }
+  static UTF8GUARD_SIMD_INLINE simd8 splat(std::uint8_t b) {
+    return {_mm512_set1_epi8(static_cast<char>(b))};
+  }
+  static UTF8GUARD_SIMD_INLINE simd8 zero() { return {_mm512_setzero_si512()}; }
+  // The table in all four 128-bit lanes serves vpshufb (per lane) and, as a
+  // 64-entry table whose index bits 4-5 do not matter, vpermb.
+  static UTF8GUARD_SIMD_INLINE simd8 repeat_16(const std::uint8_t (&t)[16]) {
+    return {_mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)))};
+  }
+
+  template <int N>
+  UTF8GUARD_SIMD_INLINE simd8 prev(simd8 prev_input) const {
+    if constexpr (kVbmi) {
+      // Byte i takes index (i - N) mod 128 of the pair (v, prev_input):
+      // v[i - N] for i >= N, else prev_input[64 + i - N].
+      alignas(64) static constexpr std::uint8_t kIdx[64] = {
+          (0 - N) & 127,  (1 - N) & 127,  (2 - N) & 127,  (3 - N) & 127,  (4 - N) & 127,
+          (5 - N) & 127,  (6 - N) & 127,  (7 - N) & 127,  (8 - N) & 127,  (9 - N) & 127,
+          (10 - N) & 127, (11 - N) & 127, (12 - N) & 127, (13 - N) & 127, (14 - N) & 127,
+          (15 - N) & 127, (16 - N) & 127, (17 - N) & 127, (18 - N) & 127, (19 - N) & 127,
+          (20 - N) & 127, (21 - N) & 127, (22 - N) & 127, (23 - N) & 127, (24 - N) & 127,
+          (25 - N) & 127, (26 - N) & 127, (27 - N) & 127, (28 - N) & 127, (29 - N) & 127,
+          (30 - N) & 127, (31 - N) & 127, (32 - N) & 127, (33 - N) & 127, (34 - N) & 127,
+          (35 - N) & 127, (36 - N) & 127, (37 - N) & 127, (38 - N) & 127, (39 - N) & 127,
+          (40 - N) & 127, (41 - N) & 127, (42 - N) & 127, (43 - N) & 127, (44 - N) & 127,
+          (45 - N) & 127, (46 - N) & 127, (47 - N) & 127, (48 - N) & 127, (49 - N) & 127,
+          (50 - N) & 127, (51 - N) & 127, (52 - N) & 127, (53 - N) & 127, (54 - N) & 127,
+          (55 - N) & 127, (56 - N) & 127, (57 - N) & 127, (58 - N) & 127, (59 - N) & 127,
+          (60 - N) & 127, (61 - N) & 127, (62 - N) & 127, (63 - N) & 127};
+      return {_mm512_permutex2var_epi8(v, _mm512_load_si512(kIdx), prev_input.v)};
+    } else {
+      // vpalignr works per 128-bit lane: feed it [prev's top lane, this
+      // register's lanes 0-2] as the low operand.
+      const __m512i spliced = _mm512_alignr_epi64(v, prev_input.v, 6);
+      return {_mm512_alignr_epi8(v, spliced, 16 - N)};
+    }
+  }
+
+  UTF8GUARD_SIMD_INLINE simd8 high_nibble_lookup(simd8 table) const {
+    const __m512i shifted = _mm512_srli_epi16(v, 4);
+    if constexpr (kVbmi) {
+      // vpermb reads index bits 0-5: bits 0-3 are the high nibble, bits 4-5
+      // (from the neighbouring byte) select one of four equal table copies.
+      return {_mm512_permutexvar_epi8(shifted, table.v)};
+    } else {
+      return {_mm512_shuffle_epi8(table.v, _mm512_and_si512(shifted, _mm512_set1_epi8(0x0F)))};
+    }
+  }
+  UTF8GUARD_SIMD_INLINE simd8 low_nibble_lookup(simd8 table) const {
+    if constexpr (kVbmi) {
+      return {_mm512_permutexvar_epi8(v, table.v)};  // index bits 4-5 pick a copy
+    } else {
+      return {_mm512_shuffle_epi8(table.v, _mm512_and_si512(v, _mm512_set1_epi8(0x0F)))};
+    }
+  }
+
+  UTF8GUARD_SIMD_INLINE simd8 saturating_sub(simd8 o) const { return {_mm512_subs_epu8(v, o.v)}; }
+  friend UTF8GUARD_SIMD_INLINE simd8 operator|(simd8 a, simd8 b) {
+    return {_mm512_or_si512(a.v, b.v)};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 operator&(simd8 a, simd8 b) {
+    return {_mm512_and_si512(a.v, b.v)};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 operator^(simd8 a, simd8 b) {
+    return {_mm512_xor_si512(a.v, b.v)};
+  }
+
+  UTF8GUARD_SIMD_INLINE bool any() const { return _mm512_test_epi64_mask(v, v) != 0; }
+  UTF8GUARD_SIMD_INLINE bool is_ascii() const { return _mm512_movepi8_mask(v) == 0; }
+  UTF8GUARD_SIMD_INLINE std::size_t first_nonzero() const {
+    const std::uint64_t nonzero = _mm512_test_epi8_mask(v, v);
+    return nonzero == 0 ? width : static_cast<std::size_t>(_tzcnt_u64(nonzero));
+  }
+};

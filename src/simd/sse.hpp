@@ -1,0 +1,73 @@
+// sse.hpp - the 16-byte SSE4.2 wrapper (pshufb is SSSE3, ptest SSE4.1).
+//
+// Included by src/kernels/sse42.cpp inside its target region and its ISA
+// namespace, after <immintrin.h> and <cstring>. Every wrapper under src/simd/
+// offers the same members, so src/generic/ is written once:
+//   width, load, load_partial, splat, repeat_16, prev<N>,
+//   high_nibble_lookup, low_nibble_lookup, saturating_sub, | & ^,
+//   any, is_ascii, first_nonzero.
+
+struct simd8 {
+  __m128i v;
+
+  static constexpr std::size_t width = 16;
+
+  // SAFETY: the caller guarantees p[0..16) is inside the input.
+  static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) {
+    return {_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))};
+  }
+  // load_partial reads p[0..len), len < 16, and zero-fills the rest: the
+  // tail goes through a padded local block, never past the input.
+  static UTF8GUARD_SIMD_INLINE simd8 load_partial(const std::uint8_t* p, std::size_t len) {
+    alignas(16) std::uint8_t block[16] = {};
+    if (len != 0)
+      std::memcpy(block, p, len);  // SAFETY: len bytes remain; p may be null iff len == 0
+    return {_mm_load_si128(reinterpret_cast<const __m128i*>(block))};
+  }
+  static UTF8GUARD_SIMD_INLINE simd8 splat(std::uint8_t b) {
+    return {_mm_set1_epi8(static_cast<char>(b))};
+  }
+  static UTF8GUARD_SIMD_INLINE simd8 zero() { return {_mm_setzero_si128()}; }
+  // repeat_16 is a 16-entry lookup table, for the nibble lookups.
+  static UTF8GUARD_SIMD_INLINE simd8 repeat_16(const std::uint8_t (&t)[16]) {
+    return {_mm_loadu_si128(reinterpret_cast<const __m128i*>(t))};
+  }
+
+  // prev<N> is this register shifted N bytes later in the stream: byte i is
+  // the input byte N before byte i, taken from prev_input for i < N.
+  template <int N>
+  UTF8GUARD_SIMD_INLINE simd8 prev(simd8 prev_input) const {
+    return {_mm_alignr_epi8(v, prev_input.v, 16 - N)};
+  }
+
+  // table[byte >> 4] and table[byte & 15]; pshufb zeroes a lane whose index
+  // has bit 7 set, so both indexes are masked to a nibble first.
+  UTF8GUARD_SIMD_INLINE simd8 high_nibble_lookup(simd8 table) const {
+    const __m128i idx = _mm_and_si128(_mm_srli_epi16(v, 4), _mm_set1_epi8(0x0F));
+    return {_mm_shuffle_epi8(table.v, idx)};
+  }
+  UTF8GUARD_SIMD_INLINE simd8 low_nibble_lookup(simd8 table) const {
+    return {_mm_shuffle_epi8(table.v, _mm_and_si128(v, _mm_set1_epi8(0x0F)))};
+  }
+
+  UTF8GUARD_SIMD_INLINE simd8 saturating_sub(simd8 o) const { return {_mm_subs_epu8(v, o.v)}; }
+  friend UTF8GUARD_SIMD_INLINE simd8 operator|(simd8 a, simd8 b) {
+    return {_mm_or_si128(a.v, b.v)};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 operator&(simd8 a, simd8 b) {
+    return {_mm_and_si128(a.v, b.v)};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 operator^(simd8 a, simd8 b) {
+    return {_mm_xor_si128(a.v, b.v)};
+  }
+
+  UTF8GUARD_SIMD_INLINE bool any() const { return _mm_testz_si128(v, v) == 0; }
+  UTF8GUARD_SIMD_INLINE bool is_ascii() const { return _mm_movemask_epi8(v) == 0; }
+  // first_nonzero is the index of the first nonzero byte, or width if none.
+  UTF8GUARD_SIMD_INLINE std::size_t first_nonzero() const {
+    const unsigned zero =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())));
+    const unsigned nonzero = ~zero & 0xFFFFu;
+    return nonzero == 0 ? width : static_cast<std::size_t>(__builtin_ctz(nonzero));
+  }
+};

@@ -1,0 +1,84 @@
+// boundary_test.cpp - every scan body against the oracle where SIMD kernels
+// go wrong: at register, block and error-check-group boundaries, in the
+// zero-padded tail, across carried sequences, and on random and mutated text.
+#include <gtest/gtest.h>
+
+#include "kernel_check.hpp"
+
+namespace {
+
+constexpr int kReportLimit = 10;
+
+// Runs a generator over every body, reporting the first failures in full.
+void run(void (*generate)(const kcheck::visit_fn&)) {
+  const auto ks = kcheck::bodies();
+  std::size_t inputs = 0, failures = 0;
+  generate([&](const std::string& group, std::string_view in) {
+    ++inputs;
+    failures += kcheck::check_all(ks, in, [&](const std::string& why) {
+      if (failures < kReportLimit) ADD_FAILURE() << group << ": " << why;
+    });
+  });
+  EXPECT_EQ(failures, 0u) << "of " << inputs << " inputs on " << ks.size() << " bodies";
+  EXPECT_GT(inputs, 0u);
+}
+
+TEST(KernelBoundaries, EveryBodyIsListedAndTheScalarOneFirst) {
+  const auto ks = kcheck::bodies();
+  ASSERT_FALSE(ks.empty());
+  EXPECT_STREQ(ks.front()->name, "scalar");
+}
+
+TEST(KernelBoundaries, EveryLengthUpToFourWidthsPlus64) { run(&kcheck::each_length); }
+
+TEST(KernelBoundaries, EveryErrorKindAtEveryPosition) { run(&kcheck::each_error_position); }
+
+TEST(KernelBoundaries, SequencesCarriedAcrossEveryPosition) { run(&kcheck::each_carry); }
+
+TEST(KernelRandom, RandomValidTextAndItsMutations) {
+  const auto ks = kcheck::bodies();
+  kcheck::generator gen(20261122);
+  std::size_t failures = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const std::size_t len = gen.below(i % 10 == 0 ? 4000 : 700);
+    const std::string valid = gen.valid(len);
+    for (const std::string& in : {valid, gen.mutated(valid), gen.mutated(valid)}) {
+      failures += kcheck::check_all(ks, in, [&](const std::string& why) {
+        if (failures < kReportLimit) ADD_FAILURE() << why;
+      });
+    }
+  }
+  EXPECT_EQ(failures, 0u);
+}
+
+TEST(KernelRandom, RandomBytes) {
+  const auto ks = kcheck::bodies();
+  kcheck::generator gen(7);
+  std::size_t failures = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string in = gen.random_bytes(gen.below(80));
+    failures += kcheck::check_all(ks, in, [&](const std::string& why) {
+      if (failures < kReportLimit) ADD_FAILURE() << why;
+    });
+  }
+  EXPECT_EQ(failures, 0u);
+}
+
+// Every body reports the same verdict as the scalar body on long inputs
+// whose only error lies far from the start: the error path never rescans.
+TEST(KernelRandom, LateErrorsInLongInputs) {
+  const auto ks = kcheck::bodies();
+  kcheck::generator gen(99);
+  std::size_t failures = 0;
+  for (int i = 0; i < 200; ++i) {
+    std::string in = gen.valid(20000 + gen.below(5000));
+    const std::size_t at = in.size() - 1 - gen.below(300);
+    in[at] = static_cast<char>(0x80 + gen.below(0x80));
+    failures += kcheck::check_all(ks, in, [&](const std::string& why) {
+      if (failures < kReportLimit) ADD_FAILURE() << why;
+    });
+  }
+  EXPECT_EQ(failures, 0u);
+}
+
+}  // namespace
