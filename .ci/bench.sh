@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# .ci/bench.sh - the benchmarks' CI smoke job: build them with g++ and run
+# every benchmark once with a tiny min time, so that none rots. Each benchmark
+# checks its answer before timing it (every kernel against the scalar one,
+# every competitor against the input's known validity), so a wrong kernel
+# fails this job too. Also runs the report, the Node timer and the callgrind
+# driver once. Takes well under a minute after the build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+
+bench/build.sh gcc
+bin=build-bench/bench
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Files from the command line take the same path as the lipsum texts: write
+# two synthetic inputs out and name them back (one valid, one with errors).
+"$bin/utf8guard_bench" --dump_inputs="$tmp"
+if ! "$bin/utf8guard_bench" "$tmp/mixed_256K.bin" "$tmp/err1%_256K.bin" \
+  --benchmark_min_time=0.0001 --benchmark_out="$tmp/smoke.json" --benchmark_out_format=json \
+  >"$tmp/console.txt" 2>&1; then
+  cat "$tmp/console.txt" >&2
+  exit 1
+fi
+count=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["benchmarks"]))' \
+  "$tmp/smoke.json")
+# report.py exits 1 when any benchmark failed its check; show why.
+if ! python3 bench/report.py "$tmp/smoke.json" >"$tmp/report.txt"; then
+  sed -n '/FAILED/,$p' "$tmp/report.txt" >&2
+  exit 1
+fi
+
+if command -v node >/dev/null; then
+  node bench/node_isutf8.js --reps 1 --min-ms 1 "$tmp/mixed_256K.bin" >/dev/null
+fi
+kernels=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"]
+  ["utf8guard_kernels"].replace(",", " "))' "$tmp/smoke.json")
+for k in $kernels; do
+  UTF8GUARD_KERNEL=$k "$bin/utf8guard_validate_n" "$tmp/mixed_256K.bin" 2 | grep -q "^kernel=$k .*valid=2$" ||
+    { echo "bench: utf8guard_validate_n did not run kernel $k" >&2; exit 1; }
+done
+echo "bench: $count benchmarks ran and checked their answers in $((SECONDS - start))s"

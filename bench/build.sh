@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# bench/build.sh [--committed] COMPILER... - configure and build the benchmark
+# binaries (utf8guard_bench, utf8guard_validate_n) in Release, with only the
+# library and bench/ enabled, so the rest of the tree cannot break them.
+#
+#   COMPILER      gcc (into build-bench) or clang (into build-bench-clang)
+#   --committed   build the library as committed at HEAD (a git archive in
+#                 build-bench-committed-src) with the working tree's bench/:
+#                 measures what is on main, not what someone is editing now
+#
+# Builds run under nice with at most 2 jobs (the machine is shared).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+source_dir=$root
+compilers=()
+for arg in "$@"; do
+  case $arg in
+    --committed) source_dir=$root/build-bench-committed-src ;;
+    gcc | clang) compilers+=("$arg") ;;
+    *) echo "build.sh: unknown argument $arg (gcc, clang, --committed)" >&2; exit 2 ;;
+  esac
+done
+[ ${#compilers[@]} -gt 0 ] || compilers=(gcc)
+
+if [ "$source_dir" != "$root" ]; then
+  rm -rf "$source_dir"
+  mkdir -p "$source_dir"
+  git archive HEAD | tar -x -C "$source_dir"
+  rm -rf "$source_dir/bench"
+  cp -r "$root/bench" "$source_dir/bench"
+  echo "build.sh: library as committed at $(git rev-parse --short HEAD), bench/ from the working tree"
+fi
+
+for c in "${compilers[@]}"; do
+  if [ "$c" = gcc ]; then dir=$root/build-bench cc=gcc cxx=g++; fi
+  if [ "$c" = clang ]; then dir=$root/build-bench-clang cc=clang cxx=clang++; fi
+  # A build dir configured from the other source tree is started afresh
+  # (CMake refuses to switch); its results/ folder is kept.
+  if [ -f "$dir/CMakeCache.txt" ] &&
+     ! grep -qx "CMAKE_HOME_DIRECTORY:INTERNAL=$source_dir" "$dir/CMakeCache.txt"; then
+    find "$dir" -mindepth 1 -maxdepth 1 ! -name results -exec rm -rf {} +
+  fi
+  nice -n 10 cmake -S "$source_dir" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx" \
+    -DUTF8GUARD_BUILD_TESTS=OFF -DUTF8GUARD_BUILD_FUZZ=OFF -DUTF8GUARD_BUILD_CLI=OFF \
+    -DUTF8GUARD_BUILD_EXAMPLES=OFF -DUTF8GUARD_BUILD_BENCH=ON >/dev/null
+  nice -n 10 cmake --build "$dir" -j2 --target utf8guard_bench utf8guard_validate_n
+done

@@ -1,0 +1,235 @@
+// inputs.cpp - deterministic generators and file loading for the benchmarks.
+#include "inputs.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+
+#include <utf8guard/utf8guard.hpp>
+
+namespace bench {
+namespace {
+
+constexpr std::size_t kCachedSize = 256 * 1024;        // with its output, well inside a 1 MiB L2
+constexpr std::size_t kMemorySize = 64 * 1024 * 1024;  // twice a 32 MiB L3
+// A file larger than this is reported with the from-memory inputs.
+constexpr std::size_t kLargestCached = 4 * 1024 * 1024;
+
+// splitmix64 (Steele, Lea, Flood 2014): tiny, fast, and the same everywhere.
+class prng {
+ public:
+  explicit prng(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  // below(n) is in [0, n); the modulo bias (< 2^-40 here) does not matter.
+  std::uint64_t below(std::uint64_t n) { return (next() >> 11) % n; }
+
+ private:
+  std::uint64_t state_;
+};
+
+// A scalar value whose UTF-8 form has len bytes, uniform in that range,
+// never a surrogate (U+D800..U+DFFF are 3-byte forms the standard forbids).
+char32_t random_scalar(prng& rng, int len) {
+  static constexpr char32_t lo[] = {0, 0x0, 0x80, 0x800, 0x10000};
+  static constexpr char32_t hi[] = {0, 0x7F, 0x7FF, 0xFFFF, 0x10FFFF};
+  for (;;) {
+    const char32_t c = lo[len] + static_cast<char32_t>(rng.below(hi[len] - lo[len] + 1));
+    if (c < 0xD800 || c > 0xDFFF) return c;
+  }
+}
+
+void append_scalar(std::string& out, char32_t c) {
+  char buf[4];
+  out.append(buf, utf8guard::encode_one(c, buf));
+}
+
+// Ill-formed sequences in the taxonomy's order; the truncated ones are always
+// followed by the lead byte of the next character.
+constexpr std::string_view kErrors[] = {
+    "\x80",              // unexpected_continuation
+    "\xC0\xAF",          // overlong '/' (IIS, CVE-2000-0884)
+    "\xED\xA0\x80",      // surrogate (CESU-8)
+    "\xF4\x90\x80\x80",  // too_large (U+110000)
+    "\xFF",              // invalid_byte
+    "\xE2\x82",          // truncated 3-byte sequence
+    "\xF0\x9F\x98",      // truncated 4-byte sequence
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot open " + path);
+  std::ostringstream s;
+  s << f.rdbuf();
+  if (f.bad()) throw std::runtime_error("cannot read " + path);
+  return std::move(s).str();
+}
+
+}  // namespace
+
+input::input(std::string name, input_kind kind, std::function<std::string()> make,
+             std::optional<bool> for_validation)
+    : name_(std::move(name)),
+      kind_(kind),
+      make_(std::move(make)),
+      for_validation_(for_validation) {}
+
+bool input::times_validation() const {
+  if (for_validation_) return *for_validation_;
+  const std::size_t n = bytes().size();
+  return first_error() >= n - n / 10;
+}
+
+void input::realize() const {
+  if (bytes_) return;
+  auto b = std::make_shared<const std::string>(make_());
+  const utf8guard::result r = utf8guard::validate(*b);
+  first_error_ = r.ok() ? b->size() : r.offset;
+  chars_ = static_cast<std::size_t>(std::count_if(
+      b->begin(), b->end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  bytes_ = std::move(b);
+}
+
+const std::string& input::bytes() const {
+  realize();
+  return *bytes_;
+}
+
+std::size_t input::first_error() const {
+  realize();
+  return first_error_;
+}
+
+std::size_t input::chars() const {
+  realize();
+  return chars_;
+}
+
+std::string make_ascii(std::size_t n, std::uint64_t seed) {
+  prng rng(seed);
+  std::string s(n, ' ');
+  for (std::size_t i = 0; i < n; ++i) {
+    s[i] = (i % 80 == 79) ? '\n' : static_cast<char>(0x20 + rng.below(0x7F - 0x20));
+  }
+  return s;
+}
+
+std::string make_fixed_length(std::size_t n, int char_len, std::uint64_t seed) {
+  prng rng(seed);
+  std::string s;
+  s.reserve(n);
+  while (n - s.size() >= static_cast<std::size_t>(char_len)) {
+    append_scalar(s, random_scalar(rng, char_len));
+  }
+  s.append(n - s.size(), ' ');
+  return s;
+}
+
+std::string make_mixed(std::size_t n, std::uint64_t seed) {
+  prng rng(seed);
+  std::string s;
+  s.reserve(n);
+  while (s.size() < n) {
+    const int len = static_cast<int>(std::min<std::size_t>(1 + rng.below(4), n - s.size()));
+    append_scalar(s, random_scalar(rng, len));
+  }
+  return s;
+}
+
+std::string make_with_errors(std::size_t n, double rate, std::uint64_t seed) {
+  prng rng(seed);
+  // Gaps uniform in [1, 2/rate - 1]: mean 1/rate, never regular enough for a
+  // branch predictor to learn.
+  const auto span = static_cast<std::uint64_t>(2.0 / rate) - 1;
+  std::string s;
+  s.reserve(n + 4);
+  std::size_t next_error = 1 + rng.below(span);
+  std::size_t kind = 0;
+  while (s.size() < n) {
+    if (s.size() >= next_error) {
+      s.append(kErrors[kind++ % std::size(kErrors)]);
+      next_error = s.size() + 1 + rng.below(span);
+    }
+    const int len = static_cast<int>(1 + rng.below(4));
+    append_scalar(s, random_scalar(rng, len));
+  }
+  // The cut may fall inside a sequence: an "incomplete" at the end is one more error.
+  s.resize(n);
+  return s;
+}
+
+std::string make_random_bytes(std::size_t n, std::uint64_t seed) {
+  prng rng(seed);
+  std::string s(n, '\0');
+  for (auto& c : s) c = static_cast<char>(rng.next() & 0xFF);
+  return s;
+}
+
+std::vector<std::shared_ptr<input>> synthetic_inputs() {
+  using k = input_kind;
+  const std::size_t c = kCachedSize, m = kMemorySize;
+  auto valid = [](std::string name, input_kind kind, std::function<std::string()> f) {
+    return std::make_shared<input>(std::move(name), kind, std::move(f), true);
+  };
+  auto broken = [](std::string name, input_kind kind, std::function<std::string()> f) {
+    return std::make_shared<input>(std::move(name), kind, std::move(f), false);
+  };
+  return {
+      valid("ascii_256K", k::cached, [c] { return make_ascii(c, 1); }),
+      valid("2byte_256K", k::cached, [c] { return make_fixed_length(c, 2, 2); }),
+      valid("3byte_256K", k::cached, [c] { return make_fixed_length(c, 3, 3); }),
+      valid("4byte_256K", k::cached, [c] { return make_fixed_length(c, 4, 4); }),
+      valid("mixed_256K", k::cached, [c] { return make_mixed(c, 5); }),
+      broken("err0.1%_256K", k::cached, [c] { return make_with_errors(c, 0.001, 6); }),
+      broken("err1%_256K", k::cached, [c] { return make_with_errors(c, 0.01, 7); }),
+      broken("err10%_256K", k::cached, [c] { return make_with_errors(c, 0.1, 8); }),
+      broken("random_256K", k::cached, [c] { return make_random_bytes(c, 9); }),
+      valid("ascii_64M", k::memory, [m] { return make_ascii(m, 10); }),
+      valid("mixed_64M", k::memory, [m] { return make_mixed(m, 11); }),
+  };
+}
+
+std::string input_name_from_path(std::string_view path) {
+  const std::size_t slash = path.find_last_of('/');
+  std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  for (std::string_view ext : {".utf8.txt", ".txt", ".bin"}) {
+    if (base.size() > ext.size() && base.substr(base.size() - ext.size()) == ext) {
+      base.remove_suffix(ext.size());
+      break;
+    }
+  }
+  return std::string(base);
+}
+
+std::shared_ptr<input> file_input(const std::string& path) {
+  // Read now, so that a missing file fails before any benchmark runs; the
+  // generator hands the bytes over once instead of keeping a second copy.
+  auto bytes = std::make_shared<std::string>(read_file(path));
+  const input_kind kind = bytes->size() > kLargestCached ? input_kind::memory : input_kind::cached;
+  return std::make_shared<input>(input_name_from_path(path), kind,
+                                 [bytes]() mutable { return std::move(*bytes); });
+}
+
+std::vector<small_pool> small_pools() {
+  constexpr std::size_t kPool = 64;
+  std::vector<small_pool> pools;
+  for (const char* content : {"ascii", "mixed"}) {
+    for (std::size_t size : {8, 16, 64, 256, 1024}) {
+      small_pool p{std::string(content) + "_" + std::to_string(size) + "B", size, {}};
+      for (std::size_t i = 0; i < kPool; ++i) {
+        const std::uint64_t seed = 1000 * size + i;
+        p.strings.push_back(content[0] == 'a' ? make_ascii(size, seed) : make_mixed(size, seed));
+      }
+      pools.push_back(std::move(p));
+    }
+  }
+  return pools;
+}
+
+}  // namespace bench

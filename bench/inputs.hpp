@@ -1,0 +1,95 @@
+// inputs.hpp - the bytes every benchmark runs on: deterministic synthetic
+// texts generated in-process, and files named on the command line.
+//
+// The generators use their own PRNG (splitmix64) and no <random>
+// distributions, whose output differs between standard libraries: the g++ and
+// the clang build must time exactly the same bytes.
+#ifndef UTF8GUARD_BENCH_INPUTS_HPP
+#define UTF8GUARD_BENCH_INPUTS_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bench {
+
+// Where an input lives decides which benchmarks run on it and how the report
+// groups it.
+enum class input_kind {
+  cached,  // fits L2 (synthetic 256 KiB, or a file from the command line)
+  memory,  // much larger than L3: the bytes stream from DRAM
+  small,   // a pool of short strings (8..1024 bytes), timed per call
+};
+
+// input is one named byte string, generated on first use so that inputs a
+// --benchmark_filter excludes cost nothing.
+class input {
+ public:
+  // for_validation says whether validators should be timed on it: true for
+  // well-formed inputs, false for ones with errors from the start (they are
+  // for sanitize and the error scanner); unset means "look at the bytes".
+  input(std::string name, input_kind kind, std::function<std::string()> make,
+        std::optional<bool> for_validation = std::nullopt);
+
+  const std::string& name() const { return name_; }
+  input_kind kind() const { return kind_; }
+  const std::string& bytes() const;
+  // first_error is the offset of the first ill-formed byte, or size() when
+  // the input is well-formed (computed once, with utf8guard::validate).
+  std::size_t first_error() const;
+  // chars counts the bytes that start a character (all but 10xxxxxx): the
+  // "items" of a benchmark.
+  std::size_t chars() const;
+  // times_validation: see the constructor; unset, it is true when the first
+  // error lies in the last 10 % of the input, so a validator reads (nearly)
+  // all of it and its throughput means something.
+  bool times_validation() const;
+
+ private:
+  void realize() const;
+  std::string name_;
+  input_kind kind_;
+  std::function<std::string()> make_;
+  std::optional<bool> for_validation_;
+  mutable std::shared_ptr<const std::string> bytes_;
+  mutable std::size_t first_error_ = 0;
+  mutable std::size_t chars_ = 0;
+};
+
+// A small-input pool: many distinct strings of one size, so that a loop over
+// them does not replay one branch history (headers and JSON keys differ).
+struct small_pool {
+  std::string name;  // e.g. "mixed_64B"
+  std::size_t size;
+  std::vector<std::string> strings;
+};
+
+// Generators. Every character's scalar value is uniform within its length's
+// range (surrogates excluded); sizes are exact, padded with ASCII at the end.
+std::string make_ascii(std::size_t n, std::uint64_t seed);  // printable, LF every 80 bytes
+std::string make_fixed_length(std::size_t n, int char_len, std::uint64_t seed);  // 1..4 bytes
+std::string make_mixed(std::size_t n, std::uint64_t seed);  // each length 1..4 equally likely
+// make_with_errors is make_mixed with an ill-formed sequence roughly every
+// 1/rate bytes, cycling through every error kind of DESIGN.md.
+std::string make_with_errors(std::size_t n, double rate, std::uint64_t seed);
+std::string make_random_bytes(std::size_t n, std::uint64_t seed);
+
+// The synthetic inputs of the suite, in report order.
+std::vector<std::shared_ptr<input>> synthetic_inputs();
+
+// file_input loads a file (throws std::runtime_error if it cannot). Its name
+// is the file's base name without ".utf8.txt", ".txt" or ".bin".
+std::shared_ptr<input> file_input(const std::string& path);
+std::string input_name_from_path(std::string_view path);
+
+// small_pools builds the pools for sizes 8, 16, 64, 256, 1024 (ASCII and mixed).
+std::vector<small_pool> small_pools();
+
+}  // namespace bench
+
+#endif  // UTF8GUARD_BENCH_INPUTS_HPP

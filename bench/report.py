@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""report.py - turn utf8guard_bench JSON output into the tables of bench/README.md.
+
+    bench/report.py [--markdown] [--node node.json] RESULT.json [RESULT.json ...]
+
+Each RESULT.json is the --benchmark_out of one utf8guard_bench run (one per
+compiler). For each it prints:
+  * is_valid: rows = inputs, columns = utf8guard kernels, competitors, Node's
+    Buffer.isUtf8 (from --node, timed in the same session), the read pass and
+    memcpy; cells = GB/s (10^9 bytes/s, the median over repetitions) and, in
+    parentheses, the ratio to the read pass over the same bytes; plus the
+    geometric mean of the non-ASCII lipsum files.
+  * validate, stream4k, stream64k, sanitize, errors: the same, for the kernels
+    (and, for sanitize, the competitors; "*" marks output that differs from
+    DESIGN.md's replacement rule).
+  * small inputs: ns per call.
+  * the issue's goals, computed from the tables above.
+Rates and times are CPU time (Google Benchmark's default), which a busy
+shared machine disturbs less than wall time.
+"""
+
+import argparse
+import json
+import math
+import re
+import statistics
+import sys
+from collections import OrderedDict
+
+OPS = ["is_valid", "validate", "stream4k", "stream64k", "sanitize", "errors"]
+OP_TITLES = {
+    "is_valid": "is_valid (yes/no)",
+    "validate": "validate (kind, offset, length)",
+    "stream4k": "streaming validator, 4 KiB chunks",
+    "stream64k": "streaming validator, 64 KiB chunks",
+    "sanitize": "sanitize_to into a preallocated buffer",
+    "errors": "error_scanner (every error, as `check --all`)",
+}
+KERNEL_ORDER = ["scalar", "sse42", "avx2", "avx512", "neon"]
+SMALL = re.compile(r"_(\d+)B$")
+
+
+def is_non_ascii_lipsum(name):
+    return name.endswith("-Lipsum") and not name.startswith("Latin")
+
+
+def geomean(values):
+    values = [v for v in values if v and v > 0]
+    if not values:
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+class Run:
+    """The medians of one utf8guard_bench JSON file."""
+
+    def __init__(self, path):
+        with open(path) as f:
+            data = json.load(f)
+        self.context = data["context"]
+        self.kernels = [k for k in self.context.get("utf8guard_kernels", "").split(",") if k]
+        self.errors = []
+        samples = OrderedDict()  # (op, impl, input) -> list of entries
+        medians = {}
+        for b in data["benchmarks"]:
+            name = b.get("run_name", b["name"])
+            parts = name.split("/", 2)
+            if len(parts) != 3:
+                continue
+            key = tuple(parts)
+            if b.get("error_occurred"):
+                self.errors.append(f"{name}: {b.get('error_message', 'error')}")
+                continue
+            if b.get("run_type") == "aggregate":
+                if b.get("aggregate_name") == "median":
+                    medians[key] = b
+                continue
+            samples.setdefault(key, []).append(b)
+            medians.setdefault(key, None)
+        self.results = OrderedDict()
+        for key in list(samples) + [k for k in medians if k not in samples]:
+            entry = medians.get(key)
+            if entry is None:  # no aggregates (one repetition): take the median ourselves
+                runs = samples[key]
+                entry = dict(runs[0])
+                for field in ("bytes_per_second", "cpu_time", "real_time"):
+                    entry[field] = statistics.median(r[field] for r in runs if field in r)
+            self.results[key] = entry
+        self.inputs = []
+        for _, _, inp in self.results:
+            if inp not in self.inputs:
+                self.inputs.append(inp)
+
+    def gbps(self, op, impl, inp):
+        e = self.results.get((op, impl, inp))
+        return e["bytes_per_second"] / 1e9 if e and "bytes_per_second" in e else None
+
+    def ns(self, op, impl, inp):
+        e = self.results.get((op, impl, inp))
+        if not e:
+            return None
+        scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[e.get("time_unit", "ns")]
+        return e["cpu_time"] * scale
+
+    def impls(self, op):
+        found = []
+        for o, impl, _ in self.results:
+            if o == op and impl not in found:
+                found.append(impl)
+        kernels = [k for k in KERNEL_ORDER if k in found]
+        return kernels + [i for i in found if i not in kernels]
+
+    def conformant(self, impl, inp):
+        e = self.results.get(("sanitize", impl, inp))
+        return e is None or e.get("conformant", 1) == 1
+
+
+def fmt_rate(value, read):
+    if value is None:
+        return "-"
+    if read:
+        return f"{value:.2f} ({value / read:.3f})"
+    return f"{value:.2f}"
+
+
+MARKDOWN = False  # set by --markdown: pipe tables for bench/README.md
+
+
+def print_table(title, header, rows):
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    print(f"\n{title}\n")
+
+    def line(r):
+        cells = [str(c).ljust(widths[i]) if i == 0 else str(c).rjust(widths[i])
+                 for i, c in enumerate(r)]
+        return "| " + " | ".join(cells) + " |" if MARKDOWN else "  ".join(cells).rstrip()
+
+    print(line(header))
+    if MARKDOWN:  # right-align every column but the first
+        print("|" + "|".join("-" * (w + 1) + (":" if i else "-") for i, w in enumerate(widths)) + "|")
+    else:
+        print("  ".join("-" * w for w in widths))
+    for r in rows:
+        print(line(r))
+
+
+def big_inputs(run, op):
+    return [i for i in run.inputs if not SMALL.search(i) and any(
+        (op, impl, i) in run.results for impl in run.impls(op))]
+
+
+def rate_table(run, op, node):
+    impls = run.impls(op)
+    extra = []
+    if op == "is_valid":
+        if node:
+            extra.append("node")
+        extra += ["read", "memcpy"]
+    inputs = big_inputs(run, op)
+    rows = []
+    columns = OrderedDict((c, []) for c in impls + extra)
+    for inp in inputs:
+        read = run.gbps("limit", "read", inp)
+        row = [inp]
+        for c in impls + extra:
+            if c == "node":
+                v = node.get(inp)
+            elif c in ("read", "memcpy"):
+                v = run.gbps("limit", c, inp)
+            else:
+                v = run.gbps(op, c, inp)
+            cell = fmt_rate(v, read)
+            if op == "sanitize" and v is not None and not run.conformant(c, inp):
+                cell += "*"
+            row.append(cell)
+            if is_non_ascii_lipsum(inp):
+                columns[c].append((v, read))
+        rows.append(row)
+    lipsum = [i for i in inputs if is_non_ascii_lipsum(i)]
+    if len(lipsum) >= 2:
+        row = [f"geomean {len(lipsum)} non-ASCII lipsum"]
+        for c in impls + extra:
+            g = geomean([v for v, _ in columns[c]])
+            r = geomean([v / rd for v, rd in columns[c] if v and rd])
+            row.append("-" if g is None else f"{g:.2f} ({r:.3f})" if r else f"{g:.2f}")
+        rows.append(row)
+    print_table(f"{OP_TITLES[op]}: GB/s (ratio to the read pass)", ["input"] + impls + extra, rows)
+    if op == "sanitize" and any("*" in c for r in rows for c in r):
+        print("* output differs from DESIGN.md's rule (utfcpp collapses a run of bad bytes)")
+
+
+def small_table(run):
+    inputs = [i for i in run.inputs if SMALL.search(i)]
+    if not inputs:
+        return
+    cols = [("is_valid", k) for k in run.impls("is_valid")] + [
+        ("validate", k) for k in run.impls("validate")]
+    cols = [c for c in cols if any(c + (i,) in run.results for i in inputs)]
+    header = ["input"] + [impl if op == "is_valid" else f"validate/{impl}" for op, impl in cols]
+    rows = []
+    for inp in inputs:
+        row = [inp]
+        for op, impl in cols:
+            v = run.ns(op, impl, inp)
+            row.append("-" if v is None else f"{v:.1f}")
+        rows.append(row)
+    print_table("small inputs: ns per call (is_valid unless marked)", header, rows)
+
+
+def goal(label, value, target, unit=""):
+    if value is None:
+        print(f"  {label}: not measured")
+        return
+    mark = "met" if value >= target else "MISSED"
+    print(f"  {label}: {value:.2f}{unit} (goal >= {target}{unit}) {mark}")
+
+
+def goals(run, node):
+    best = run.context.get("utf8guard_best_kernel", "scalar")
+    lipsum = [i for i in run.inputs if is_non_ascii_lipsum(i)]
+    g = lambda op, impl: geomean([run.gbps(op, impl, i) for i in lipsum])  # noqa: E731
+    print(f"\ngoals (issue 3), best kernel here: {best}")
+    goal("non-ASCII lipsum geomean, best kernel, GB/s", g("is_valid", best), 31)
+    node_g = geomean([node.get(i) for i in lipsum]) if node else None
+    if node_g and g("is_valid", best):
+        goal("  ... as a ratio to Node's Buffer.isUtf8 (simdutf)", g("is_valid", best) / node_g, 1.15)
+    for inp, target in (("ascii_256K", 0.85), ("Latin-Lipsum", 0.85), ("ascii_64M", 0.9)):
+        v, r = run.gbps("is_valid", best, inp), run.gbps("limit", "read", inp)
+        goal(f"{inp}: best kernel / read pass", v / r if v and r else None, target)
+    if "avx2" in run.kernels:
+        goal("AVX2 kernel, non-ASCII lipsum geomean, GB/s", g("is_valid", "avx2"), 15)
+    icu = g("is_valid", "icu_u8next")
+    goal("scalar / ICU U8_NEXT, non-ASCII lipsum geomean", g("is_valid", "scalar") / icu
+         if icu and g("is_valid", "scalar") else None, 2)
+    goal("scalar sanitize on random bytes, GB/s", run.gbps("sanitize", "scalar", "random_256K"), 0.5)
+    goal("scalar error_scanner on random bytes, GB/s",
+         run.gbps("errors", "scalar", "random_256K"), 0.5)
+    goal("scalar is_valid on random 1-4-byte text (mixed_256K), GB/s",
+         run.gbps("is_valid", "scalar", "mixed_256K"), 0.5)
+    valid_inputs = [i for i in big_inputs(run, "validate")]
+    for k in run.kernels:
+        for op, target in (("validate", 0.95), ("stream4k", 0.9), ("stream64k", 0.97)):
+            base = "is_valid" if op == "validate" else "validate"
+            ratios = [run.gbps(op, k, i) / run.gbps(base, k, i) for i in valid_inputs
+                      if run.gbps(op, k, i) and run.gbps(base, k, i)]
+            if ratios:
+                worst = min(range(len(ratios)), key=ratios.__getitem__)
+                goal(f"{k}: {op} / {base}, geomean (worst {valid_inputs[worst]}: "
+                     f"{ratios[worst]:.2f})", geomean(ratios), target)
+    goal(f"sanitize, valid non-ASCII lipsum geomean ({best}), GB/s", g("sanitize", best), 10)
+    goal(f"sanitize, 1 % errors (err1%_256K, {best}), GB/s",
+         run.gbps("sanitize", best, "err1%_256K"), 1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--node", help="JSON from node_isutf8.js --json")
+    ap.add_argument("--markdown", action="store_true", help="pipe tables, for bench/README.md")
+    ap.add_argument("results", nargs="+")
+    args = ap.parse_args()
+    global MARKDOWN
+    MARKDOWN = args.markdown
+    node = {}
+    if args.node:
+        with open(args.node) as f:
+            nd = json.load(f)
+        node = {r["name"]: r["gbps"] for r in nd["results"] if r.get("valid")}
+        print(f"Node {nd.get('node')} (simdutf {nd.get('simdutf')}): Buffer.isUtf8, median of "
+              f"{nd.get('repetitions')} repetitions (process CPU time)")
+    status = 0
+    for path in args.results:
+        run = Run(path)
+        c = run.context
+        reps = next((e.get("repetitions") for e in run.results.values() if e.get("repetitions")), 1)
+        print(f"\n{'###' if MARKDOWN else '==='} {c.get('compiler', '?')}: {path}")
+        print(f"date {c.get('date')}, load average at start "
+              f"{' '.join(f'{x:.2f}' for x in c.get('load_avg', []))}, {c.get('num_cpus')} CPUs, "
+              f"utf8guard {c.get('utf8guard_version')}, kernels {c.get('utf8guard_kernels')}, "
+              f"read pass {c.get('read_pass')}, median of {reps} repetitions")
+        for op in OPS:
+            if big_inputs(run, op):
+                rate_table(run, op, node if op == "is_valid" else None)
+        small_table(run)
+        goals(run, node)
+        if run.errors:
+            status = 1
+            print("\nFAILED benchmarks (a wrong answer is never timed):")
+            for e in run.errors:
+                print(f"  {e}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
