@@ -1,0 +1,56 @@
+#!/bin/bash -eu
+# build.sh - the OSS-Fuzz / ClusterFuzzLite build of utf8guard's fuzz targets.
+#
+# Honours the variables the OSS-Fuzz builder sets: $CC $CXX $CFLAGS $CXXFLAGS
+# (sanitizer and coverage flags, reaching the library too), $LIB_FUZZING_ENGINE
+# (the engine to link: libFuzzer, AFL++, honggfuzz...), $OUT (where binaries
+# and their files go), $SRC (the checkout lives in $SRC/utf8guard; this
+# script also finds it from its own path) and $WORK (scratch). For each target
+# it writes to $OUT:
+#   TARGET                   the fuzzer
+#   TARGET_seed_corpus.zip   corpus/TARGET/
+#   TARGET.dict              fuzz/utf8.dict
+#   TARGET.options           libFuzzer options (the dictionary, max_len)
+#   lib/                     the ICU shared libraries the fuzzers load
+#                            (the runner image has no ICU; rpath $ORIGIN/lib)
+# No -march=native or other host-specific flag: the SIMD kernels select
+# themselves at run time. fuzz/oss_fuzz_check.sh runs this script by hand
+# (ctest test fuzz.oss_fuzz_build).
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+: "${SRC:=$(dirname "$REPO")}" "${WORK:=/tmp/utf8guard-oss-fuzz}"
+: "${OUT:?OUT must name the output folder}" "${LIB_FUZZING_ENGINE:?LIB_FUZZING_ENGINE must be set}"
+: "${CC:=clang}" "${CXX:=clang++}" "${CFLAGS:=}" "${CXXFLAGS:=}"
+TARGETS="validate_differential stream_split sanitize roundtrip c_api"
+MAX_LEN=4096
+BUILD=$WORK/utf8guard-build
+
+generator=()
+command -v ninja > /dev/null && generator=(-G Ninja)
+# CMake takes CFLAGS/CXXFLAGS from the environment on the first configure; the
+# build type adds nothing of its own (OSS-Fuzz's flags carry -O and -g).
+rm -rf "$BUILD"
+# shellcheck disable=SC2016  # $ORIGIN is for the dynamic loader, not the shell
+CC=$CC CXX=$CXX CFLAGS=$CFLAGS CXXFLAGS=$CXXFLAGS cmake -S "$REPO" -B "$BUILD" "${generator[@]}" \
+  -DCMAKE_BUILD_TYPE=OssFuzz \
+  -DCMAKE_EXPORT_COMPILE_COMMANDS=ON \
+  -DCMAKE_BUILD_RPATH='$ORIGIN/lib' \
+  -DUTF8GUARD_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" \
+  -DUTF8GUARD_BUILD_FUZZ=ON -DUTF8GUARD_BUILD_CLI=OFF -DUTF8GUARD_BUILD_TESTS=OFF \
+  -DUTF8GUARD_BUILD_BENCH=OFF -DUTF8GUARD_BUILD_EXAMPLES=OFF -DBUILD_SHARED_LIBS=OFF
+targets=()
+for t in $TARGETS; do targets+=(--target "fuzz_$t"); done
+cmake --build "$BUILD" -j"${FUZZ_BUILD_JOBS:-$(nproc)}" "${targets[@]}"
+
+mkdir -p "$OUT/lib"
+for t in $TARGETS; do
+  cp "$BUILD/fuzz/$t" "$OUT/$t"
+  rm -f "$OUT/${t}_seed_corpus.zip"
+  (cd "$REPO/corpus/$t" && zip -q -r "$OUT/${t}_seed_corpus.zip" .)
+  cp "$REPO/fuzz/utf8.dict" "$OUT/$t.dict"
+  printf '[libfuzzer]\ndict = %s.dict\nmax_len = %d\n' "$t" "$MAX_LEN" > "$OUT/$t.options"
+  # Ship the ICU libraries beside the fuzzers: the runner image lacks them.
+  ldd "$OUT/$t" | awk '/libicu/ { print $3 }' | while read -r lib; do
+    cp -L "$lib" "$OUT/lib/"
+  done
+done
+echo "build.sh: $(echo "$TARGETS" | wc -w) fuzz targets in $OUT"
