@@ -53,6 +53,33 @@ void quote_name(const char* name, char (&out)[40]) noexcept {
   out[i] = '\0';
 }
 
+}  // namespace
+
+void explain_kernel_request(const char* name, const kernel* found, const char* fallback, char* out,
+                            std::size_t cap) noexcept {
+  char quoted[40];
+  quote_name(name, quoted);
+  if (found == nullptr) {
+    char list[96] = {};
+    std::size_t used = 0;
+    for (const kernel* each : kAll) {
+      const int w =
+          std::snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", each->name);
+      if (w < 0 || static_cast<std::size_t>(w) >= sizeof list - used) break;
+      used += static_cast<std::size_t>(w);
+    }
+    std::snprintf(out, cap, "UTF8GUARD_KERNEL=%s: no such kernel (compiled: %s, or best); using %s",
+                  quoted, list, fallback);
+  } else {
+    std::snprintf(out, cap,
+                  "UTF8GUARD_KERNEL=%s: this CPU or OS cannot run the %s kernel (it needs %s); "
+                  "using %s",
+                  quoted, found->name, found->needs, fallback);
+  }
+}
+
+namespace {
+
 env_request read_env() noexcept {
   env_request r;
   const char* env = std::getenv("UTF8GUARD_KERNEL");
@@ -62,27 +89,7 @@ env_request read_env() noexcept {
     r.forced = k;
     return r;
   }
-  char name[40];
-  quote_name(env, name);
-  const char* fallback = best_usable()->name;
-  if (k == nullptr) {
-    char list[96] = {};
-    std::size_t used = 0;
-    for (const kernel* each : kAll) {
-      const int w =
-          std::snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", each->name);
-      if (w < 0 || static_cast<std::size_t>(w) >= sizeof list - used) break;
-      used += static_cast<std::size_t>(w);
-    }
-    std::snprintf(r.error, sizeof r.error,
-                  "UTF8GUARD_KERNEL=%s: no such kernel (compiled: %s, or best); using %s", name,
-                  list, fallback);
-  } else {
-    std::snprintf(r.error, sizeof r.error,
-                  "UTF8GUARD_KERNEL=%s: this CPU or OS cannot run the %s kernel (it needs %s); "
-                  "using %s",
-                  name, k->name, k->needs, fallback);
-  }
+  explain_kernel_request(env, k, best_usable()->name, r.error, sizeof r.error);
   return r;
 }
 

@@ -54,6 +54,12 @@ bool set_active_kernel(const char* name, std::size_t len) noexcept;
 // kernel_env_error explains why UTF8GUARD_KERNEL was ignored, or is nullptr.
 const char* kernel_env_error() noexcept;
 
+// explain_kernel_request writes that explanation for a requested name: found
+// is the compiled kernel of that name (which this CPU cannot run) or nullptr
+// (no such kernel); fallback names the kernel used instead.
+void explain_kernel_request(const char* name, const kernel* found, const char* fallback, char* out,
+                            std::size_t cap) noexcept;
+
 // validate_with is the one driver: kernel scan, then the scalar classifier.
 result validate_with(const kernel& k, const std::uint8_t* p, std::size_t n) noexcept;
 

@@ -1,0 +1,205 @@
+// dispatch_test.cpp - the kernel list, set_kernel, and UTF8GUARD_KERNEL in
+// fresh processes (kernel_probe), including a first use on many threads.
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "kernel_check.hpp"
+#include "utf8guard/utf8guard.h"
+
+extern char** environ;
+
+namespace {
+
+struct probe_output {
+  std::string active, error, list;
+};
+
+// run_probe runs kernel_probe with UTF8GUARD_KERNEL set to `value` (unset
+// when value is nullptr) and returns its three lines.
+probe_output run_probe(const char* value, const char* arg = nullptr) {
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::string(*e).rfind("UTF8GUARD_KERNEL=", 0) != 0) env_strings.emplace_back(*e);
+  }
+  if (value != nullptr) env_strings.push_back(std::string("UTF8GUARD_KERNEL=") + value);
+  std::vector<char*> envp;
+  for (std::string& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+
+  int fds[2];
+  if (pipe(fds) != 0) return {};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  std::string path = UTF8GUARD_KERNEL_PROBE;
+  std::string arg_s = arg != nullptr ? arg : "";
+  char* argv[] = {path.data(), arg != nullptr ? arg_s.data() : nullptr, nullptr};
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, path.c_str(), &actions, nullptr, argv, envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  std::string out;
+  char buf[512];
+  for (ssize_t got; rc == 0 && (got = read(fds[0], buf, sizeof buf)) > 0;) {
+    out.append(buf, static_cast<std::size_t>(got));
+  }
+  close(fds[0]);
+  int status = 0;
+  if (rc == 0) waitpid(pid, &status, 0);
+  EXPECT_EQ(rc, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  probe_output p;
+  const std::size_t a = out.find('\n'), b = out.find('\n', a + 1);
+  if (a == std::string::npos || b == std::string::npos) return p;
+  p.active = out.substr(0, a);
+  p.error = out.substr(a + 1, b - a - 1);
+  p.list = out.substr(b + 1);
+  return p;
+}
+
+std::string best_usable() {
+  std::string best;
+  for (const utf8guard::kernel_info& k : utf8guard::kernels()) {
+    if (k.usable) best = k.name;
+  }
+  return best;
+}
+
+TEST(KernelList, ScalarFirstNamesUniqueAndEveryArchitectureKernelCompiled) {
+  const std::vector<utf8guard::kernel_info> ks = utf8guard::kernels();
+  ASSERT_FALSE(ks.empty());
+  EXPECT_EQ(ks.front().name, "scalar");
+  EXPECT_TRUE(ks.front().usable);
+  std::set<std::string_view> names;
+  for (const auto& k : ks) EXPECT_TRUE(names.insert(k.name).second) << k.name;
+#if defined(__x86_64__)
+  const std::vector<std::string_view> expected = {"scalar", "sse42", "avx2", "avx512"};
+#elif defined(__aarch64__)
+  const std::vector<std::string_view> expected = {"scalar", "neon"};
+#else
+  const std::vector<std::string_view> expected = {"scalar"};
+#endif
+  ASSERT_EQ(ks.size(), expected.size());
+  for (std::size_t i = 0; i < ks.size(); ++i) EXPECT_EQ(ks[i].name, expected[i]);
+  // The C API lists the same kernels.
+  ASSERT_EQ(utf8guard_kernel_count(), ks.size());
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    bool usable = false;
+    EXPECT_EQ(std::string_view(utf8guard_kernel_name(i, &usable)), ks[i].name);
+    EXPECT_EQ(usable, ks[i].usable);
+  }
+  EXPECT_EQ(utf8guard_kernel_name(ks.size(), nullptr), nullptr);
+}
+
+TEST(KernelList, TheDefaultIsTheBestUsableKernel) {
+  ASSERT_TRUE(utf8guard::set_kernel("best"));
+  EXPECT_EQ(utf8guard::active_kernel(), best_usable());
+  EXPECT_EQ(std::string_view(utf8guard_active_kernel()), best_usable());
+}
+
+TEST(SetKernel, EveryUsableKernelCanBeForcedAndRuns) {
+  for (const utf8guard::kernel_info& k : utf8guard::kernels()) {
+    if (!k.usable) {
+      EXPECT_FALSE(utf8guard::set_kernel(k.name)) << k.name;
+      continue;
+    }
+    ASSERT_TRUE(utf8guard::set_kernel(k.name)) << k.name;
+    EXPECT_EQ(utf8guard::active_kernel(), k.name);
+    const utf8guard::detail::kernel* dk =
+        utf8guard::detail::find_kernel(k.name.data(), k.name.size());
+    ASSERT_NE(dk, nullptr);
+    const std::size_t before = utf8guard::detail::kernel_runs(*dk);
+    EXPECT_TRUE(utf8guard::is_valid("caf\xC3\xA9"));
+    EXPECT_EQ(utf8guard::validate("\xE0\x80").kind, utf8guard::error::overlong);
+    EXPECT_EQ(utf8guard::detail::kernel_runs(*dk), before + 2) << k.name;
+  }
+  EXPECT_TRUE(utf8guard::set_kernel("best"));
+}
+
+TEST(SetKernel, UnknownNamesChangeNothing) {
+  ASSERT_TRUE(utf8guard::set_kernel("scalar"));
+  for (const char* bad : {"", "bogus", "SCALAR", "avx512bw", "avx512vbmi", "scalar ", "best2"}) {
+    EXPECT_FALSE(utf8guard::set_kernel(bad)) << bad;
+    EXPECT_FALSE(utf8guard_set_kernel(bad)) << bad;
+  }
+  EXPECT_FALSE(utf8guard_set_kernel(nullptr));
+  EXPECT_EQ(utf8guard::active_kernel(), "scalar");
+  EXPECT_TRUE(utf8guard::set_kernel("best"));
+}
+
+TEST(KernelEnv, UnsetEmptyAndBestPickTheBestUsableKernel) {
+  for (const char* v : {static_cast<const char*>(nullptr), "", "best"}) {
+    const probe_output p = run_probe(v);
+    EXPECT_EQ(p.active, best_usable()) << (v ? v : "(unset)");
+    EXPECT_EQ(p.error, "-");
+  }
+}
+
+TEST(KernelEnv, EveryUsableKernelCanBeForced) {
+  for (const utf8guard::kernel_info& k : utf8guard::kernels()) {
+    if (!k.usable) continue;
+    const std::string name(k.name);
+    const probe_output p = run_probe(name.c_str());
+    EXPECT_EQ(p.active, name);
+    EXPECT_EQ(p.error, "-") << name;
+  }
+  EXPECT_EQ(run_probe("scalar").active, "scalar");
+}
+
+TEST(KernelEnv, AnUnknownNameIsExplainedAndTheBestKernelUsed) {
+  const probe_output p = run_probe("bogus");
+  EXPECT_EQ(p.active, best_usable());
+  EXPECT_NE(p.error.find("UTF8GUARD_KERNEL=bogus"), std::string::npos) << p.error;
+  EXPECT_NE(p.error.find("no such kernel"), std::string::npos) << p.error;
+  EXPECT_NE(p.error.find("scalar"), std::string::npos) << "lists the compiled kernels: " << p.error;
+  EXPECT_NE(p.error.find("using " + best_usable()), std::string::npos) << p.error;
+}
+
+TEST(KernelEnv, HostileNamesAreQuotedSafelyAndShortened) {
+  const std::string longname(300, 'k');
+  const probe_output p = run_probe(longname.c_str());
+  EXPECT_EQ(p.active, best_usable());
+  EXPECT_LT(p.error.size(), 200u);
+  EXPECT_NE(p.error.find("kkk..."), std::string::npos) << p.error;
+  const probe_output q = run_probe("av\x1b[2Jx\x7f");
+  EXPECT_EQ(q.error.find('\x1b'), std::string::npos) << "control bytes are not echoed";
+  EXPECT_NE(q.error.find("av?[2Jx?"), std::string::npos) << q.error;
+}
+
+TEST(KernelEnv, AKernelThisCpuCannotRunIsExplained) {
+  // The message, for a kernel whose usable() says no (any CPU runs this test).
+  const utf8guard::detail::kernel unusable{"avx512", utf8guard::detail::kAvx512,
+                                           []() noexcept { return false; }, nullptr,
+                                           "AVX-512F and AVX-512BW"};
+  char msg[320];
+  utf8guard::detail::explain_kernel_request("avx512", &unusable, "avx2", msg, sizeof msg);
+  EXPECT_STREQ(msg,
+               "UTF8GUARD_KERNEL=avx512: this CPU or OS cannot run the avx512 kernel (it needs "
+               "AVX-512F and AVX-512BW); using avx2");
+  // And end to end, where this CPU lacks a compiled kernel.
+  std::string name;
+  for (const utf8guard::kernel_info& k : utf8guard::kernels()) {
+    if (!k.usable) name = k.name;
+  }
+  if (name.empty()) return;
+  const probe_output p = run_probe(name.c_str());
+  EXPECT_EQ(p.active, best_usable());
+  EXPECT_NE(p.error.find("cannot run the " + name + " kernel"), std::string::npos) << p.error;
+}
+
+TEST(KernelEnv, FirstUseOnManyThreadsAgrees) {
+  for (int round = 0; round < 20; ++round) {
+    const probe_output p = run_probe(round % 2 ? "scalar" : nullptr, "threads");
+    EXPECT_EQ(p.active, round % 2 ? std::string("scalar") : best_usable());
+  }
+}
+
+}  // namespace
