@@ -1,0 +1,266 @@
+// check_input.cpp - one input through the library's streaming API.
+//
+// Until the first error the fast validator runs alone, unless every error is
+// wanted (--all, --max-errors N > 1), when the error_scanner reports each
+// maximal subpart. Once nothing more is to be printed or counted the rest is
+// only read, for the byte count.
+//
+// Errors can be reported up to 3 bytes before the chunk that reveals them (the
+// library carries an unfinished sequence across chunks), and the line needs
+// up to 3 bytes after the error's first byte. So the last 3 bytes of the
+// stream stay in front of the read area, the position tracker stops 3 bytes
+// short of each chunk's end, and an error whose 4 context bytes are not all
+// here yet waits (at most 3 do) until the next chunk or the end of input.
+#include "check_input.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+#include <utf8guard/utf8guard.hpp>
+
+#include "io.hpp"
+#include "position.hpp"
+#include "report.hpp"
+
+namespace utf8guard::cli {
+namespace {
+
+// The read area is preceded by room for the last bytes of the stream; 16
+// keeps the read area aligned.
+constexpr std::size_t kLookBehind = 3;
+constexpr std::size_t kPad = 16;
+
+class input_checker {
+ public:
+  input_checker(const check_settings& settings, reporter* rep)
+      : storage_(new unsigned char[kPad + kChunkSize]),
+        data_(storage_.get() + kPad),
+        reporter_(rep),
+        context_(rep != nullptr && rep->needs_context()),
+        max_reported_(rep != nullptr ? settings.max_reported : 0),
+        count_every_(settings.count_every_error),
+        phase_(rep != nullptr && (settings.max_reported > 1 || settings.count_every_error)
+                   ? phase::every_error
+                   : phase::first_error) {}
+
+  unsigned char* read_area() noexcept { return data_; }
+
+  // consume checks the n bytes just read into read_area(). false: stop.
+  bool consume(std::size_t n) {
+    end_ += n;
+    fill_contexts(n);
+    const std::string_view chunk(reinterpret_cast<const char*>(data_), n);
+    switch (phase_) {
+      case phase::first_error: {
+        const result r = validator_.feed(chunk);
+        if (!r.ok() && !on_error(r)) return false;
+        break;
+      }
+      case phase::every_error:
+      case phase::count_errors:
+        if (!scanner_.feed(chunk, [this](const result& r) { return on_error(r); })) return false;
+        break;
+      case phase::drain: break;
+    }
+    if (tracking()) track_to(end_ >= kLookBehind ? end_ - kLookBehind : 0);
+    keep_tail(n);
+    return emit_ready(false);
+  }
+
+  // finish ends a completely read input. false: stop.
+  bool finish() {
+    switch (phase_) {
+      case phase::first_error: {
+        const result r = validator_.finish();
+        if (!r.ok() && !on_error(r)) return false;
+        break;
+      }
+      case phase::every_error:
+      case phase::count_errors:
+        if (!scanner_.finish([this](const result& r) { return on_error(r); })) return false;
+        break;
+      case phase::drain: break;
+    }
+    if (!emit_ready(true)) return false;
+    return reporter_ == nullptr || reporter_->finish(valid_, end_);
+  }
+
+  // flush prints the errors still waiting for context, as they are: the input
+  // failed and no more bytes will come.
+  bool flush() { return emit_ready(true); }
+
+  [[nodiscard]] bool valid() const noexcept { return valid_; }
+  [[nodiscard]] std::uint64_t bytes() const noexcept { return end_; }
+  [[nodiscard]] const kind_counts& errors() const noexcept { return kinds_; }
+
+ private:
+  enum class phase {
+    first_error,   // validator until the first error
+    every_error,   // scanner; each error is reported
+    count_errors,  // scanner; errors past --max-errors are only counted
+    drain,         // nothing left to find; read to the end for the size
+  };
+
+  [[nodiscard]] bool tracking() const noexcept {
+    return reporter_ != nullptr && (phase_ == phase::first_error || phase_ == phase::every_error);
+  }
+
+  // at maps an absolute offset in [end_ - n - tail_, end_) to its byte.
+  [[nodiscard]] const unsigned char* at(std::uint64_t offset) const noexcept {
+    // SAFETY: callers pass offsets the stream has delivered and that lie at
+    // most tail_ bytes before the read area (errors come at most 3 bytes
+    // late; the tracker stops 3 bytes short).
+    return offset >= base_ ? data_ + (offset - base_) : data_ - (base_ - offset);
+  }
+
+  void track_to(std::uint64_t target) noexcept {
+    const std::uint64_t from = tracker_.position();
+    if (target > from) tracker_.advance(at(from), static_cast<std::size_t>(target - from));
+  }
+
+  bool on_error(const result& r) {
+    valid_ = false;
+    ++kinds_[static_cast<std::size_t>(r.kind)];
+    if (phase_ == phase::count_errors || phase_ == phase::drain) return true;
+    if (reporter_ == nullptr) {
+      phase_ = phase::drain;  // --quiet: the verdict is all that is asked
+      return true;
+    }
+    track_to(r.offset);
+    found_error e;
+    e.kind = r.kind;
+    e.offset = r.offset;
+    e.length = r.length;
+    e.line = tracker_.line();
+    e.column = tracker_.column();
+    if (r.kind == error::unexpected_continuation) tracker_.lone_continuation();
+    if (context_) {
+      const std::uint64_t here = end_ - r.offset;
+      e.context_len = here < kContextBytes ? static_cast<unsigned>(here) : kContextBytes;
+      std::memcpy(e.context, at(r.offset), e.context_len);
+    }
+    waiting_[waiting_count_++] = e;
+    if (++reported_ >= max_reported_) {
+      phase_ = count_every_ && phase_ == phase::every_error ? phase::count_errors : phase::drain;
+    }
+    return emit_ready(false);
+  }
+
+  // fill_contexts gives the waiting errors their next bytes from the chunk
+  // just read (each still needs the bytes right after the previous chunk).
+  void fill_contexts(std::size_t n) noexcept {
+    for (std::size_t i = 0; i < waiting_count_; ++i) {
+      found_error& e = waiting_[i];
+      const std::size_t want = kContextBytes - e.context_len;
+      const std::size_t take = want < n ? want : n;
+      std::memcpy(e.context + e.context_len, data_, take);
+      e.context_len += static_cast<unsigned>(take);
+    }
+  }
+
+  // emit_ready reports the waiting errors that are complete, in order.
+  bool emit_ready(bool at_end) {
+    std::size_t done = 0;
+    bool ok = true;
+    while (done < waiting_count_ &&
+           (at_end || waiting_[done].context_len == kContextBytes || !context_)) {
+      ok = reporter_->error(waiting_[done++]);
+      if (!ok) break;
+    }
+    if (done != 0) {
+      std::memmove(waiting_, waiting_ + done, (waiting_count_ - done) * sizeof(found_error));
+      waiting_count_ -= done;
+    }
+    return ok;
+  }
+
+  // keep_tail moves the stream's last bytes in front of the read area.
+  void keep_tail(std::size_t n) noexcept {
+    const std::size_t have = tail_ + n;
+    const std::size_t keep = have < kLookBehind ? have : kLookBehind;
+    std::memmove(data_ - keep, data_ + n - keep, keep);
+    tail_ = keep;
+    base_ = end_;
+  }
+
+  std::unique_ptr<unsigned char[]> storage_;
+  unsigned char* data_;
+  reporter* reporter_;
+  bool context_;
+  std::uint64_t max_reported_;
+  bool count_every_;
+  phase phase_;
+
+  validator validator_;
+  error_scanner scanner_;
+  position_tracker tracker_;
+
+  std::uint64_t base_ = 0;  // offset of data_[0]
+  std::uint64_t end_ = 0;   // bytes read so far
+  std::size_t tail_ = 0;    // stream bytes kept just before data_
+  bool valid_ = true;
+  std::uint64_t reported_ = 0;
+  kind_counts kinds_{};
+  // Errors waiting for their context bytes: offsets within 3 bytes of the end,
+  // so at most 3, plus the one being added.
+  found_error waiting_[kLookBehind + 1];
+  std::size_t waiting_count_ = 0;
+};
+
+std::unique_ptr<reporter> make_reporter(output_format format, const std::string& path,
+                                        channel& out) {
+  switch (format) {
+    case output_format::text: return make_text_reporter(path, out);
+    case output_format::json: return make_json_reporter(path, out);
+    case output_format::quiet: break;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+input_result check_input(const check_settings& settings, const std::string& path, channel& out) {
+  input_result res;
+  int err = 0;
+  const int fd = open_input(path, err);
+  if (fd < 0) {
+    out.err(file_message(path, err));
+    res.status = input_result::outcome::io_error;
+    return res;
+  }
+  const std::unique_ptr<reporter> rep = make_reporter(settings.format, path, out);
+  input_checker checker(settings, rep.get());
+  bool going = true;
+  for (;;) {
+    const ssize_t got = read_some(fd, checker.read_area(), kChunkSize);
+    if (got < 0) {
+      err = errno;
+      break;
+    }
+    // The output may have failed in another thread (-j): stop reading.
+    if (got == 0 || out.failed()) break;
+    if (!checker.consume(static_cast<std::size_t>(got))) {
+      going = false;
+      break;
+    }
+  }
+  close_input(fd);
+  if (going && err != 0) {
+    if (checker.flush()) out.err(file_message(path, err));
+    going = false;
+  } else if (going && !out.failed()) {
+    going = checker.finish();
+  }
+  res.valid = checker.valid();
+  res.bytes = checker.bytes();
+  res.errors = checker.errors();
+  if (out.failed()) {
+    res.status = input_result::outcome::output_failed;
+  } else if (!going || err != 0) {
+    res.status = input_result::outcome::io_error;
+  }
+  return res;
+}
+
+}  // namespace utf8guard::cli

@@ -1,0 +1,43 @@
+// check_input.hpp - checking one input: open, read in chunks, find errors,
+// report them, close. Used alike by the sequential and the parallel runner.
+#ifndef UTF8GUARD_CLI_CHECK_INPUT_HPP
+#define UTF8GUARD_CLI_CHECK_INPUT_HPP
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "channel.hpp"
+
+namespace utf8guard::cli {
+
+enum class output_format { text, json, quiet };
+
+struct check_settings {
+  output_format format = output_format::text;
+  // How many errors of each input are printed (1 unless --all/--max-errors).
+  std::uint64_t max_reported = 1;
+  // Whether every error is counted, also past max_reported (for the summary).
+  bool count_every_error = false;
+};
+
+// The seven error kinds plus "none", indexed by utf8guard::error.
+using kind_counts = std::array<std::uint64_t, 8>;
+
+struct input_result {
+  enum class outcome {
+    checked,        // read to the end and reported
+    io_error,       // could not be opened or read; the message is out
+    output_failed,  // standard output failed; everything stops
+  };
+  outcome status = outcome::checked;
+  bool valid = true;
+  std::uint64_t bytes = 0;
+  kind_counts errors{};  // with count_every_error, every error; else those reported
+};
+
+input_result check_input(const check_settings& settings, const std::string& path, channel& out);
+
+}  // namespace utf8guard::cli
+
+#endif  // UTF8GUARD_CLI_CHECK_INPUT_HPP

@@ -1,0 +1,90 @@
+// help.cpp - --help and --version. Keep the option list in step with the man
+// page: tests/cli compares the two.
+#include "help.hpp"
+
+#include <utf8guard/utf8guard.hpp>
+
+namespace utf8guard::cli {
+
+std::string_view help_text() {
+  return R"(Usage: utf8guard check [--json] [--all] [--quiet] [--max-errors N] [-j N] [FILE...]
+       utf8guard sanitize [FILE|-]
+       utf8guard --help | -h | help
+       utf8guard --version
+
+Strict UTF-8 validation (RFC 3629, Unicode Table 3-7) with exact error
+reports, and U+FFFD replacement by the maximal-subpart rule.
+With no FILE, or when FILE is -, read standard input.
+
+Commands:
+  check            check that each FILE is well-formed UTF-8; report where it is not
+  sanitize         copy FILE to standard output, each maximal subpart (ill-formed
+                   sequence) replaced by U+FFFD; well-formed bytes are never changed
+  help             show this help
+
+Options of check (before, between or after the FILEs; -- ends the options):
+  --all            report every error of each input, not only the first, and
+                   print a summary line to standard error at the end
+  --max-errors N   report at most N errors per input (N >= 1; also without --all);
+                   the verdict and the exit status still cover the whole input
+  --json           print one JSON object per input, one per line (JSON Lines)
+  --quiet          print nothing on standard output; the exit status answers
+  -j N, --jobs N   check N files in parallel (0: one per CPU; default 1);
+                   the output is the same as with -j 1
+Other options:
+  -h, --help       show this help and exit
+  --version        show the version and the validation kernel, and exit
+
+Text output, one line per error:
+  PATH:LINE:COLUMN: KIND at byte OFFSET (HEX BYTES)
+  LINE counts LF bytes (from 1); COLUMN counts code points since the last LF
+  (from 1; an ill-formed sequence counts as one); OFFSET counts bytes from 0;
+  HEX BYTES are the input's bytes from OFFSET, 4 in all (fewer at its end).
+  PATH is the FILE as given, - for standard input.
+
+JSON output, one object per input, on one line:
+  {"path":"a.txt","valid":false,"bytes":1234,"errors":[{"offset":17,"length":1,
+   "kind":"overlong","line":2,"column":5}]}
+  A path that is not UTF-8 is shown with U+FFFD in place of its bad bytes.
+
+Error kinds: unexpected_continuation, overlong, surrogate, too_large,
+  invalid_byte, truncated, incomplete.
+The --all summary, on standard error:
+  utf8guard: 3 files, 1234 bytes, 5 errors (overlong 2, truncated 3)
+  It counts the inputs read to the end and every error found in them,
+  also those --max-errors leaves unprinted.
+
+Exit status:
+  check     0 every input is well-formed; 1 some input is not; 2 a usage error
+            or an I/O error (missing file, directory, read or write error).
+            2 wins over 1, and the other inputs are still checked.
+  sanitize  0 done; 2 a usage error or an I/O error (reading or writing).
+  When standard output is a pipe whose reader has gone (EPIPE, as in
+  "utf8guard sanitize big | head -c1"), utf8guard stops at once, prints
+  nothing more and exits with status 2. Any other write error is reported.
+
+Environment:
+  UTF8GUARD_KERNEL  force a validation kernel (scalar, sse42, avx2, avx512,
+                    neon; "best" picks the fastest); one that is unknown or not
+                    usable on this CPU is an error (status 2).
+)";
+}
+
+std::string version_text() {
+  std::string text = "utf8guard ";
+  text.append(version());
+  text.append("\nkernel: ");
+  text.append(active_kernel());
+  text.append(" (usable:");
+  for (const kernel_info& k : kernels()) {
+    if (!k.usable) continue;
+    text.push_back(' ');
+    text.append(k.name);
+  }
+  text.append(")\n");
+  return text;
+}
+
+std::string_view usage_hint() { return "try 'utf8guard --help' for more information"; }
+
+}  // namespace utf8guard::cli

@@ -1,0 +1,35 @@
+// options.hpp - the command line:
+//   utf8guard check [--json] [--all] [--quiet] [--max-errors N] [-j N] [FILE...]
+//   utf8guard sanitize [FILE|-]
+//   utf8guard --help | -h | help ;  utf8guard --version
+#ifndef UTF8GUARD_CLI_OPTIONS_HPP
+#define UTF8GUARD_CLI_OPTIONS_HPP
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace utf8guard::cli {
+
+enum class command { help, version, check, sanitize };
+
+struct options {
+  command cmd = command::help;
+  bool json = false;
+  bool all = false;
+  bool quiet = false;
+  std::uint64_t max_errors = 0;  // 0: not given
+  unsigned jobs = 1;             // resolved: -j 0 becomes the number of usable CPUs
+  std::vector<std::string> files;
+};
+
+struct parse_result {
+  options opts;
+  std::string usage_error;  // empty when the command line is good
+};
+
+parse_result parse_command_line(int argc, const char* const* argv);
+
+}  // namespace utf8guard::cli
+
+#endif  // UTF8GUARD_CLI_OPTIONS_HPP

@@ -1,0 +1,53 @@
+// report.hpp - what check says about one input: the errors it finds, in order,
+// then the verdict. Text and JSON differ only in how they print it.
+#ifndef UTF8GUARD_CLI_REPORT_HPP
+#define UTF8GUARD_CLI_REPORT_HPP
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include <utf8guard/utf8guard.hpp>
+
+#include "channel.hpp"
+
+namespace utf8guard::cli {
+
+// found_error is one maximal subpart with its position. context holds the
+// input's bytes from offset: the subpart and what follows, 4 bytes in all
+// (fewer only at the end of the input).
+struct found_error {
+  error kind = error::none;
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+  std::uint64_t line = 0;
+  std::uint64_t column = 0;
+  unsigned char context[4] = {};
+  unsigned context_len = 0;
+};
+
+inline constexpr unsigned kContextBytes = 4;
+
+class reporter {
+ public:
+  virtual ~reporter() = default;
+  // needs_context says whether error() wants found_error::context filled in
+  // (which may mean waiting for the next chunk).
+  [[nodiscard]] virtual bool needs_context() const noexcept = 0;
+  // error reports the next error. false: stop reading this input.
+  virtual bool error(const found_error& e) = 0;
+  // finish ends a completely read input. false: stop.
+  virtual bool finish(bool valid, std::uint64_t bytes) = 0;
+};
+
+// text_reporter prints "PATH:LINE:COLUMN: KIND at byte OFFSET (HEX BYTES)".
+std::unique_ptr<reporter> make_text_reporter(const std::string& path, channel& out);
+
+// json_reporter prints one JSON object for the input, on one line, at finish.
+// Its error list is kept in memory up to a bound and then in a temporary file,
+// so millions of errors do not grow the process.
+std::unique_ptr<reporter> make_json_reporter(const std::string& path, channel& out);
+
+}  // namespace utf8guard::cli
+
+#endif  // UTF8GUARD_CLI_REPORT_HPP
