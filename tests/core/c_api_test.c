@@ -1,0 +1,288 @@
+/* c_api_test.c - every function of utf8guard.h, called from C99 and checked.
+ *
+ * Built with -std=c99 -Wall -Wextra -Werror -pedantic: the header must be
+ * plain C99, and every call here is what a C user writes. The validation,
+ * streaming and sanitize checks run once per usable kernel. The ctest step
+ * c_api_covers_header fails when utf8guard.h declares a function this file
+ * does not call (check_c_api_coverage.cmake). */
+#include <utf8guard/utf8guard.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures = 0;
+
+#define CHECK(cond) check((cond) ? 1 : 0, #cond, __LINE__)
+
+static void check(int ok, const char* what, int line) {
+  if (!ok) {
+    fprintf(stderr, "c_api_test.c:%d: failed: %s (kernel %s)\n", line, what,
+            utf8guard_active_kernel());
+    ++failures;
+  }
+}
+
+/* same checks a result against an expected kind, offset and length. */
+static int same(utf8guard_result r, utf8guard_error kind, size_t offset, size_t length) {
+  return r.kind == kind && r.offset == offset && r.length == length;
+}
+
+/* ---- Sinks and callbacks ---------------------------------------------------- */
+
+struct buffer {
+  char data[256];
+  size_t len;
+};
+
+static bool append(void* ctx, const char* p, size_t n) {
+  struct buffer* b = (struct buffer*)ctx;
+  if (n > sizeof b->data - b->len) return false;
+  memcpy(b->data + b->len, p, n);
+  b->len += n;
+  return true;
+}
+
+static bool refuse(void* ctx, const char* p, size_t n) {
+  (void)ctx;
+  (void)p;
+  (void)n;
+  return false;
+}
+
+struct error_list {
+  utf8guard_result items[16];
+  size_t count;
+};
+
+static bool collect(void* ctx, utf8guard_result e) {
+  struct error_list* l = (struct error_list*)ctx;
+  if (l->count == sizeof l->items / sizeof l->items[0]) return false;
+  l->items[l->count++] = e;
+  return true;
+}
+
+static bool stop(void* ctx, utf8guard_result e) {
+  (void)e;
+  ++*(int*)ctx;
+  return false;
+}
+
+static int buffer_is(const struct buffer* b, const char* want, size_t len) {
+  return b->len == len && memcmp(b->data, want, len) == 0;
+}
+
+/* ---- Names, kernels, version: independent of the kernel --------------------- */
+
+static void test_names(void) {
+  CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_NONE), "none") == 0);
+  CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_UNEXPECTED_CONTINUATION),
+               "unexpected_continuation") == 0);
+  CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_OVERLONG), "overlong") == 0);
+  CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_SURROGATE), "surrogate") == 0);
+  CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_TOO_LARGE), "too_large") == 0);
+  CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_INVALID_BYTE), "invalid_byte") == 0);
+  CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_TRUNCATED), "truncated") == 0);
+  CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_INCOMPLETE), "incomplete") == 0);
+  CHECK(strcmp(utf8guard_error_name((utf8guard_error)99), "unknown") == 0);
+
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_OK), "ok") == 0);
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_BUFFER_TOO_SMALL), "buffer_too_small") == 0);
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_OVERFLOW), "overflow") == 0);
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_ILL_FORMED), "ill_formed") == 0);
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_SINK_FAILED), "sink_failed") == 0);
+  CHECK(strcmp(utf8guard_status_name((utf8guard_status)99), "unknown") == 0);
+
+  CHECK(strcmp(utf8guard_version(), UTF8GUARD_VERSION_STRING) == 0);
+}
+
+static void test_kernel_list(void) {
+  size_t count = utf8guard_kernel_count();
+  size_t i;
+  bool usable = false;
+  const char* before;
+  CHECK(count >= 1);
+  CHECK(strcmp(utf8guard_kernel_name(0, &usable), "scalar") == 0);
+  CHECK(usable);
+  CHECK(utf8guard_kernel_name(count, &usable) == NULL);
+  for (i = 0; i < count; ++i) CHECK(utf8guard_kernel_name(i, NULL) != NULL);
+
+  before = utf8guard_active_kernel();
+  CHECK(!utf8guard_set_kernel("no-such-kernel"));
+  CHECK(!utf8guard_set_kernel(""));
+  CHECK(!utf8guard_set_kernel(NULL));
+  CHECK(strcmp(utf8guard_active_kernel(), before) == 0);
+
+  /* No UTF8GUARD_KERNEL in the environment: nothing to explain. */
+  if (getenv("UTF8GUARD_KERNEL") == NULL) CHECK(utf8guard_kernel_env_error() == NULL);
+}
+
+/* ---- Validation on the active kernel ---------------------------------------- */
+
+static void test_validate(void) {
+  static const char overlong[] = "..\xC0\xAF..";
+  CHECK(utf8guard_is_valid("caf\xC3\xA9", 5));
+  CHECK(!utf8guard_is_valid(overlong, 6));
+  CHECK(utf8guard_is_valid(NULL, 0));
+  CHECK(same(utf8guard_validate(NULL, 0), UTF8GUARD_ERROR_NONE, 0, 0));
+  CHECK(same(utf8guard_validate("\xEF\xBB\xBFok", 5), UTF8GUARD_ERROR_NONE, 0, 0));
+  CHECK(same(utf8guard_validate(overlong, 6), UTF8GUARD_ERROR_OVERLONG, 2, 1));
+  CHECK(same(utf8guard_validate("a\x80", 2), UTF8GUARD_ERROR_UNEXPECTED_CONTINUATION, 1, 1));
+  CHECK(same(utf8guard_validate("\xED\xA0\x80", 3), UTF8GUARD_ERROR_SURROGATE, 0, 1));
+  CHECK(same(utf8guard_validate("\xF4\x90\x80\x80", 4), UTF8GUARD_ERROR_TOO_LARGE, 0, 1));
+  CHECK(same(utf8guard_validate("\xFF", 1), UTF8GUARD_ERROR_INVALID_BYTE, 0, 1));
+  CHECK(same(utf8guard_validate("\xF0\x9F\x98z", 4), UTF8GUARD_ERROR_TRUNCATED, 0, 3));
+  CHECK(same(utf8guard_validate("ab\xE2\x82", 4), UTF8GUARD_ERROR_INCOMPLETE, 2, 2));
+}
+
+static void test_validator(void) {
+  utf8guard_validator v;
+  utf8guard_validator_init(&v);
+  CHECK(same(utf8guard_validator_feed(&v, NULL, 0), UTF8GUARD_ERROR_NONE, 0, 0));
+  CHECK(same(utf8guard_validator_feed(&v, "ab\xED", 3), UTF8GUARD_ERROR_NONE, 0, 0));
+  /* The byte that makes the prefix impossible reports the error at once. */
+  CHECK(same(utf8guard_validator_feed(&v, "\xA0", 1), UTF8GUARD_ERROR_SURROGATE, 2, 1));
+  CHECK(same(utf8guard_validator_feed(&v, "fine", 4), UTF8GUARD_ERROR_SURROGATE, 2, 1));
+  CHECK(same(utf8guard_validator_finish(&v), UTF8GUARD_ERROR_SURROGATE, 2, 1));
+
+  utf8guard_validator_init(&v);
+  CHECK(same(utf8guard_validator_feed(&v, "caf", 3), UTF8GUARD_ERROR_NONE, 0, 0));
+  CHECK(same(utf8guard_validator_feed(&v, "\xC3", 1), UTF8GUARD_ERROR_NONE, 0, 0));
+  /* "incomplete" waits for the end of the input. */
+  CHECK(same(utf8guard_validator_finish(&v), UTF8GUARD_ERROR_INCOMPLETE, 3, 1));
+
+  utf8guard_validator_init(&v);
+  CHECK(same(utf8guard_validator_feed(&v, "caf\xC3", 4), UTF8GUARD_ERROR_NONE, 0, 0));
+  CHECK(same(utf8guard_validator_feed(&v, "\xA9!", 2), UTF8GUARD_ERROR_NONE, 0, 0));
+  CHECK(same(utf8guard_validator_finish(&v), UTF8GUARD_ERROR_NONE, 0, 0));
+}
+
+static void test_sanitize(void) {
+  static const char in[] = "a\xC0\"b\xE2\x82";
+  static const char want[] = "a\xEF\xBF\xBD\"b\xEF\xBF\xBD";
+  char out[32];
+  size_t bound = 0, written = 0, replacements = 0;
+
+  CHECK(utf8guard_sanitize_bound(6, &bound) == UTF8GUARD_OK && bound == 18);
+  CHECK(utf8guard_sanitize_bound(0, &bound) == UTF8GUARD_OK && bound == 0);
+  CHECK(utf8guard_sanitize_bound(SIZE_MAX / 3, &bound) == UTF8GUARD_OK &&
+        bound == SIZE_MAX / 3 * 3);
+  CHECK(utf8guard_sanitize_bound(SIZE_MAX / 3 + 1, &bound) == UTF8GUARD_OVERFLOW);
+
+  CHECK(utf8guard_sanitize(in, 6, out, sizeof out, &written, &replacements) == UTF8GUARD_OK);
+  CHECK(written == 9 && memcmp(out, want, 9) == 0 && replacements == 2);
+  CHECK(utf8guard_sanitize(in, 6, out, 8, &written, NULL) == UTF8GUARD_BUFFER_TOO_SMALL);
+  CHECK(utf8guard_sanitize(in, 6, out, 9, NULL, NULL) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitize(NULL, 0, NULL, 0, &written, &replacements) == UTF8GUARD_OK);
+  CHECK(written == 0 && replacements == 0);
+}
+
+static void test_sanitizer(void) {
+  utf8guard_sanitizer s;
+  struct buffer b = {{0}, 0};
+  utf8guard_sanitizer_init(&s);
+  CHECK(utf8guard_sanitizer_feed(&s, NULL, 0, append, &b) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitizer_feed(&s, "x\xF0\x9F", 3, append, &b) == UTF8GUARD_OK);
+  CHECK(buffer_is(&b, "x", 1)); /* the cut emoji is held back */
+  CHECK(utf8guard_sanitizer_feed(&s, "\x98\x80\xC0", 3, append, &b) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitizer_feed(&s, "\xE2", 1, append, &b) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_OK);
+  CHECK(buffer_is(&b, "x\xF0\x9F\x98\x80\xEF\xBF\xBD\xEF\xBF\xBD", 11));
+  CHECK(utf8guard_sanitizer_replacements(&s) == 2);
+
+  utf8guard_sanitizer_init(&s);
+  CHECK(utf8guard_sanitizer_replacements(&s) == 0);
+  CHECK(utf8guard_sanitizer_feed(&s, "abc", 3, refuse, NULL) == UTF8GUARD_SINK_FAILED);
+}
+
+static void test_scanner(void) {
+  utf8guard_scanner s;
+  struct error_list l;
+  int calls = 0;
+  l.count = 0;
+  utf8guard_scanner_init(&s);
+  CHECK(utf8guard_scanner_feed(&s, NULL, 0, collect, &l) == UTF8GUARD_OK);
+  CHECK(utf8guard_scanner_feed(&s, "\x80q\xED", 3, collect, &l) == UTF8GUARD_OK);
+  CHECK(utf8guard_scanner_feed(&s, "\xA0", 1, collect, &l) == UTF8GUARD_OK);
+  CHECK(utf8guard_scanner_feed(&s, "\xF0\x90", 2, collect, &l) == UTF8GUARD_OK);
+  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_OK);
+  CHECK(l.count == 4);
+  CHECK(l.count == 4 && same(l.items[0], UTF8GUARD_ERROR_UNEXPECTED_CONTINUATION, 0, 1));
+  CHECK(l.count == 4 && same(l.items[1], UTF8GUARD_ERROR_SURROGATE, 2, 1));
+  CHECK(l.count == 4 && same(l.items[2], UTF8GUARD_ERROR_UNEXPECTED_CONTINUATION, 3, 1));
+  CHECK(l.count == 4 && same(l.items[3], UTF8GUARD_ERROR_INCOMPLETE, 4, 2));
+  CHECK(utf8guard_scanner_errors(&s) == 4);
+
+  utf8guard_scanner_init(&s);
+  CHECK(utf8guard_scanner_errors(&s) == 0);
+  CHECK(utf8guard_scanner_feed(&s, "\xFF\xFF", 2, stop, &calls) == UTF8GUARD_SINK_FAILED);
+  CHECK(calls == 1);
+}
+
+/* ---- Code points (no kernel involved) ----------------------------------------- */
+
+static void test_codec(void) {
+  uint32_t cp = 0x1234;
+  uint32_t cps[4];
+  char out[16];
+  size_t count = 99, written = 99, bad = 99;
+  utf8guard_result err;
+  static const uint32_t values[] = {0x24, 0xE9, 0x20AC, 0x1F600};
+  static const uint32_t with_surrogate[] = {0x41, 0xD800, 0x42};
+
+  CHECK(same(utf8guard_decode_one("\xF0\x9F\x98\x80", 4, &cp), UTF8GUARD_ERROR_NONE, 0, 4));
+  CHECK(cp == 0x1F600);
+  cp = 0x1234;
+  CHECK(same(utf8guard_decode_one("\xC0\x80", 2, &cp), UTF8GUARD_ERROR_OVERLONG, 0, 1));
+  CHECK(cp == 0x1234); /* unchanged on error */
+  CHECK(same(utf8guard_decode_one(NULL, 0, &cp), UTF8GUARD_ERROR_INCOMPLETE, 0, 0));
+
+  CHECK(utf8guard_decode("$\xC3\xA9\xE2\x82\xAC", 6, cps, 4, &count, &err) == UTF8GUARD_OK);
+  CHECK(count == 3 && cps[0] == 0x24 && cps[1] == 0xE9 && cps[2] == 0x20AC);
+  CHECK(same(err, UTF8GUARD_ERROR_NONE, 0, 0));
+  CHECK(utf8guard_decode("ab\xFF", 3, cps, 4, &count, &err) == UTF8GUARD_ILL_FORMED);
+  CHECK(count == 2 && same(err, UTF8GUARD_ERROR_INVALID_BYTE, 2, 1));
+  CHECK(utf8guard_decode("abc", 3, cps, 2, &count, NULL) == UTF8GUARD_BUFFER_TOO_SMALL);
+  CHECK(utf8guard_decode(NULL, 0, NULL, 0, &count, &err) == UTF8GUARD_OK && count == 0);
+
+  CHECK(utf8guard_encode_one(0x10FFFF, out) == 4 && memcmp(out, "\xF4\x8F\xBF\xBF", 4) == 0);
+  CHECK(utf8guard_encode_one(0x7F, out) == 1 && out[0] == 0x7F);
+  CHECK(utf8guard_encode_one(0xDFFF, out) == 0);
+  CHECK(utf8guard_encode_one(0x110000, out) == 0);
+
+  CHECK(utf8guard_encode(values, 4, out, sizeof out, &written, &bad) == UTF8GUARD_OK);
+  CHECK(written == 10 && memcmp(out, "$\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", 10) == 0);
+  CHECK(utf8guard_encode(values, 4, out, 9, &written, NULL) == UTF8GUARD_BUFFER_TOO_SMALL);
+  CHECK(utf8guard_encode(with_surrogate, 3, out, sizeof out, &written, &bad) ==
+        UTF8GUARD_ILL_FORMED);
+  CHECK(bad == 1);
+  CHECK(utf8guard_encode(NULL, 0, NULL, 0, &written, &bad) == UTF8GUARD_OK && written == 0);
+}
+
+int main(void) {
+  size_t i, kernels_run = 0;
+  test_names();
+  test_kernel_list();
+  test_codec();
+  for (i = 0; i < utf8guard_kernel_count(); ++i) {
+    bool usable = false;
+    const char* name = utf8guard_kernel_name(i, &usable);
+    if (!usable) {
+      CHECK(!utf8guard_set_kernel(name)); /* refused, changing nothing */
+      continue;
+    }
+    CHECK(utf8guard_set_kernel(name));
+    CHECK(strcmp(utf8guard_active_kernel(), name) == 0);
+    test_validate();
+    test_validator();
+    test_sanitize();
+    test_sanitizer();
+    test_scanner();
+    ++kernels_run;
+  }
+  CHECK(kernels_run >= 1);
+  CHECK(utf8guard_set_kernel("best"));
+  printf("c_api_test: %zu kernel(s), %d failure(s)\n", kernels_run, failures);
+  return failures == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
