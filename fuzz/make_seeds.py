@@ -17,6 +17,7 @@ their controls off the end of the data, so plain text works for all):
   lipsum_*   excerpts of the lipsum texts, whole and with an error injected
              on a 64-byte boundary
   vec_*      the security vectors, when security/vectors/vectors.tsv exists
+  regress_*  inputs that once made an implementation disagree (fuzz/README.md)
 
 Files found by fuzzing (named by their SHA-1) sit beside these; the campaign
 script merges them in (fuzz/run.sh --merge). Rerunning this script rewrites
@@ -204,6 +205,15 @@ def vector_seeds(tsv):
     return seeds
 
 
+def regression_seeds():
+    return {
+        # AFL++ (roundtrip, 20 s) on the first SIMD kernels: sse42/avx2/avx512
+        # said unexpected_continuation@4 where the answer is too_large@0
+        # (F4 followed by B0 leaves F4's 80..8F range).
+        "regress_simd_f4_b0_run16": bytes.fromhex("F4" + " B0" * 14 + " 90"),
+    }
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lipsum", default=os.path.join(os.path.dirname(ROOT), "shared", "data",
@@ -215,7 +225,7 @@ def main():
 
     seeds = {}
     for part in (table37_seeds(), kind_seeds(), legacy_seeds(), block_seeds(),
-                 lipsum_seeds(args.lipsum), vector_seeds(args.vectors)):
+                 lipsum_seeds(args.lipsum), vector_seeds(args.vectors), regression_seeds()):
         seeds.update(part)
     for target in TARGETS:
         folder = os.path.join(args.out, target)
