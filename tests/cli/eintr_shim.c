@@ -1,0 +1,86 @@
+/* eintr_shim.c - LD_PRELOAD fault injection and call counting for the CLI
+ * tests.
+ *
+ * Signals that interrupt read(2) and write(2) arrive at random in real life;
+ * this library makes them certain. With UTF8GUARD_SHIM=faults, on standard
+ * input every other read(2) fails with EINTR and the others return at most a
+ * few bytes; on standard output every other write(2) fails with EINTR and the
+ * others write at most a few bytes. A tool whose loops retry EINTR and go on
+ * after short reads and writes prints exactly what it prints without the shim.
+ * With UTF8GUARD_SHIM=count nothing is changed, only counted.
+ *
+ * At exit the counts go to the file UTF8GUARD_SHIM_REPORT names, as
+ * "reads R writes W faults F", so a test can see the shim was really there.
+ * Only descriptors 0 and 1 are touched, so a wrapper such as valgrind, which
+ * reads its own files on other descriptors, is unaffected. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+typedef ssize_t (*read_fn)(int, void*, size_t);
+typedef ssize_t (*write_fn)(int, const void*, size_t);
+
+static unsigned long reads;
+static unsigned long writes;
+static unsigned long faults;
+
+static int faulty(void) {
+  const char* mode = getenv("UTF8GUARD_SHIM");
+  return mode != NULL && strcmp(mode, "faults") == 0;
+}
+
+/* cap_for returns the byte limit of the nth call: 1, 2, 3, 4, 5, 1, ... */
+static size_t cap_for(unsigned long n, size_t want) {
+  size_t cap = 1 + (size_t)(n / 2 % 5);
+  return want < cap ? want : cap;
+}
+
+ssize_t read(int fd, void* buf, size_t n) {
+  static read_fn real;
+  if (real == NULL) real = (read_fn)(size_t)dlsym(RTLD_NEXT, "read");
+  if (fd != 0 || n == 0) return real(fd, buf, n);
+  ++reads;
+  if (!faulty()) return real(fd, buf, n);
+  if (reads % 2 == 1) {
+    ++faults;
+    errno = EINTR;
+    return -1;
+  }
+  return real(fd, buf, cap_for(reads, n));
+}
+
+/* _FORTIFY_SOURCE turns read() into __read_chk() where the buffer size is
+ * known; route it through the same faults. */
+ssize_t __read_chk(int fd, void* buf, size_t n, size_t buflen);
+ssize_t __read_chk(int fd, void* buf, size_t n, size_t buflen) {
+  (void)buflen;
+  return read(fd, buf, n);
+}
+
+ssize_t write(int fd, const void* buf, size_t n) {
+  static write_fn real;
+  if (real == NULL) real = (write_fn)(size_t)dlsym(RTLD_NEXT, "write");
+  if (fd != 1 || n == 0) return real(fd, buf, n);
+  ++writes;
+  if (!faulty()) return real(fd, buf, n);
+  if (writes % 2 == 1) {
+    ++faults;
+    errno = EINTR;
+    return -1;
+  }
+  return real(fd, buf, cap_for(writes, n));
+}
+
+__attribute__((destructor)) static void report(void) {
+  const char* path = getenv("UTF8GUARD_SHIM_REPORT");
+  if (path == NULL) return;
+  FILE* f = fopen(path, "w");
+  if (f == NULL) return;
+  fprintf(f, "reads %lu writes %lu faults %lu\n", reads, writes, faults);
+  fclose(f);
+}

@@ -1,0 +1,304 @@
+"""harness.py - running the utf8guard CLI from tests, and the oracle the tests
+check it against.
+
+The oracle is Python's own UTF-8 decoder: bytes.decode('utf-8', ...) reports
+each maximal subpart (Unicode 3.9) to an error handler as exc.start/exc.end,
+and 'replace' gives the sanitize output. Kinds, lines, columns and context
+bytes are computed here from DESIGN.md's definitions, never by asking the CLI.
+
+Configuration comes from the command line (see main()) and the environment:
+  UTF8GUARD_CLI_WRAPPER  a command prefixed to every CLI run, e.g.
+                         "valgrind --error-exitcode=99 --leak-check=full -q";
+                         time limits are then multiplied by SLOWDOWN.
+"""
+
+import codecs
+import os
+import random
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+CLI = None  # path of the utf8guard binary
+SHIM = None  # path of the read/write fault-injection library (eintr_shim.c)
+MAN = None  # path of docs/utf8guard.1
+VERSION = None  # the project version, as CMake knows it
+
+WRAPPER = shlex.split(os.environ.get("UTF8GUARD_CLI_WRAPPER", ""))
+# valgrind runs code 20-50x slower; time limits stretch accordingly.
+SLOWDOWN = 50 if WRAPPER else 1
+
+# The CLI's read size (src/cli/io.hpp). Tests plant errors around multiples of
+# 4096, so they straddle read boundaries for this and any other power of two
+# from 4 KiB up, including the 64 KiB a pipe delivers at a time.
+CHUNK = 256 * 1024
+PAGE = 4096
+
+KINDS = ["unexpected_continuation", "overlong", "surrogate", "too_large",
+         "invalid_byte", "truncated", "incomplete"]
+
+
+def cli_command(args):
+    return WRAPPER + [CLI] + [os.fsencode(a) if isinstance(a, str) else a for a in args]
+
+
+def run(args, input=None, stdin=None, stdout=subprocess.PIPE, env=None, timeout=120,
+        **kwargs):
+    """Runs the CLI to completion; returns CompletedProcess (bytes)."""
+    full_env = dict(os.environ)
+    full_env.pop("UTF8GUARD_KERNEL", None)
+    if env:
+        full_env.update(env)
+    return subprocess.run(cli_command(args), input=input, stdin=stdin, stdout=stdout,
+                          stderr=subprocess.PIPE, env=full_env, timeout=timeout * SLOWDOWN,
+                          **kwargs)
+
+
+def popen(args, env=None, **kwargs):
+    full_env = dict(os.environ)
+    full_env.pop("UTF8GUARD_KERNEL", None)
+    if env:
+        full_env.update(env)
+    return subprocess.Popen(cli_command(args), env=full_env, **kwargs)
+
+
+# ---- the oracle ---------------------------------------------------------------
+
+_recorded = []
+
+
+def _record(exc):
+    _recorded.append((exc.start, exc.end))
+    return ("\ufffd", exc.end)
+
+
+codecs.register_error("utf8guard_test_record", _record)
+
+
+def subparts(data):
+    """The maximal subparts of data, as (start, end), in order."""
+    _recorded.clear()
+    data.decode("utf-8", "utf8guard_test_record")
+    found = list(_recorded)
+    _recorded.clear()
+    return found
+
+
+def kind_of(data, start, end):
+    """DESIGN.md's kind of the maximal subpart data[start:end]."""
+    b0 = data[start]
+    b1 = data[start + 1] if start + 1 < len(data) else None
+    if 0x80 <= b0 <= 0xBF:
+        return "unexpected_continuation"
+    if b0 in (0xC0, 0xC1):
+        return "overlong"
+    if b0 >= 0xF5:
+        return "invalid_byte"
+    if b1 is not None:
+        if b0 == 0xE0 and 0x80 <= b1 <= 0x9F:
+            return "overlong"
+        if b0 == 0xF0 and 0x80 <= b1 <= 0x8F:
+            return "overlong"
+        if b0 == 0xED and 0xA0 <= b1 <= 0xBF:
+            return "surrogate"
+        if b0 == 0xF4 and 0x90 <= b1 <= 0xBF:
+            return "too_large"
+    return "incomplete" if end == len(data) else "truncated"
+
+
+def code_points(data, start, end):
+    """Code points in data[start:end] (unit boundaries): well-formed sequences
+    and maximal subparts, each counted once - what decode-replace yields."""
+    return len(data[start:end].decode("utf-8", "replace"))
+
+
+def expected_errors(data):
+    """Every error of data as a dict: offset, length, kind, line, column, hex."""
+    out = []
+    line, line_start = 1, 0
+    col, col_at = 1, 0  # column of byte offset col_at
+    for start, end in subparts(data):
+        lfs = data.count(b"\n", col_at, start)
+        if lfs:
+            line += lfs
+            line_start = data.rfind(b"\n", 0, start) + 1
+            col, col_at = 1, line_start
+        col += code_points(data, col_at, start)
+        col_at = start
+        out.append({
+            "offset": start,
+            "length": end - start,
+            "kind": kind_of(data, start, end),
+            "line": line,
+            "column": col,
+            "hex": " ".join("%02X" % b for b in data[start:start + 4]),
+        })
+    return out
+
+
+def text_lines(path, errors):
+    """The CLI's text report of errors, as bytes."""
+    if isinstance(path, str):
+        path = os.fsencode(path)
+    return b"".join(
+        path + (":%d:%d: %s at byte %d (%s)\n" % (
+            e["line"], e["column"], e["kind"], e["offset"], e["hex"])).encode()
+        for e in errors)
+
+
+def json_errors(errors):
+    return [{k: e[k] for k in ("offset", "length", "kind", "line", "column")} for e in errors]
+
+
+def sanitized(data):
+    return data.decode("utf-8", "replace").encode("utf-8")
+
+
+def summary(files, nbytes, errors):
+    """The --all summary line on stderr, as bytes."""
+    counts = [(k, sum(1 for e in errors if e["kind"] == k)) for k in KINDS]
+    noun = lambda n, w: "%d %s%s" % (n, w, "" if n == 1 else "s")
+    text = "utf8guard: %s, %s, %s" % (noun(files, "file"), noun(nbytes, "byte"),
+                                      noun(len(errors), "error"))
+    if errors:
+        text += " (" + ", ".join("%s %d" % (k, n) for k, n in counts if n) + ")"
+    return (text + "\n").encode()
+
+
+# ---- inputs -------------------------------------------------------------------
+
+# Well-formed pieces: every row of Unicode Table 3-7 at its edges, LFs, text.
+VALID = [b"a", b"Z", b" ", b"\n", b"\x00", b"\x7f", b"\xc2\x80", b"\xdf\xbf", b"\xe0\xa0\x80",
+         b"\xe0\xbf\xbf", b"\xe1\x80\x80", b"\xec\xbf\xbf", b"\xed\x80\x80", b"\xed\x9f\xbf",
+         b"\xee\x80\x80", b"\xef\xbf\xbf", b"\xef\xbb\xbf", b"\xf0\x90\x80\x80",
+         b"\xf0\xbf\xbf\xbf", b"\xf1\x80\x80\x80", b"\xf3\xbf\xbf\xbf", b"\xf4\x80\x80\x80",
+         b"\xf4\x8f\xbf\xbf", "zoë — 東京 🙂\n".encode()]
+# Ill-formed pieces: one or more maximal subparts of every kind.
+INVALID = [b"\x80", b"\xbf", b"\xc0\xaf", b"\xc1\xbf", b"\xe0\x80\x80", b"\xe0\x9f\xbf",
+           b"\xf0\x80\x80\x80", b"\xf0\x8f\xbf\xbf", b"\xed\xa0\x80", b"\xed\xbf\xbf",
+           b"\xed\xa0\xbd\xed\xb8\x80", b"\xf4\x90\x80\x80", b"\xf7\xbf\xbf\xbf", b"\xf5",
+           b"\xff", b"\xfe", b"\xc3\x22", b"\xe1\x80\x41", b"\xf0\x9f\x22\x3e", b"\xf1\x80\x80",
+           b"\xe2\x28\xa1", b"\xc2", b"\xe1\x80", b"\xf3\xbf\xbf", b"\xf8\x88\x80\x80\x80"]
+
+
+def hostile(rng, size, error_rate=0.3):
+    """Random text from VALID and INVALID pieces, about size bytes."""
+    out = bytearray()
+    while len(out) < size:
+        pool = INVALID if rng.random() < error_rate else VALID
+        out += rng.choice(pool)
+    return bytes(out)
+
+
+def random_bytes(rng, size):
+    return bytes(rng.getrandbits(8) for _ in range(size))
+
+
+def planted(size, step=PAGE, seed=1, shift=0):
+    """size bytes of multilingual text with LFs, and an ill-formed piece
+    planted across every multiple of step: starting 1..4 bytes before it, or
+    right on it, so that errors straddle read boundaries. shift varies which
+    piece lands where."""
+    rng = random.Random(seed)
+    text = "Ünïcödé text, 東京, Привет, 🙂 and ascii; ".encode()
+    data = bytearray()
+    while len(data) < size:
+        data += text
+        if rng.random() < 0.2:
+            data += b"\n"
+    del data[size:]
+    tokens = [t for t in INVALID if len(t) <= 4]
+    for i, boundary in enumerate(range(step, size - 8, step)):
+        token = tokens[(i + 7 * shift) % len(tokens)]
+        at = boundary - ((i + shift) % 5)
+        data[at:at + len(token)] = token
+    return bytes(data)
+
+
+def start_writer(path, data, piece=None, pause=0.0):
+    """Writes data to path (a FIFO) from a thread, in pieces of piece bytes
+    (all at once if None) with a pause between them. Returns the thread."""
+    def write():
+        with open(path, "wb", buffering=0) as w:
+            step = piece or max(1, len(data))
+            for i in range(0, len(data), step):
+                w.write(data[i:i + step])
+                if pause:
+                    time.sleep(pause)
+    t = threading.Thread(target=write, daemon=True)
+    t.start()
+    return t
+
+
+class collect(threading.Thread):
+    """Reads a stream to its end in a thread (so the writer never blocks);
+    join(), then .data holds the bytes. Closes the stream."""
+
+    def __init__(self, stream):
+        super().__init__(daemon=True)
+        self.stream = stream
+        self.data = b""
+        self.start()
+
+    def run(self):
+        self.data = self.stream.read()
+        self.stream.close()
+
+
+def shell_quote(arg):
+    return shlex.quote(os.fsdecode(arg))
+
+
+# ---- test plumbing ------------------------------------------------------------
+
+class CliTest(unittest.TestCase):
+    """A test case with a private temporary directory."""
+
+    maxDiff = 4000
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="utf8guard-cli-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def write(self, name, data):
+        p = self.path(name)
+        with open(p, "wb") as f:
+            f.write(data)
+        return p
+
+    def assertExit(self, proc, code):
+        self.assertEqual(proc.returncode, code,
+                         "exit status %r, stderr: %r" % (proc.returncode, proc.stderr[:2000]))
+
+
+def main():
+    """Usage: test_X.py --cli PATH [--shim PATH] [--man PATH] [--version V]
+    [unittest arguments]"""
+    global CLI, SHIM, MAN, VERSION
+    args = sys.argv[1:]
+    rest = []
+    while args:
+        a = args.pop(0)
+        if a in ("--cli", "--shim", "--man", "--version"):
+            value = args.pop(0)
+            if a == "--cli":
+                CLI = os.path.abspath(value)
+            elif a == "--shim":
+                SHIM = os.path.abspath(value)
+            elif a == "--man":
+                MAN = os.path.abspath(value)
+            else:
+                VERSION = value
+        else:
+            rest.append(a)
+    if CLI is None:
+        sys.exit("usage: %s --cli PATH [--shim PATH] [--man PATH] [--version V]" % sys.argv[0])
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)

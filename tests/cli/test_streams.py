@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""test_streams.py - the CLI on hostile streams and hostile outputs: stdin one
+byte per read, EINTR and short reads/writes, stop/continue, a broken pipe,
+a full disk, a closed stdout, and bounded memory."""
+
+import os
+import random
+import resource
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+import harness
+from harness import CliTest, expected_errors, run, sanitized, text_lines
+
+FULL = b"utf8guard: error writing standard output: No space left on device\n"
+
+
+def shim_env(mode, report):
+    return {"LD_PRELOAD": harness.SHIM, "UTF8GUARD_SHIM": mode, "UTF8GUARD_SHIM_REPORT": report}
+
+
+def read_report(path):
+    with open(path) as f:
+        words = f.read().split()
+    return dict(zip(words[::2], map(int, words[1::2])))
+
+
+class SlowStdin(CliTest):
+    """Standard input that arrives one byte at a time, with pauses."""
+
+    def feed_slowly(self, args, data, pause=0.002):
+        proc = harness.popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, bufsize=0)
+        reader = harness.collect(proc.stdout)
+        for i in range(len(data)):
+            proc.stdin.write(data[i:i + 1])
+            time.sleep(pause)
+        proc.stdin.close()
+        err = proc.stderr.read()
+        proc.wait(timeout=60 * harness.SLOWDOWN)
+        reader.join()
+        proc.stderr.close()
+        return proc.returncode, reader.data, err
+
+    def test_one_byte_per_read(self):
+        data = (b"ab\xc0\xafcd\n\xe1\x80\x41\xed\xa0\x80 \xf0\x90\x80\x80 ok\n"
+                b"\xf4\x90\x80\x80\xe2\x82\xac\xf0\x9f\x98")
+        code, out, err = self.feed_slowly(["check", "--all"], data)
+        self.assertEqual((code, err), (1, harness.summary(1, len(data), expected_errors(data))))
+        self.assertEqual(out, text_lines("-", expected_errors(data)))
+        code, out, _ = self.feed_slowly(["check", "--json", "--all"], data)
+        self.assertEqual(code, 1)
+        self.assertIn(b'"bytes":%d' % len(data), out)
+        code, out, _ = self.feed_slowly(["sanitize"], data)
+        self.assertEqual((code, out), (0, sanitized(data)))
+
+    def test_stop_and_continue_while_reading(self):
+        data = harness.hostile(random.Random(2), 20000)
+        proc = harness.popen(["check", "--all"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, bufsize=0)
+        reader = harness.collect(proc.stdout)
+        for i in range(0, len(data), 1000):
+            proc.stdin.write(data[i:i + 1000])
+            time.sleep(0.01)
+            proc.send_signal(signal.SIGSTOP)
+            time.sleep(0.01)
+            proc.send_signal(signal.SIGCONT)
+        proc.stdin.close()
+        proc.wait(timeout=60 * harness.SLOWDOWN)
+        reader.join()
+        proc.stderr.close()
+        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(reader.data, text_lines("-", expected_errors(data)))
+
+
+class Interrupted(CliTest):
+    """EINTR and short transfers on every other call (tests/cli/eintr_shim.c)."""
+
+    def run_shimmed(self, args, data):
+        report = self.path("shim.txt")
+        src = self.write("input", data)
+        with open(src, "rb") as stdin:
+            p = run(args, stdin=stdin, env=shim_env("faults", report))
+        counts = read_report(report)
+        self.assertGreater(counts["faults"], 2, "the shim was not active")
+        return p
+
+    def test_check_retries_reads_and_writes(self):
+        data = harness.planted(3 * harness.PAGE + 100, step=1000)
+        for args, want in ((["check", "--all"], text_lines("-", expected_errors(data))),
+                           (["check", "--all", "-"], text_lines("-", expected_errors(data)))):
+            p = self.run_shimmed(args, data)
+            self.assertExit(p, 1)
+            self.assertEqual(p.stdout, want)
+        p = self.run_shimmed(["check", "--json"], data)
+        self.assertExit(p, 1)
+        self.assertIn(b'"bytes":%d' % len(data), p.stdout)
+
+    def test_sanitize_retries_reads_and_writes(self):
+        data = harness.hostile(random.Random(4), 6000)
+        p = self.run_shimmed(["sanitize"], data)
+        self.assertExit(p, 0)
+        self.assertEqual(p.stdout, sanitized(data))
+
+
+class BrokenPipe(CliTest):
+    """A reader that goes away: stop at once, print nothing, exit 2."""
+
+    LIMIT = 10  # seconds, times SLOWDOWN
+
+    def assertQuietStop(self, args, stdin=subprocess.DEVNULL):
+        proc = harness.popen(args, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.assertEqual(len(proc.stdout.read(1)), 1)
+        start = time.monotonic()
+        proc.stdout.close()
+        try:
+            proc.wait(timeout=self.LIMIT * harness.SLOWDOWN)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            self.fail("%s still running after its reader left" % args)
+        err = proc.stderr.read()
+        proc.stderr.close()
+        self.assertEqual((proc.returncode, err), (2, b""), args)
+        return time.monotonic() - start
+
+    def test_endless_inputs(self):
+        self.assertQuietStop(["sanitize", "/dev/zero"])
+        self.assertQuietStop(["check", "--all", "/dev/urandom"])
+        with open("/dev/urandom", "rb") as endless:
+            self.assertQuietStop(["check", "--all"], stdin=endless)
+            self.assertQuietStop(["sanitize", "-"], stdin=endless)
+        self.assertQuietStop(["check", "--all", "-j", "2", "/dev/urandom", "/dev/urandom"])
+
+    def test_finite_inputs(self):
+        many = [self.write("f%d" % i, b"\xff" * 5000) for i in range(50)]
+        self.assertQuietStop(["check", "--all"] + many)
+        self.assertQuietStop(["check", "--all", "--json"] + many)
+        self.assertQuietStop(["check", "--all", "-j3"] + many)
+
+    def test_shell_pipeline_head(self):
+        cmd = " ".join(map(harness.shell_quote, harness.cli_command(["sanitize", "/dev/zero"])))
+        start = time.monotonic()
+        p = subprocess.run(["bash", "-c", cmd + ' | head -c1 >/dev/null; echo "${PIPESTATUS[0]}"'],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=self.LIMIT * harness.SLOWDOWN)
+        self.assertLess(time.monotonic() - start, self.LIMIT * harness.SLOWDOWN)
+        self.assertEqual((p.stdout, p.stderr), (b"2\n", b""))
+
+
+class WriteErrors(CliTest):
+    def test_dev_full(self):
+        bad = self.write("bad", b"x\xc0y\n" * 10)
+        cases = [["check", bad], ["check", "--all", bad], ["check", "--json", bad],
+                 ["check", "--all", "-j2", bad, bad, bad], ["sanitize", bad], ["--help"],
+                 ["--version"]]
+        with open("/dev/full", "wb") as full:
+            for args in cases:
+                p = run(args, stdout=full)
+                self.assertExit(p, 2)
+                self.assertEqual(p.stderr, FULL, args)
+
+    def test_large_sanitize_to_dev_full(self):
+        data = harness.hostile(random.Random(1), 2 * harness.CHUNK)
+        src = self.write("big", data)
+        with open("/dev/full", "wb") as full:
+            p = run(["sanitize", src], stdout=full)
+        self.assertExit(p, 2)
+        self.assertEqual(p.stderr, FULL)
+
+    def test_closed_stdout(self):
+        bad = self.write("bad", b"\xc0")
+        for args in (["check", bad], ["sanitize", bad]):
+            p = run(args, stdout=None, preexec_fn=lambda: os.close(1))
+            self.assertExit(p, 2)
+            self.assertEqual(p.stderr,
+                             b"utf8guard: error writing standard output: Bad file descriptor\n")
+
+
+@unittest.skipIf(harness.WRAPPER, "a wrapper's memory is not the tool's")
+class Memory(CliTest):
+    """Peak memory stays under 64 MiB whatever the input or the error count."""
+
+    LIMIT_KIB = 64 * 1024
+
+    def peak_kib(self, args, stdin_cmd=None):
+        """Runs the CLI (stdout to /dev/null) in a fresh Python process and
+        returns the tool's peak RSS in KiB."""
+        script = ("import resource, subprocess, sys\n"
+                  "src = subprocess.Popen(sys.argv[2], shell=True, stdout=subprocess.PIPE)"
+                  " if sys.argv[2] else None\n"
+                  "p = subprocess.run(sys.argv[3:], stdin=src.stdout if src else None,"
+                  " stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+                  "if src: src.stdout.close(); src.wait()\n"
+                  "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+        env = dict(os.environ, TMPDIR=self.dir)
+        out = subprocess.run([sys.executable, "-c", script, "x", stdin_cmd or ""] +
+                             harness.cli_command(args), env=env, stdout=subprocess.PIPE,
+                             check=True, timeout=600).stdout.split()
+        return int(out[0]), int(out[1])
+
+    def test_millions_of_errors(self):
+        hostile = self.write("hostile", b"\xc0a" * 2_000_000)
+        for args in (["check", "--all"], ["check", "--all", "--json"],
+                     ["check", "--all", "--json", "-j", "3", hostile, hostile]):
+            code, kib = self.peak_kib(args + [hostile])
+            self.assertEqual(code, 1)
+            self.assertLess(kib, self.LIMIT_KIB, args)
+
+    def test_long_stdin(self):
+        # 512 MiB through a pipe: nothing may accumulate.
+        for args in (["check"], ["check", "--all", "--json"], ["sanitize"]):
+            code, kib = self.peak_kib(args, "head -c 536870912 /dev/zero")
+            self.assertEqual(code, 0)
+            self.assertLess(kib, self.LIMIT_KIB, args)
+
+
+if __name__ == "__main__":
+    harness.main()
