@@ -8,8 +8,7 @@
 #
 # Like fmt's FMT_INSTALL: on when utf8guard is the top-level project, off when
 # it is a subproject (a parent that vendors it rarely wants our files in its
-# prefix) unless the parent asks for it.
-option(UTF8GUARD_INSTALL "Generate the install target" ${PROJECT_IS_TOP_LEVEL})
+# prefix) unless the parent asks for it (the option is declared at the top).
 if(NOT UTF8GUARD_INSTALL)
   return()
 endif()
