@@ -60,9 +60,13 @@ class Run:
         self.context = data["context"]
         self.kernels = [k for k in self.context.get("utf8guard_kernels", "").split(",") if k]
         self.errors = []
+        self.cvs = []  # coefficient of variation of each benchmark's repetitions
         samples = OrderedDict()  # (op, impl, input) -> list of entries
         medians = {}
-        for b in data["benchmarks"]:
+        # Registration order (family_index), not run order: random
+        # interleaving shuffles the runs, the tables should not move.
+        ordered = sorted(data["benchmarks"], key=lambda b: b.get("family_index", 0))
+        for b in ordered:
             name = b.get("run_name", b["name"])
             parts = name.split("/", 2)
             if len(parts) != 3:
@@ -74,6 +78,8 @@ class Run:
             if b.get("run_type") == "aggregate":
                 if b.get("aggregate_name") == "median":
                     medians[key] = b
+                elif b.get("aggregate_name") == "cv":
+                    self.cvs.append(b["cpu_time"])
                 continue
             samples.setdefault(key, []).append(b)
             medians.setdefault(key, None)
@@ -212,7 +218,8 @@ def goal(label, value, target, unit=""):
         print(f"  {label}: not measured")
         return
     mark = "met" if value >= target else "MISSED"
-    print(f"  {label}: {value:.2f}{unit} (goal >= {target}{unit}) {mark}")
+    digits = 3 if target < 5 else 2  # ratios need the third digit: 0.969 is not 0.97
+    print(f"  {label}: {value:.{digits}f}{unit} (goal >= {target}{unit}) {mark}")
 
 
 def goals(run, node):
@@ -272,11 +279,15 @@ def main():
         run = Run(path)
         c = run.context
         reps = next((e.get("repetitions") for e in run.results.values() if e.get("repetitions")), 1)
-        print(f"\n{'###' if MARKDOWN else '==='} {c.get('compiler', '?')}: {path}")
+        print(f"\n{'###' if MARKDOWN else '==='} {c.get('compiler', '?').strip()}: {path}")
         print(f"date {c.get('date')}, load average at start "
               f"{' '.join(f'{x:.2f}' for x in c.get('load_avg', []))}, {c.get('num_cpus')} CPUs, "
               f"utf8guard {c.get('utf8guard_version')}, kernels {c.get('utf8guard_kernels')}, "
               f"read pass {c.get('read_pass')}, median of {reps} repetitions")
+        if run.cvs:
+            cvs = sorted(run.cvs)
+            print(f"spread of the repetitions (cv of CPU time): median {100 * cvs[len(cvs) // 2]:.1f} %, "
+                  f"90th percentile {100 * cvs[int(len(cvs) * 0.9)]:.1f} %, max {100 * cvs[-1]:.1f} %")
         for op in OPS:
             if big_inputs(run, op):
                 rate_table(run, op, node if op == "is_valid" else None)
