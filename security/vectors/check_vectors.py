@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""check_vectors.py [vectors.tsv] - audit the attack-vector manifest without utf8guard.
+
+Every expected verdict in vectors.tsv was worked out by hand from DESIGN.md.
+This script re-derives it by two means that share nothing with the library:
+
+- Python 3's own UTF-8 codec: UnicodeDecodeError.start/end give the first
+  maximal subpart's offset and length (DESIGN.md: "Equals Python's
+  UnicodeDecodeError.start"), and bytes.decode('utf-8', 'replace') gives the
+  sanitized bytes (DESIGN.md: "byte-identical to ... Python 3");
+- the kind table of DESIGN.md, transcribed below, for the kind.
+
+It also checks the format the fuzz replay and tests/security rely on: the
+exact header, one TAB between 7 columns, uppercase hex bytes separated by
+single spaces, unique ids, and the rows issue 5 requires.
+Exit 0 when the manifest is right, 1 with one line per problem otherwise.
+"""
+import os
+import re
+import sys
+
+HEADER = ["id", "hex", "kind", "offset", "length", "sanitized_hex", "what"]
+KINDS = {"none", "unexpected_continuation", "overlong", "surrogate", "too_large",
+         "invalid_byte", "truncated", "incomplete"}
+HEX = re.compile(r"^[0-9A-F]{2}( [0-9A-F]{2})*$")
+
+# Issue 5 names these attacks; each must keep a row with exactly these bytes.
+REQUIRED = {
+    "iis-cve-2000-0884-c0af": "2E 2E C0 AF 2E 2E",
+    "tomcat-cve-2008-2938": "C0 AE C0 AE 2F",
+    "java-cve-2008-5351": "C0 80",
+    "php-cve-2010-3870": "E0 80 BC",
+    "php-cve-2009-4142-c0": "C0 22 3E",
+    "php-cve-2009-4142-c3": "61 C3 22 3E",
+    "rails-cve-2009-3009": "F0 9F 22 3E",
+    "postgresql-cve-2006-2313": "C8 27 3B",
+    "glib-u110000": "F4 90 80 80",
+    "expat-cve-2022-25235": "3C 61 ED A0 80 3E",
+    "cesu8-pair": "ED A0 BD ED B8 80",
+    "trojan-source-rlo": "E2 80 AE",
+    "fullwidth-solidus": "EF BC 8F",
+    "dal-dot-dot": "D8 AF 2E 2E",
+}
+# ...and these byte strings must appear inside some row (the IIS variants).
+REQUIRED_INSIDE = ["C1 9C", "C1 1C"]
+
+
+def design_kind(data, start, end, reason):
+    """The DESIGN.md kind of the maximal subpart data[start:end].
+
+    The kind is "decided by the first offending byte, in this order" - the
+    table in DESIGN.md, row by row. Python's reason string is used only as a
+    cross-check of the truncated/incomplete split."""
+    lead = data[start]
+    nxt = data[start + 1] if start + 1 < len(data) else None
+    if 0x80 <= lead <= 0xBF:
+        return "unexpected_continuation"
+    if lead in (0xC0, 0xC1):
+        return "overlong"
+    if lead == 0xE0 and nxt is not None and 0x80 <= nxt <= 0x9F:
+        return "overlong"
+    if lead == 0xF0 and nxt is not None and 0x80 <= nxt <= 0x8F:
+        return "overlong"
+    if lead == 0xED and nxt is not None and 0xA0 <= nxt <= 0xBF:
+        return "surrogate"
+    if lead == 0xF4 and nxt is not None and 0x90 <= nxt <= 0xBF:
+        return "too_large"
+    if lead >= 0xF5:
+        return "invalid_byte"
+    # A valid lead C2..F4 with a valid prefix: cut by a byte, or by the end.
+    kind = "incomplete" if end == len(data) else "truncated"
+    expected_reason = "unexpected end of data" if kind == "incomplete" else "invalid continuation byte"
+    if reason != expected_reason:
+        raise ValueError(f"Python says '{reason}' for a {kind} subpart")
+    return kind
+
+
+def expected_row(data):
+    """(kind, offset, length, sanitized) for data, from Python and DESIGN.md."""
+    sanitized = data.decode("utf-8", "replace").encode("utf-8")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return design_kind(data, e.start, e.end, e.reason), e.start, e.end - e.start, sanitized
+    return "none", 0, 0, sanitized
+
+
+def hex_bytes(field):
+    return bytes(int(tok, 16) for tok in field.split(" ")) if field else b""
+
+
+def check(path):
+    problems = []
+    header_seen = False
+    ids = {}
+    with open(path, "rb") as f:
+        raw = f.read()
+    try:
+        text = raw.decode("utf-8")  # the manifest itself must be clean UTF-8
+    except UnicodeDecodeError as e:
+        return [f"{path}: not UTF-8 at byte {e.start}"], 0
+    for number, line in enumerate(text.split("\n"), 1):
+        where = f"{path}:{number}"
+        if line == "" or line.startswith("#"):
+            continue
+        if "\r" in line:
+            problems.append(f"{where}: carriage return")
+            continue
+        cols = line.split("\t")
+        if not header_seen:
+            if cols != HEADER:
+                problems.append(f"{where}: header must be {' TAB '.join(HEADER)}")
+            header_seen = True
+            continue
+        if len(cols) < len(HEADER):
+            problems.append(f"{where}: {len(cols)} columns, want at least {len(HEADER)}")
+            continue
+        vid, hx, kind, off, length, san, what = cols[:7]
+        if vid in ids:
+            problems.append(f"{where}: id {vid} already used on line {ids[vid]}")
+        ids[vid] = number
+        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", vid):
+            problems.append(f"{where}: id '{vid}' is not lowercase-dashed")
+        for name, field in (("hex", hx), ("sanitized_hex", san)):
+            if not HEX.match(field):
+                problems.append(f"{where}: {name} '{field}' is not uppercase bytes split by one space")
+        if kind not in KINDS:
+            problems.append(f"{where}: unknown kind '{kind}'")
+        if not (off.isdigit() and length.isdigit()):
+            problems.append(f"{where}: offset/length must be decimal")
+            continue
+        if not what.strip():
+            problems.append(f"{where}: empty 'what'")
+        if not HEX.match(hx) or not HEX.match(san):
+            continue
+        data = hex_bytes(hx)
+        try:
+            want = expected_row(data)
+        except ValueError as e:
+            problems.append(f"{where}: {vid}: {e}")
+            continue
+        got = (kind, int(off), int(length), hex_bytes(san))
+        if got != want:
+            problems.append(
+                f"{where}: {vid}: manifest says {got[0]} {got[1]} {got[2]} [{san}], "
+                f"Python and DESIGN.md say {want[0]} {want[1]} {want[2]} "
+                f"[{' '.join(f'{b:02X}' for b in want[3])}]")
+        if vid in REQUIRED and hx != REQUIRED[vid]:
+            problems.append(f"{where}: {vid} must hold exactly {REQUIRED[vid]}")
+    if not header_seen:
+        problems.append(f"{path}: no header line")
+    for vid in REQUIRED:
+        if vid not in ids:
+            problems.append(f"{path}: required row {vid} is missing")
+    rows = [l.split("\t") for l in text.split("\n") if l and not l.startswith("#")][1:]
+    for needle in REQUIRED_INSIDE:
+        if not any(needle in r[1] for r in rows if len(r) > 1):
+            problems.append(f"{path}: no row contains {needle}")
+    return problems, len(ids)
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "vectors.tsv")
+    problems, rows = check(path)
+    for p in problems:
+        print(p)
+    if problems:
+        return 1
+    print(f"{path}: {rows} vectors agree with Python's codec and DESIGN.md's kind table")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
