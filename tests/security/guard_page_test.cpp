@@ -1,0 +1,476 @@
+// guard_page_test.cpp - proof that no entry point reads outside its input or
+// writes outside its output, on every kernel.
+//
+// For every length 0..320 (four 64-byte AVX-512 vectors + 64, enough for
+// every kernel's main loop, tail and block boundaries) and several contents
+// per length, the input is placed with its last byte against a PROT_NONE page
+// and, separately, with its first byte right after one. A single byte read
+// outside [data, data + len) kills the test with SIGSEGV. Bounded outputs are
+// placed the same way against the end of their capacity. Then (NULL, 0) and
+// (pointer into a PROT_NONE page, 0) go through every entry point.
+//
+// Results are compared with the oracle (tests/reference), so a kernel that
+// avoided the guard by reading less than it should fails too.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "guard_page.hpp"
+#include "kernels.hpp"
+#include "reference.hpp"
+#include "security_support.hpp"
+#include "utf8guard/utf8guard.h"
+#include "utf8guard/utf8guard.hpp"
+
+namespace {
+
+using utf8guard::security::guarded_output;
+using utf8guard::security::to_hex;
+using utf8guard::testing::guarded_buffer;
+
+constexpr std::size_t kMaxLength = 320;  // 4 * 64 + 64
+
+enum class content {
+  ascii,
+  multibyte,          // well-formed, every sequence length, up to the last byte
+  error_at_end,       // a stray continuation as the last byte
+  unfinished_at_end,  // the buffer ends inside a 4-byte sequence
+  error_at_start,     // an overlong lead as the first byte
+  surrogate_at_end,   // ED A0: an error decided by the very last byte
+  noise,              // pseudo-random bytes: errors of every kind anywhere
+};
+constexpr content kContents[] = {content::ascii,          content::multibyte,
+                                 content::error_at_end,   content::unfinished_at_end,
+                                 content::error_at_start, content::surrogate_at_end,
+                                 content::noise};
+const char* name_of(content c) {
+  switch (c) {
+    case content::ascii: return "ascii";
+    case content::multibyte: return "multibyte";
+    case content::error_at_end: return "error_at_end";
+    case content::unfinished_at_end: return "unfinished_at_end";
+    case content::error_at_start: return "error_at_start";
+    case content::surrogate_at_end: return "surrogate_at_end";
+    case content::noise: return "noise";
+  }
+  return "?";
+}
+
+// well_formed is n bytes of valid UTF-8 cycling through 1- to 4-byte
+// sequences (the edges of Table 3-7 rows among them), ASCII where the next
+// sequence would not fit.
+std::string well_formed(std::size_t n) {
+  static const char* const kSeqs[] = {
+      "\xC3\xA9",     "\xE2\x82\xAC",    "\xF0\x9F\x98\x80", "a",
+      "\xED\x9F\xBF", "\xDF\xBF",        "\xF4\x8F\xBF\xBF", "\xE0\xA0\x80",
+      "\xEF\xBF\xBD", "\xF0\x90\x80\x80"};
+  std::string s;
+  for (std::size_t k = 0; s.size() < n; ++k) {
+    const std::string seq = kSeqs[k % (sizeof kSeqs / sizeof kSeqs[0])];
+    s += (s.size() + seq.size() <= n) ? seq : std::string(1, 'z');
+  }
+  return s;
+}
+
+std::string make(content c, std::size_t n) {
+  auto with_tail = [n](std::string tail) {
+    if (tail.size() > n) tail.resize(n);
+    return well_formed(n - tail.size()) + tail;
+  };
+  switch (c) {
+    case content::ascii: return utf8guard::security::ascii_run(n);
+    case content::multibyte: return well_formed(n);
+    case content::error_at_end: return with_tail("\x80");
+    case content::unfinished_at_end: return with_tail("\xF0\x9F\x98");
+    case content::error_at_start:
+      return n == 0 ? std::string() : std::string("\xC0").append(well_formed(n - 1));
+    case content::surrogate_at_end: return with_tail("\xED\xA0");
+    case content::noise: {
+      std::string s(n, '\0');
+      std::uint32_t x = 0x9E3779B9u ^ static_cast<std::uint32_t>(n);
+      for (char& ch : s) {
+        x = x * 1664525u + 1013904223u;
+        ch = static_cast<char>(x >> 24);
+      }
+      return s;
+    }
+  }
+  return {};
+}
+
+bool same(const utf8guard::result& r, const reference::error& e) {
+  return utf8guard::to_string(r.kind) == e.kind && r.offset == e.offset && r.length == e.length;
+}
+bool same(const utf8guard_result& r, const reference::error& e) {
+  return utf8guard_error_name(r.kind) == e.kind && r.offset == e.offset && r.length == e.length;
+}
+
+// What decode_one must say for the sequence at the start of s (non-empty).
+struct one {
+  std::string kind;
+  std::size_t length;
+  char32_t value;
+};
+one expected_one(std::string_view s) {
+  const reference::error e = reference::first_error(s);
+  if (!e.ok() && e.offset == 0) return {std::string(e.kind), e.length, 0};
+  const char32_t cp = reference::decode(s)[0];
+  return {"none", reference::encode(cp).size(), cp};
+}
+
+bool append_sink(void* ctx, const char* data, size_t len) {
+  static_cast<std::string*>(ctx)->append(data, len);
+  return true;
+}
+bool count_error(void* ctx, utf8guard_result) {
+  ++*static_cast<std::size_t*>(ctx);
+  return true;
+}
+
+// check_guarded runs every entry point on g and compares with the oracle.
+void check_guarded(const guarded_buffer& g) {
+  const std::string_view in = g.view();
+  const reference::error first = reference::first_error(in);
+  const std::vector<reference::error> all = reference::all_errors(in);
+  const std::string sanitized = reference::sanitize(in);
+  const std::u32string cps = reference::decode(in);
+
+  ASSERT_TRUE(same(utf8guard::validate(in), first));
+  ASSERT_EQ(utf8guard::is_valid(in), first.ok());
+  ASSERT_TRUE(same(utf8guard_validate(in.data(), in.size()), first));
+  ASSERT_EQ(utf8guard_is_valid(in.data(), in.size()), first.ok());
+
+  // Streaming: the whole buffer, then one byte per feed (the last feed is the
+  // byte against the guard, or the first one the byte after it).
+  utf8guard::validator v;
+  v.feed(in);
+  ASSERT_TRUE(same(v.finish(), first));
+  utf8guard_validator cv;
+  utf8guard_validator_init(&cv);
+  for (std::size_t i = 0; i < in.size(); ++i) utf8guard_validator_feed(&cv, in.data() + i, 1);
+  ASSERT_TRUE(same(utf8guard_validator_finish(&cv), first));
+
+  // Sanitize: one-shot, into an output that ends at a guard page, streaming.
+  ASSERT_EQ(utf8guard::sanitize(in), sanitized);
+  {
+    guarded_output out(sanitized.size());
+    ASSERT_EQ(utf8guard::sanitize_to(in, out.data(), out.size()), sanitized.size());
+    ASSERT_EQ(std::string_view(out.data(), out.size()), sanitized);
+    std::size_t written = 0, replaced = 0;
+    ASSERT_EQ(utf8guard_sanitize(in.data(), in.size(), out.data(), out.size(), &written, &replaced),
+              UTF8GUARD_OK);
+    ASSERT_EQ(written, sanitized.size());
+    ASSERT_EQ(replaced, all.size());
+  }
+  if (!sanitized.empty()) {  // one byte short: refused, and nothing past the end
+    guarded_output out(sanitized.size() - 1);
+    ASSERT_EQ(utf8guard::sanitize_to(in, out.data(), out.size()), SIZE_MAX);
+    ASSERT_EQ(utf8guard_sanitize(in.data(), in.size(), out.data(), out.size(), nullptr, nullptr),
+              UTF8GUARD_BUFFER_TOO_SMALL);
+  }
+  {
+    std::string out;
+    utf8guard::sanitizer s;
+    s.feed(in, [&out](std::string_view b) { out.append(b); });
+    s.finish([&out](std::string_view b) { out.append(b); });
+    ASSERT_EQ(out, sanitized);
+    std::string cout;
+    utf8guard_sanitizer cs;
+    utf8guard_sanitizer_init(&cs);
+    for (std::size_t i = 0; i < in.size(); ++i)
+      ASSERT_EQ(utf8guard_sanitizer_feed(&cs, in.data() + i, 1, append_sink, &cout), UTF8GUARD_OK);
+    ASSERT_EQ(utf8guard_sanitizer_finish(&cs, append_sink, &cout), UTF8GUARD_OK);
+    ASSERT_EQ(cout, sanitized);
+  }
+
+  // Every error of the stream.
+  std::size_t errors = 0;
+  utf8guard::error_scanner scan;
+  scan.feed(in, [&errors](const utf8guard::result&) { ++errors; });
+  scan.finish([&errors](const utf8guard::result&) { ++errors; });
+  ASSERT_EQ(errors, all.size());
+  std::size_t cerrors = 0;
+  utf8guard_scanner cscan;
+  utf8guard_scanner_init(&cscan);
+  ASSERT_EQ(utf8guard_scanner_feed(&cscan, in.data(), in.size(), count_error, &cerrors),
+            UTF8GUARD_OK);
+  ASSERT_EQ(utf8guard_scanner_finish(&cscan, count_error, &cerrors), UTF8GUARD_OK);
+  ASSERT_EQ(cerrors, all.size());
+
+  // decode_one at the last four positions, where a decoder that assumes "a
+  // lead promises its continuations" reads past the end, and at the first.
+  for (std::size_t back = 1; back <= 4 && back <= in.size(); ++back) {
+    for (std::size_t at : {in.size() - back, std::size_t{0}}) {
+      const std::string_view tail = in.substr(at);
+      const one want = expected_one(tail);
+      const utf8guard::decoded d = utf8guard::decode_one(tail);
+      ASSERT_EQ(utf8guard::to_string(d.kind), want.kind) << "at " << at;
+      ASSERT_EQ(d.length, want.length) << "at " << at;
+      std::uint32_t cp = 0;
+      const utf8guard_result r = utf8guard_decode_one(tail.data(), tail.size(), &cp);
+      ASSERT_EQ(std::string(utf8guard_error_name(r.kind)), want.kind);
+      ASSERT_EQ(r.length, want.length);
+      if (want.kind == "none") {
+        ASSERT_EQ(d.value, want.value);
+        ASSERT_EQ(cp, static_cast<std::uint32_t>(want.value));
+      }
+    }
+  }
+
+  // decode into an output of exactly the needed capacity, against a guard.
+  std::u32string got;
+  ASSERT_TRUE(same(utf8guard::decode(in, got), first));
+  ASSERT_TRUE(got == cps);
+  {
+    guarded_output out(cps.size() * sizeof(std::uint32_t));
+    // SAFETY: the page-aligned end minus a multiple of 4 is 4-byte aligned.
+    auto* cp_out = reinterpret_cast<std::uint32_t*>(out.data());
+    std::size_t count = 0;
+    utf8guard_result err{};
+    const utf8guard_status st =
+        utf8guard_decode(in.data(), in.size(), cp_out, cps.size(), &count, &err);
+    ASSERT_EQ(st, first.ok() ? UTF8GUARD_OK : UTF8GUARD_ILL_FORMED);
+    ASSERT_EQ(count, cps.size());
+    ASSERT_TRUE(same(err, first));
+  }
+}
+
+// encode reads code points from a guarded array and writes UTF-8 into a
+// guarded output of exactly the needed size.
+void check_encode_guarded(const std::u32string& cps, guarded_buffer::side side) {
+  const std::string_view raw(reinterpret_cast<const char*>(cps.data()),
+                             cps.size() * sizeof(char32_t));
+  const guarded_buffer g(raw, side);
+  const auto* in = reinterpret_cast<const std::uint32_t*>(g.data());
+  std::string want;
+  for (char32_t c : cps) want += reference::encode(c);
+  guarded_output out(want.size());
+  std::size_t written = 0, bad = 99;
+  ASSERT_EQ(utf8guard_encode(in, cps.size(), out.data(), out.size(), &written, &bad), UTF8GUARD_OK);
+  ASSERT_EQ(std::string_view(out.data(), written), want);
+  ASSERT_EQ(bad, 99u);  // untouched on success
+  std::string cpp;
+  ASSERT_TRUE(utf8guard::encode(
+      std::u32string_view(reinterpret_cast<const char32_t*>(g.data()), cps.size()), cpp));
+  ASSERT_EQ(cpp, want);
+  if (!want.empty()) {
+    guarded_output short_out(want.size() - 1);
+    ASSERT_EQ(
+        utf8guard_encode(in, cps.size(), short_out.data(), short_out.size(), &written, nullptr),
+        UTF8GUARD_BUFFER_TOO_SMALL);
+  }
+}
+
+class GuardPage : public utf8guard::testing::EveryKernel {
+ protected:
+  void every_length(guarded_buffer::side side) {
+    std::size_t cases = 0;
+    for (std::size_t n = 0; n <= kMaxLength; ++n) {
+      for (content c : kContents) {
+        const std::string bytes = make(c, n);
+        ASSERT_EQ(bytes.size(), n);
+        SCOPED_TRACE(std::string(name_of(c)) + ", length " + std::to_string(n) + ": [" +
+                     to_hex(bytes.substr(0, 16)) + (n > 16 ? " ...]" : "]"));
+        const guarded_buffer g(bytes, side);
+        check_guarded(g);
+        if (HasFatalFailure()) return;
+        ++cases;
+      }
+      check_encode_guarded(reference::decode(well_formed(n)), side);
+      if (HasFatalFailure()) return;
+    }
+    RecordProperty("guarded_inputs", static_cast<int>(cases));
+  }
+};
+
+TEST_P(GuardPage, LastByteBeforeGuardEveryLength) { every_length(guarded_buffer::at_end); }
+
+TEST_P(GuardPage, FirstByteAfterGuardEveryLength) { every_length(guarded_buffer::at_start); }
+
+// (NULL, 0) and (pointer into a PROT_NONE page, 0) are the empty input for
+// every entry point: nothing is read through the pointer, nothing written.
+TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
+  const guarded_buffer g("", guarded_buffer::at_end);
+  guarded_output sink_page(0);
+  for (const char* p : {static_cast<const char*>(nullptr), g.guard_address()}) {
+    SCOPED_TRACE(p == nullptr ? "(NULL, 0)" : "(guard page, 0)");
+    char* out = p == nullptr ? nullptr : sink_page.guard();
+    const std::string_view empty(p, 0);
+
+    EXPECT_TRUE(utf8guard::is_valid(empty));
+    EXPECT_TRUE(utf8guard::validate(empty).ok());
+    EXPECT_TRUE(utf8guard_is_valid(p, 0));
+    EXPECT_EQ(utf8guard_validate(p, 0).kind, UTF8GUARD_ERROR_NONE);
+
+    utf8guard::validator v;
+    EXPECT_TRUE(v.feed(empty).ok());
+    EXPECT_TRUE(v.finish().ok());
+    utf8guard_validator cv;
+    utf8guard_validator_init(&cv);
+    EXPECT_EQ(utf8guard_validator_feed(&cv, p, 0).kind, UTF8GUARD_ERROR_NONE);
+    EXPECT_EQ(utf8guard_validator_finish(&cv).kind, UTF8GUARD_ERROR_NONE);
+
+    // An empty chunk in the middle of a carried sequence changes nothing.
+    utf8guard::validator mid;
+    EXPECT_TRUE(mid.feed("\xE2").ok());
+    EXPECT_TRUE(mid.feed(empty).ok());
+    EXPECT_TRUE(mid.feed("\x82").ok());
+    EXPECT_TRUE(mid.feed(empty).ok());
+    EXPECT_TRUE(mid.feed("\xAC").ok());
+    EXPECT_TRUE(mid.finish().ok());
+    EXPECT_EQ(mid.bytes_fed(), 3u);
+
+    EXPECT_EQ(utf8guard::sanitize(empty), "");
+    EXPECT_EQ(utf8guard::sanitize_to(empty, out, 0), 0u);
+    std::size_t written = 7, replaced = 7;
+    EXPECT_EQ(utf8guard_sanitize(p, 0, out, 0, &written, &replaced), UTF8GUARD_OK);
+    EXPECT_EQ(written, 0u);
+    EXPECT_EQ(replaced, 0u);
+    std::size_t bound = 7;
+    EXPECT_EQ(utf8guard_sanitize_bound(0, &bound), UTF8GUARD_OK);
+    EXPECT_EQ(bound, 0u);
+    EXPECT_EQ(utf8guard::sanitize_bound(0), 0u);
+
+    std::string got;
+    utf8guard::sanitizer s;
+    auto append = [&got](std::string_view b) { got.append(b); };
+    EXPECT_TRUE(s.feed("\xF0\x9F", append));
+    EXPECT_TRUE(s.feed(empty, append));
+    EXPECT_TRUE(s.feed("\x98\x80", append));
+    EXPECT_TRUE(s.feed(empty, append));
+    EXPECT_TRUE(s.finish(append));
+    EXPECT_EQ(got, "\xF0\x9F\x98\x80");
+    std::string cgot;
+    utf8guard_sanitizer cs;
+    utf8guard_sanitizer_init(&cs);
+    EXPECT_EQ(utf8guard_sanitizer_feed(&cs, p, 0, append_sink, &cgot), UTF8GUARD_OK);
+    EXPECT_EQ(utf8guard_sanitizer_finish(&cs, append_sink, &cgot), UTF8GUARD_OK);
+    EXPECT_EQ(cgot, "");
+    EXPECT_EQ(utf8guard_sanitizer_replacements(&cs), 0u);
+
+    std::size_t errors = 0;
+    utf8guard::error_scanner scan;
+    EXPECT_TRUE(scan.feed(empty, [&errors](const utf8guard::result&) { ++errors; }));
+    EXPECT_TRUE(scan.finish([&errors](const utf8guard::result&) { ++errors; }));
+    utf8guard_scanner cscan;
+    utf8guard_scanner_init(&cscan);
+    EXPECT_EQ(utf8guard_scanner_feed(&cscan, p, 0, count_error, &errors), UTF8GUARD_OK);
+    EXPECT_EQ(utf8guard_scanner_finish(&cscan, count_error, &errors), UTF8GUARD_OK);
+    EXPECT_EQ(errors, 0u);
+    EXPECT_EQ(utf8guard_scanner_errors(&cscan), 0u);
+
+    // decode_one: the empty input is "incomplete" with length 0 (the headers).
+    const utf8guard::decoded d = utf8guard::decode_one(empty);
+    EXPECT_EQ(d.kind, utf8guard::error::incomplete);
+    EXPECT_EQ(d.length, 0u);
+    std::uint32_t cp = 0x41;
+    const utf8guard_result r1 = utf8guard_decode_one(p, 0, &cp);
+    EXPECT_EQ(r1.kind, UTF8GUARD_ERROR_INCOMPLETE);
+    EXPECT_EQ(r1.length, 0u);
+    EXPECT_EQ(cp, 0x41u);  // left unchanged on error
+
+    std::u32string cps;
+    EXPECT_TRUE(utf8guard::decode(empty, cps).ok());
+    EXPECT_TRUE(cps.empty());
+    std::size_t count = 7;
+    utf8guard_result err{UTF8GUARD_ERROR_OVERLONG, 1, 1};
+    EXPECT_EQ(utf8guard_decode(p, 0, reinterpret_cast<std::uint32_t*>(out), 0, &count, &err),
+              UTF8GUARD_OK);
+    EXPECT_EQ(count, 0u);
+    EXPECT_EQ(err.kind, UTF8GUARD_ERROR_NONE);
+
+    const auto* no_cps = reinterpret_cast<const std::uint32_t*>(p);
+    std::string enc;
+    EXPECT_TRUE(
+        utf8guard::encode(std::u32string_view(reinterpret_cast<const char32_t*>(p), 0), enc));
+    EXPECT_EQ(enc, "");
+    written = 7;
+    EXPECT_EQ(utf8guard_encode(no_cps, 0, out, 0, &written, nullptr), UTF8GUARD_OK);
+    EXPECT_EQ(written, 0u);
+  }
+
+  // utf8guard.h: "A NULL pointer with a non-zero length ... the functions
+  // treat it as the empty input rather than dereference it."
+  EXPECT_TRUE(utf8guard_is_valid(nullptr, 5));
+  EXPECT_EQ(utf8guard_validate(nullptr, 5).kind, UTF8GUARD_ERROR_NONE);
+  utf8guard_validator cv;
+  utf8guard_validator_init(&cv);
+  EXPECT_EQ(utf8guard_validator_feed(&cv, nullptr, 5).kind, UTF8GUARD_ERROR_NONE);
+  EXPECT_EQ(utf8guard_validator_finish(&cv).kind, UTF8GUARD_ERROR_NONE);
+  std::size_t written = 7;
+  EXPECT_EQ(utf8guard_sanitize(nullptr, 5, nullptr, 0, &written, nullptr), UTF8GUARD_OK);
+  EXPECT_EQ(written, 0u);
+  std::string cgot;
+  utf8guard_sanitizer cs;
+  utf8guard_sanitizer_init(&cs);
+  EXPECT_EQ(utf8guard_sanitizer_feed(&cs, nullptr, 5, append_sink, &cgot), UTF8GUARD_OK);
+  EXPECT_EQ(cgot, "");
+  std::size_t errors = 0;
+  utf8guard_scanner cscan;
+  utf8guard_scanner_init(&cscan);
+  EXPECT_EQ(utf8guard_scanner_feed(&cscan, nullptr, 5, count_error, &errors), UTF8GUARD_OK);
+  EXPECT_EQ(errors, 0u);
+  std::uint32_t cp = 0;
+  EXPECT_EQ(utf8guard_decode_one(nullptr, 5, &cp).kind, UTF8GUARD_ERROR_INCOMPLETE);
+  std::size_t count = 7;
+  EXPECT_EQ(utf8guard_decode(nullptr, 5, nullptr, 0, &count, nullptr), UTF8GUARD_OK);
+  EXPECT_EQ(count, 0u);
+  EXPECT_EQ(utf8guard_encode(nullptr, 5, nullptr, 0, &written, nullptr), UTF8GUARD_OK);
+  EXPECT_EQ(written, 0u);
+  // A non-empty result into a NULL output is "too small", never a write.
+  EXPECT_EQ(utf8guard_sanitize("a", 1, nullptr, 8, &written, nullptr), UTF8GUARD_BUFFER_TOO_SMALL);
+  EXPECT_EQ(utf8guard_decode("a", 1, nullptr, 8, &count, nullptr), UTF8GUARD_BUFFER_TOO_SMALL);
+  const std::uint32_t one_cp = 0x41;
+  EXPECT_EQ(utf8guard_encode(&one_cp, 1, nullptr, 8, &written, nullptr),
+            UTF8GUARD_BUFFER_TOO_SMALL);
+
+  // The remaining C functions take no input buffer; their edge arguments.
+  EXPECT_FALSE(utf8guard_set_kernel(nullptr));
+  EXPECT_EQ(utf8guard_kernel_name(utf8guard_kernel_count(), nullptr), nullptr);
+  std::size_t bound = 0;
+  EXPECT_EQ(utf8guard_sanitize_bound(SIZE_MAX, &bound), UTF8GUARD_OVERFLOW);
+  EXPECT_EQ(utf8guard::sanitize_bound(SIZE_MAX), SIZE_MAX);
+  guarded_output four(4);
+  EXPECT_EQ(utf8guard_encode_one(0x10FFFF, four.data()), 4u);
+  EXPECT_EQ(utf8guard_encode_one(0x110000, four.data()), 0u);
+  EXPECT_EQ(utf8guard_encode_one(0xD800, four.data()), 0u);
+  EXPECT_EQ(utf8guard::encode_one(U'\U0001F600', four.data()), 4u);
+  // Something must run on the forced kernel for the fixture's check.
+  EXPECT_TRUE(utf8guard::is_valid("a"));
+}
+
+UTF8GUARD_INSTANTIATE_FOR_EVERY_KERNEL(GuardPage);
+
+// A kernel may have several scan bodies (avx512: with and without VBMI), and
+// set_kernel() reaches only the one this CPU prefers. Every usable body goes
+// through the driver every public entry point uses (scan, then the Table 3-7
+// classifier), against the guard on both sides.
+TEST(GuardPageScanBodies, EveryUsableBodyBothSides) {
+  std::size_t count = 0;
+  const utf8guard::detail::kernel* const* bodies = utf8guard::detail::kernel_bodies(count);
+  std::size_t checked = 0;
+  for (std::size_t b = 0; b < count; ++b) {
+    const utf8guard::detail::kernel& body = *bodies[b];
+    if (!body.usable()) continue;
+    SCOPED_TRACE(body.name);
+    for (auto side : {guarded_buffer::at_end, guarded_buffer::at_start}) {
+      for (std::size_t n = 0; n <= kMaxLength; ++n) {
+        for (content c : kContents) {
+          const guarded_buffer g(make(c, n), side);
+          const reference::error want = reference::first_error(g.view());
+          const utf8guard::result got =
+              utf8guard::detail::validate_with(body, utf8guard::detail::bytes(g.data()), g.size());
+          ASSERT_TRUE(same(got, want)) << name_of(c) << ", length " << n;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 0u);
+  RecordProperty("guarded_inputs", static_cast<int>(checked));
+}
+
+}  // namespace
