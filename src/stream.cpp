@@ -14,6 +14,7 @@ stream_cursor cursor(State& s) noexcept {
 
 // Keeps the first error and stops there; valid runs need no work.
 struct first_error_handler {
+  static constexpr bool kIgnoresValid = true;
   utf8guard_result& first;
   bool valid(const std::uint8_t*, std::size_t) noexcept { return true; }
   bool error(const result& r) noexcept {
@@ -28,17 +29,68 @@ auto sink_handler(utf8guard_sink sink, void* ctx, std::size_t& replacements) {
                            replacements};
 }
 
-// Reports each maximal subpart to the callback.
-struct scan_handler {
-  utf8guard_error_callback on_error;
+// Collects errors and hands them to `deliver` in batches: on hostile input
+// an error comes every other byte, and one opaque call per batch instead of
+// per error keeps the scan at DFA speed. deliver returns the number of errors
+// it was given, or the index of the one for which its callback said stop.
+using batch_fn = std::size_t (*)(void* ctx, const utf8guard_result* errors, std::size_t count);
+
+struct batch_handler {
+  static constexpr bool kIgnoresValid = true;
+  static constexpr std::size_t kBatch = 64;
+  batch_handler(batch_fn d, void* c) noexcept : deliver(d), ctx(c) {}
+  batch_fn deliver;
   void* ctx;
-  std::size_t& errors;
+  std::size_t delivered = 0;
+  std::size_t pending = 0;
+  utf8guard_result batch[kBatch];  // written before read: no initialization
   bool valid(const std::uint8_t*, std::size_t) noexcept { return true; }
   bool error(const result& r) {
-    ++errors;
-    return on_error(ctx, to_c(r));
+    batch[pending++] = to_c(r);
+    return pending < kBatch || flush();
+  }
+  bool flush() {
+    if (pending == 0) return true;
+    const std::size_t stopped_at = deliver(ctx, batch, pending);
+    const bool go_on = stopped_at == pending;
+    delivered += go_on ? pending : stopped_at + 1;  // the stopping one was reported
+    pending = 0;
+    return go_on;
   }
 };
+
+// The C API's callback takes one error at a time.
+struct one_at_a_time {
+  utf8guard_error_callback on_error;
+  void* ctx;
+  static std::size_t deliver(void* self, const utf8guard_result* errors, std::size_t count) {
+    const auto& c = *static_cast<const one_at_a_time*>(self);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!c.on_error(c.ctx, errors[i])) return i;
+    }
+    return count;
+  }
+};
+
+// scan runs `step` (a feed or a finish) with a batch_handler and counts what
+// the callback was given.
+template <class Step>
+bool scan(utf8guard_scanner* s, batch_fn deliver, void* ctx, Step step) {
+  batch_handler h(deliver, ctx);
+  const bool continued = step(h) && h.flush();
+  s->priv_errors += h.delivered;
+  return continued;
+}
+
+bool scanner_feed(utf8guard_scanner* s, std::string_view chunk, batch_fn deliver, void* ctx) {
+  return scan(s, deliver, ctx, [&](batch_handler& h) {
+    return stream_feed(cursor(*s), bytes(chunk.data()), chunk.size(), h);
+  });
+}
+
+bool scanner_finish(utf8guard_scanner* s, batch_fn deliver, void* ctx) {
+  return scan(s, deliver, ctx, [&](batch_handler& h) { return stream_finish(cursor(*s), h); });
+}
 
 utf8guard_status status_of(bool continued) noexcept {
   return continued ? UTF8GUARD_OK : UTF8GUARD_SINK_FAILED;
@@ -95,15 +147,14 @@ void utf8guard_scanner_init(utf8guard_scanner* s) { *s = utf8guard_scanner{}; }
 
 utf8guard_status utf8guard_scanner_feed(utf8guard_scanner* s, const char* data, size_t len,
                                         utf8guard_error_callback on_error, void* ctx) {
-  const std::string_view chunk = c_bytes(data, len);
-  scan_handler h{on_error, ctx, s->priv_errors};
-  return status_of(stream_feed(cursor(*s), bytes(chunk.data()), chunk.size(), h));
+  one_at_a_time c{on_error, ctx};
+  return status_of(scanner_feed(s, c_bytes(data, len), &one_at_a_time::deliver, &c));
 }
 
 utf8guard_status utf8guard_scanner_finish(utf8guard_scanner* s, utf8guard_error_callback on_error,
                                           void* ctx) {
-  scan_handler h{on_error, ctx, s->priv_errors};
-  return status_of(stream_finish(cursor(*s), h));
+  one_at_a_time c{on_error, ctx};
+  return status_of(scanner_finish(s, &one_at_a_time::deliver, &c));
 }
 
 size_t utf8guard_scanner_errors(const utf8guard_scanner* s) { return s->priv_errors; }
@@ -140,12 +191,12 @@ std::size_t sanitizer::replacements() const noexcept { return state_.priv_replac
 
 error_scanner::error_scanner() noexcept { utf8guard_scanner_init(&state_); }
 
-bool error_scanner::feed_raw(std::string_view chunk, utf8guard_error_callback cb, void* ctx) {
-  return utf8guard_scanner_feed(&state_, chunk.data(), chunk.size(), cb, ctx) == UTF8GUARD_OK;
+bool error_scanner::feed_raw(std::string_view chunk, batch_fn cb, void* ctx) {
+  return detail::scanner_feed(&state_, chunk, cb, ctx);
 }
 
-bool error_scanner::finish_raw(utf8guard_error_callback cb, void* ctx) {
-  return utf8guard_scanner_finish(&state_, cb, ctx) == UTF8GUARD_OK;
+bool error_scanner::finish_raw(batch_fn cb, void* ctx) {
+  return detail::scanner_finish(&state_, cb, ctx);
 }
 
 void error_scanner::reset() noexcept { utf8guard_scanner_init(&state_); }

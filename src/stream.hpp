@@ -11,12 +11,23 @@
 // A Handler has   bool valid(const std::uint8_t* p, std::size_t n)
 //                 bool error(const result& absolute)
 // and returns false from either to stop the stream (feed then returns false).
+// A handler that replaces errors (kReplaces) also has
+//                 bool replaced(const char* p, std::size_t n, std::size_t replacements)
+// which takes already sanitized bytes from the hostile-input path.
+//
+// Errors far apart cost one kernel scan each: the kernel runs at vector
+// speed up to the next error. When kDenseRun errors in a row each come
+// within kDenseGap bytes of the one before, the engine switches to the
+// branch-free DFA walks of scalar/dense.hpp, window by window, until a
+// window's errors are on average more than kDenseGap bytes apart.
 #ifndef UTF8GUARD_STREAM_HPP
 #define UTF8GUARD_STREAM_HPP
 
 #include <cstring>
+#include <type_traits>
 
 #include "kernel.hpp"
+#include "scalar/dense.hpp"
 #include "scalar/table37.hpp"
 
 namespace utf8guard::detail {
@@ -29,8 +40,13 @@ inline constexpr char kReplacement[3] = {'\xEF', '\xBF', '\xBD'};
 // bool(const char*, std::size_t), false to stop.
 template <class Put>
 struct replacing_handler {
+  static constexpr bool kReplaces = true;
   Put put;
   std::size_t& replacements;
+  bool replaced(const char* p, std::size_t n, std::size_t count) {
+    replacements += count;
+    return n == 0 || put(p, n);
+  }
   bool valid(const std::uint8_t* p, std::size_t n) {
     // SAFETY: p[0..n) lies inside the caller's chunk or the engine's carry copy.
     return n == 0 || put(reinterpret_cast<const char*>(p), n);
@@ -48,6 +64,59 @@ struct stream_cursor {
   unsigned char* carry;      // 4 bytes of storage
   unsigned char& carry_len;  // 0..3
 };
+
+// Where a kernel scan per error costs more than walking the DFA: about the
+// bytes the DFA walks in the time of one scan's fixed cost (call, setup,
+// classification). A run of close errors, not one, switches (one broken
+// sequence is often two subparts).
+inline constexpr std::size_t kDenseGap = 32;
+inline constexpr unsigned kDenseRun = 4;
+
+template <class Handler, class = void>
+struct replaces : std::false_type {};
+template <class Handler>
+struct replaces<Handler, std::void_t<decltype(Handler::kReplaces)>>
+    : std::bool_constant<Handler::kReplaces> {};
+
+// A handler may declare kIgnoresValid (valid() does nothing): then the
+// hostile-input path skips its calls, one unpredictable branch per error.
+template <class Handler, class = void>
+struct ignores_valid : std::false_type {};
+template <class Handler>
+struct ignores_valid<Handler, std::void_t<decltype(Handler::kIgnoresValid)>>
+    : std::bool_constant<Handler::kIgnoresValid> {};
+
+// dense_window runs one DFA walk over p[0..n) (p is at absolute offset base,
+// on a sequence boundary) and hands its result to h: sanitized bytes to a
+// replacing handler, else valid runs and errors in order. stop is where the
+// walk ended (see dense.hpp), errors how many subparts it met.
+template <class Handler>
+bool dense_window(const std::uint8_t* p, std::size_t n, std::size_t base, Handler& h,
+                  std::size_t& stop, std::size_t& errors) {
+  if constexpr (replaces<Handler>::value) {
+    char out[dense::kMaxOutput];
+    const dense::window_end w = dense::replace_in(p, n, out);
+    stop = w.stop;
+    errors = w.replacements;
+    return h.replaced(out, w.count, w.replacements);
+  } else {
+    dense::window_error list[dense::kMaxErrors];
+    const dense::window_end w = dense::errors_in(p, n, list);
+    stop = w.stop;
+    errors = w.count;
+    std::size_t run = 0;  // start of the valid run before the next error
+    for (std::size_t k = 0; k < w.count; ++k) {
+      const dense::window_error& e = list[k];
+      if constexpr (!ignores_valid<Handler>::value) {
+        if (e.offset != run && !h.valid(p + run, e.offset - run)) return false;
+        run = e.offset + e.length;
+      }
+      if (!h.error(result{e.kind, base + e.offset, e.length})) return false;
+    }
+    if constexpr (ignores_valid<Handler>::value) return true;
+    return run == w.stop || h.valid(p + run, w.stop - run);
+  }
+}
 
 template <class Handler>
 bool stream_feed(stream_cursor s, const std::uint8_t* p, std::size_t n, Handler& h) {
@@ -78,7 +147,21 @@ bool stream_feed(stream_cursor s, const std::uint8_t* p, std::size_t n, Handler&
       i = r.length - have;
     }
   }
+  unsigned close_errors = 0;
   while (i < n) {
+    if (close_errors >= kDenseRun) {
+      const std::size_t len = n - i < dense::kWindow ? n - i : dense::kWindow;
+      std::size_t stop = 0, errors = 0;
+      if (!dense_window(p + i, len, base + i, h, stop, errors)) return false;
+      if (stop < len && i + len == n) {  // the chunk ends inside a sequence
+        std::memcpy(s.carry, p + i + stop, len - stop);
+        s.carry_len = static_cast<unsigned char>(len - stop);
+        return true;
+      }
+      i += stop;
+      if (errors * kDenseGap < stop) close_errors = 0;
+      continue;
+    }
     const result r = validate_active(p + i, n - i);
     if (r.ok()) return h.valid(p + i, n - i);
     if (r.offset != 0 && !h.valid(p + i, r.offset)) return false;
@@ -89,6 +172,7 @@ bool stream_feed(stream_cursor s, const std::uint8_t* p, std::size_t n, Handler&
     }
     if (!h.error(result{r.kind, base + i + r.offset, r.length})) return false;
     i += r.offset + r.length;
+    close_errors = r.offset < kDenseGap ? close_errors + 1 : 0;
   }
   return true;
 }

@@ -75,6 +75,15 @@ class UTF8GUARD_EXPORT validator {
   utf8guard_validator state_;
 };
 
+namespace detail {
+// context passes a callable, const or not, through a C-style void* context;
+// the callback casts it back to its exact (possibly const) type.
+template <class F>
+void* context(F& f) noexcept {
+  return const_cast<void*>(static_cast<const void*>(&f));
+}
+}  // namespace detail
+
 // sanitize_bound is the largest output sanitizing n bytes can produce
 // (3 * n); it returns SIZE_MAX if that overflows.
 [[nodiscard]] UTF8GUARD_EXPORT std::size_t sanitize_bound(std::size_t n) noexcept;
@@ -98,11 +107,11 @@ class UTF8GUARD_EXPORT sanitizer {
   sanitizer() noexcept;
   template <class Sink>
   bool feed(std::string_view chunk, Sink&& sink) {
-    return feed_raw(chunk, &call_sink<std::remove_reference_t<Sink>>, &sink);
+    return feed_raw(chunk, &call_sink<std::remove_reference_t<Sink>>, detail::context(sink));
   }
   template <class Sink>
   bool finish(Sink&& sink) {
-    return finish_raw(&call_sink<std::remove_reference_t<Sink>>, &sink);
+    return finish_raw(&call_sink<std::remove_reference_t<Sink>>, detail::context(sink));
   }
   void reset() noexcept;
   // replacements is the number of U+FFFD written so far.
@@ -133,30 +142,37 @@ class UTF8GUARD_EXPORT error_scanner {
   error_scanner() noexcept;
   template <class OnError>
   bool feed(std::string_view chunk, OnError&& on_error) {
-    return feed_raw(chunk, &call<std::remove_reference_t<OnError>>, &on_error);
+    return feed_raw(chunk, &call<std::remove_reference_t<OnError>>, detail::context(on_error));
   }
   template <class OnError>
   bool finish(OnError&& on_error) {
-    return finish_raw(&call<std::remove_reference_t<OnError>>, &on_error);
+    return finish_raw(&call<std::remove_reference_t<OnError>>, detail::context(on_error));
   }
   void reset() noexcept;
   // errors is the number of errors reported so far.
   [[nodiscard]] std::size_t errors() const noexcept;
 
  private:
+  // The library hands errors over in batches, and this loop calls the
+  // callback on each: one call across the library boundary per batch, not
+  // per error, which matters on input dense with errors. It returns count,
+  // or the index of the error for which the callback said stop.
+  using batch_fn = std::size_t (*)(void* ctx, const utf8guard_result* errors, std::size_t count);
   template <class OnError>
-  static bool call(void* ctx, utf8guard_result r) {
+  static std::size_t call(void* ctx, const utf8guard_result* errors, std::size_t count) {
     auto& f = *static_cast<OnError*>(ctx);
-    const result e{static_cast<error>(r.kind), r.offset, r.length};
-    if constexpr (std::is_same_v<decltype(f(e)), bool>) {
-      return f(e);
-    } else {
-      f(e);
-      return true;
+    for (std::size_t i = 0; i < count; ++i) {
+      const result e{static_cast<error>(errors[i].kind), errors[i].offset, errors[i].length};
+      if constexpr (std::is_same_v<decltype(f(e)), bool>) {
+        if (!f(e)) return i;
+      } else {
+        f(e);
+      }
     }
+    return count;
   }
-  bool feed_raw(std::string_view chunk, utf8guard_error_callback cb, void* ctx);
-  bool finish_raw(utf8guard_error_callback cb, void* ctx);
+  bool feed_raw(std::string_view chunk, batch_fn cb, void* ctx);
+  bool finish_raw(batch_fn cb, void* ctx);
   utf8guard_scanner state_;
 };
 

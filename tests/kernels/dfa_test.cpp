@@ -1,0 +1,268 @@
+// dfa_test.cpp - the hostile-input DFA (src/scalar/dfa.hpp, dense.hpp)
+// against the one classifier (table37.hpp's sequence_at) and the oracle:
+// every transition, every input of 0..3 bytes, random windows; and the
+// streaming engine switching between kernel scans and DFA windows.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "kernel_check.hpp"
+#include "scalar/dense.hpp"
+#include "scalar/dfa.hpp"
+#include "scalar/table37.hpp"
+
+namespace {
+
+using utf8guard::result;
+namespace detail = utf8guard::detail;
+namespace dense = utf8guard::detail::dense;
+namespace dfa = utf8guard::detail::dfa;
+
+// What the walk must find, by table37 alone: the subparts up to the
+// sequence left open at the end (if any), and where that sequence starts.
+struct expected {
+  std::vector<result> errors;
+  std::size_t stop = 0;
+};
+
+expected by_table37(std::string_view in) {
+  const auto* p = kcheck::bytes_of(in);
+  expected e;
+  std::size_t i = 0;
+  while (i < in.size()) {
+    const result r = detail::sequence_at(p, in.size(), i);
+    if (r.kind == utf8guard::error::incomplete) break;
+    if (!r.ok()) e.errors.push_back(r);
+    i += r.length;
+  }
+  e.stop = i;
+  return e;
+}
+
+// walk lists the subparts errors_in finds, and where it stopped.
+std::size_t walk(std::string_view in, std::vector<result>& list) {
+  static thread_local std::vector<dense::window_error> raw(dense::kMaxErrors);
+  const dense::window_end w = dense::errors_in(kcheck::bytes_of(in), in.size(), raw.data());
+  list.clear();
+  for (std::size_t k = 0; k < w.count; ++k)
+    list.push_back({raw[k].kind, raw[k].offset, raw[k].length});
+  EXPECT_EQ(w.replacements, list.size());
+  return w.stop;
+}
+
+std::string walk_errors(std::string_view in) {
+  static thread_local std::vector<result> list;
+  const std::size_t stop = walk(in, list);
+  const dense::window_end w{stop, list.size(), list.size()};
+  const expected want = by_table37(in);
+  std::string why;
+  if (w.stop != want.stop)
+    why += "stop " + std::to_string(w.stop) + " != " + std::to_string(want.stop) + "; ";
+  if (w.count != want.errors.size()) {
+    why += "count " + std::to_string(w.count) + " != " + std::to_string(want.errors.size()) + "; ";
+  }
+  for (std::size_t k = 0; k < w.count && k < want.errors.size(); ++k) {
+    if (list[k] != want.errors[k]) {
+      why += "error " + std::to_string(k) + ": " +
+             kcheck::describe(utf8guard::to_string(list[k].kind), list[k].offset, list[k].length) +
+             " != " +
+             kcheck::describe(utf8guard::to_string(want.errors[k].kind), want.errors[k].offset,
+                              want.errors[k].length) +
+             "; ";
+      break;
+    }
+  }
+  if (why.empty()) {
+    // The sanitized bytes of the window are those of its closed part.
+    static thread_local std::string out;
+    out.assign(dense::kMaxOutput, '\0');
+    const dense::window_end r = dense::replace_in(kcheck::bytes_of(in), in.size(), out.data());
+    out.resize(r.count);
+    if (r.stop != w.stop || r.replacements != w.count ||
+        out != reference::sanitize(in.substr(0, want.stop))) {
+      why += "replace_in differs";
+    }
+  }
+  return why.empty() ? why : why + " for " + kcheck::hex(in, 0, 8);
+}
+
+// Inputs that put the DFA in each state, so every (state, byte) pair is met.
+const std::vector<std::string>& state_prefixes() {
+  static const std::vector<std::string> all = {
+      "",         "a",        "\xC3",         "\xE1\x80", "\xF1\x80\x80",
+      "\xE0\xA0", "\xED\x80", "\xF0\x90\x80", "\xE1",     "\xF1\x80",
+      "\xF0\x90", "\xF4\x80", "\xF1",         "\xE0",     "\xED",
+      "\xF0",     "\xF4",     "\xC3\xA9"};
+  return all;
+}
+
+TEST(Dfa, EveryStateIsReachedByTheTestPrefixes) {
+  std::vector<bool> seen(dfa::kClassifyingStates, false);
+  for (const std::string& prefix : state_prefixes()) {
+    std::uint64_t s = dfa::A;
+    for (unsigned char c : prefix) s = dense::next_state(s, c);
+    seen[(s & 63) / dfa::kClassifySpacing] = true;
+  }
+  for (unsigned id = 0; id < dfa::kClassifyingStates; ++id) EXPECT_TRUE(seen[id]) << "state " << id;
+}
+
+TEST(Dfa, EveryTransitionAgreesWithSequenceAt) {
+  std::size_t failures = 0;
+  for (const std::string& prefix : state_prefixes()) {
+    for (int b = 0; b < 256; ++b) {
+      for (const char* after : {"", "a", "\x80", "\x80\x80", "\xBF\xBF\xBF"}) {
+        const std::string in = prefix + static_cast<char>(b) + after;
+        const std::string why = walk_errors(in);
+        if (!why.empty() && ++failures <= 10) ADD_FAILURE() << why;
+      }
+    }
+  }
+  EXPECT_EQ(failures, 0u);
+}
+
+TEST(Dfa, TheRowsAndActionsAreTheTransitions) {
+  // The yes/no rows (the scalar kernel's) are the classifying DFA with every
+  // error sent to the sticky ERR state; the classifying rows and the action
+  // table say what dfa::step says.
+  for (unsigned id = 0; id < dfa::kClassifyingStates; ++id) {
+    for (int b = 0; b < 256; ++b) {
+      const dfa::transition t = dfa::step(id, static_cast<std::uint8_t>(b));
+      const bool broke = t.first != utf8guard::error::none;
+      const bool bad = t.second != utf8guard::error::none;
+      const unsigned v =
+          static_cast<unsigned>(dfa::kTables.valid[b] >> (id * dfa::kValidSpacing)) & 63;
+      EXPECT_EQ(v, (broke || bad ? unsigned{dfa::ERR} : t.next) * dfa::kValidSpacing)
+          << id << " " << b;
+      const std::uint64_t state = id * dfa::kClassifySpacing;
+      EXPECT_EQ(dense::next_state(state, static_cast<std::uint8_t>(b)) & 63,
+                t.next * dfa::kClassifySpacing);
+      const dfa::action& a = dense::action_of(state, static_cast<std::uint8_t>(b));
+      EXPECT_EQ(a.first, t.first);
+      EXPECT_EQ(a.second, t.second);
+      EXPECT_EQ(a.count, unsigned{broke} + unsigned{bad});
+      EXPECT_EQ(a.broke, broke ? 3 : 0);
+      EXPECT_EQ(a.advance, (broke ? 3 : 0) + (bad ? 3 : 1));
+      EXPECT_EQ(a.kept, bad ? 0 : 1);
+      EXPECT_EQ(a.starts, id == dfa::A || broke);
+    }
+  }
+  const unsigned err = dfa::ERR * dfa::kValidSpacing;
+  for (int b = 0; b < 256; ++b)
+    EXPECT_EQ(static_cast<unsigned>(dfa::kTables.valid[b] >> err) & 63, err);
+}
+
+TEST(Dfa, EveryInputOfUpToThreeBytes) {
+  std::size_t failures = 0;
+  char in[3];
+  for (std::size_t len = 0; len <= 3; ++len) {
+    const std::uint32_t count = len == 0 ? 1 : 1u << (8 * len);
+    for (std::uint32_t v = 0; v < count; ++v) {
+      for (std::size_t k = 0; k < len; ++k) in[k] = static_cast<char>(v >> (8 * k));
+      const std::string why = walk_errors(std::string_view(in, len));
+      if (!why.empty() && ++failures <= 10) ADD_FAILURE() << why;
+    }
+  }
+  EXPECT_EQ(failures, 0u);
+}
+
+TEST(Dfa, RandomWindowsAgreeWithTheOracle) {
+  kcheck::generator gen(3);
+  std::size_t failures = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const std::size_t len = gen.below(dense::kWindow + 1);
+    std::string in = i % 3 == 0 ? gen.random_bytes(len) : gen.mutated(gen.valid(len));
+    if (in.size() > dense::kWindow) in.resize(dense::kWindow);
+    std::string why = walk_errors(in);
+    // And against the oracle directly: the closed part's subparts.
+    std::vector<result> list;
+    const std::size_t stop = walk(in, list);
+    // The oracle on the whole window, less the sequence left open at stop.
+    auto want = reference::all_errors(in);
+    if (!want.empty() && want.back().offset >= stop) want.pop_back();
+    if (why.empty() && want.size() != list.size()) why = "oracle count differs";
+    for (std::size_t k = 0; why.empty() && k < want.size(); ++k) {
+      if (utf8guard::to_string(list[k].kind) != want[k].kind || list[k].offset != want[k].offset ||
+          list[k].length != want[k].length) {
+        why = "oracle differs at error " + std::to_string(k) + ": " +
+              kcheck::describe(utf8guard::to_string(list[k].kind), list[k].offset, list[k].length) +
+              " vs " + kcheck::describe(want[k].kind, want[k].offset, want[k].length) + " " +
+              kcheck::hex(in, want[k].offset);
+      }
+    }
+    if (!why.empty() && ++failures <= 10) ADD_FAILURE() << why;
+  }
+  EXPECT_EQ(failures, 0u);
+}
+
+// The streaming engine switches between kernel scans and DFA windows: dense
+// and sparse stretches of errors, fed in chunks of every awkward size, on
+// every kernel, must give the oracle's sanitized bytes and error list.
+class DenseStreaming : public ::testing::TestWithParam<std::string> {};
+
+std::string mixed_density(kcheck::generator& gen) {
+  std::string s;
+  while (s.size() < 6000) {
+    switch (gen.below(4)) {
+      case 0: s += gen.random_bytes(gen.below(700)); break;
+      case 1: s += gen.valid(gen.below(900)); break;
+      case 2: s += gen.mutated(gen.valid(gen.below(300))); break;
+      default: {
+        std::string t = gen.valid(gen.below(400));
+        for (std::size_t k = 0; k < t.size(); k += 1 + gen.below(40))
+          t[k] = static_cast<char>(0x80 + gen.below(128));
+        s += t;
+      }
+    }
+  }
+  return s;
+}
+
+TEST_P(DenseStreaming, SanitizeAndEveryErrorMatchTheOracleForEveryChunking) {
+  ASSERT_TRUE(utf8guard::set_kernel(GetParam()));
+  kcheck::generator gen(11);
+  for (int round = 0; round < 40; ++round) {
+    const std::string in = mixed_density(gen);
+    const std::string want = reference::sanitize(in);
+    const auto want_errors = reference::all_errors(in);
+    EXPECT_EQ(utf8guard::sanitize(in), want);
+    for (std::size_t chunk : {std::size_t{1}, std::size_t{3}, std::size_t{255}, std::size_t{257},
+                              std::size_t{4096}, 1 + gen.below(1000)}) {
+      utf8guard::sanitizer s;
+      std::string out;
+      utf8guard::error_scanner sc;
+      std::vector<result> errors;
+      for (std::size_t off = 0; off < in.size(); off += chunk) {
+        const std::string_view part = std::string_view(in).substr(off, chunk);
+        s.feed(part, [&](std::string_view b) { out += b; });
+        sc.feed(part, [&](const result& r) { errors.push_back(r); });
+      }
+      s.finish([&](std::string_view b) { out += b; });
+      sc.finish([&](const result& r) { errors.push_back(r); });
+      ASSERT_EQ(out, want) << "chunk " << chunk;
+      EXPECT_EQ(s.replacements(), want_errors.size());
+      ASSERT_EQ(errors.size(), want_errors.size()) << "chunk " << chunk;
+      for (std::size_t k = 0; k < errors.size(); ++k) {
+        ASSERT_EQ(utf8guard::to_string(errors[k].kind), want_errors[k].kind) << k;
+        ASSERT_EQ(errors[k].offset, want_errors[k].offset) << k;
+        ASSERT_EQ(errors[k].length, want_errors[k].length) << k;
+      }
+    }
+  }
+  utf8guard::set_kernel("best");
+}
+
+std::vector<std::string> usable_kernel_names() {
+  std::vector<std::string> out;
+  for (const utf8guard::kernel_info& k : utf8guard::kernels()) {
+    if (k.usable) out.emplace_back(k.name);
+  }
+  return out;
+}
+
+std::string param_name(const ::testing::TestParamInfo<std::string>& p) { return p.param; }
+
+INSTANTIATE_TEST_SUITE_P(Kernels, DenseStreaming, ::testing::ValuesIn(usable_kernel_names()),
+                         param_name);
+
+}  // namespace
