@@ -5,6 +5,11 @@
 // maximal subpart. Once nothing more is to be printed or counted the rest is
 // only read, for the byte count.
 //
+// Lines and columns cost a pass over the bytes, so a regular file is not
+// counted while it is valid: the first error to print re-reads the file's
+// prefix (pread) to find its position, and counting goes on inline from
+// there. Pipes cannot be re-read and are counted as they stream by.
+//
 // Errors can be reported up to 3 bytes before the chunk that reveals them (the
 // library carries an unfinished sequence across chunks), and the line needs
 // up to 3 bytes after the error's first byte. So the last 3 bytes of the
@@ -13,6 +18,8 @@
 // here yet waits (at most 3 do) until the next chunk or the end of input.
 #include "check_input.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -33,7 +40,11 @@ constexpr std::size_t kPad = 16;
 
 class input_checker {
  public:
-  input_checker(const check_settings& settings, reporter* rep)
+  // reread_fd is a descriptor for pread(2) when the input is a regular file,
+  // else -1; reread_from is the file offset where reading began (stdin may
+  // be a file read from its middle).
+  input_checker(const check_settings& settings, reporter* rep, int reread_fd,
+                std::uint64_t reread_from)
       : storage_(new unsigned char[kPad + kChunkSize]),
         data_(storage_.get() + kPad),
         reporter_(rep),
@@ -42,7 +53,9 @@ class input_checker {
         count_every_(settings.count_every_error),
         phase_(rep != nullptr && (settings.max_reported > 1 || settings.count_every_error)
                    ? phase::every_error
-                   : phase::first_error) {}
+                   : phase::first_error),
+        reread_fd_(reread_fd),
+        reread_from_(reread_from) {}
 
   unsigned char* read_area() noexcept { return data_; }
 
@@ -90,6 +103,8 @@ class input_checker {
   // failed and no more bytes will come.
   bool flush() { return emit_ready(true); }
 
+  // failure is the message of an input failure found while checking, if any.
+  [[nodiscard]] const std::string& failure() const noexcept { return failure_; }
   [[nodiscard]] bool valid() const noexcept { return valid_; }
   [[nodiscard]] std::uint64_t bytes() const noexcept { return end_; }
   [[nodiscard]] const kind_counts& errors() const noexcept { return kinds_; }
@@ -103,7 +118,34 @@ class input_checker {
   };
 
   [[nodiscard]] bool tracking() const noexcept {
-    return reporter_ != nullptr && (phase_ == phase::first_error || phase_ == phase::every_error);
+    return reporter_ != nullptr && reread_fd_ < 0 &&
+           (phase_ == phase::first_error || phase_ == phase::every_error);
+  }
+
+  // catch_up counts the bytes before the read window, [position, target),
+  // from the file itself, then stops deferring: from here on every byte is
+  // counted as it is read. false if the file no longer holds them.
+  bool catch_up(std::uint64_t target) {
+    const std::uint64_t window = base_ - tail_;
+    if (target > window) target = window;
+    const std::size_t piece_size = 64 * 1024;
+    const std::unique_ptr<unsigned char[]> piece(new unsigned char[piece_size]);
+    while (tracker_.position() < target) {
+      const std::uint64_t left = target - tracker_.position();
+      const std::size_t want = left < piece_size ? static_cast<std::size_t>(left) : piece_size;
+      ssize_t got;
+      do {
+        got = ::pread(reread_fd_, piece.get(), want,
+                      static_cast<off_t>(reread_from_ + tracker_.position()));
+      } while (got < 0 && errno == EINTR);
+      if (got <= 0) {
+        failure_ = got < 0 ? std::strerror(errno) : "file shrank while being checked";
+        return false;
+      }
+      tracker_.advance(piece.get(), static_cast<std::size_t>(got));
+    }
+    reread_fd_ = -1;
+    return true;
   }
 
   // at maps an absolute offset in [end_ - n - tail_, end_) to its byte.
@@ -127,6 +169,7 @@ class input_checker {
       phase_ = phase::drain;  // --quiet: the verdict is all that is asked
       return true;
     }
+    if (reread_fd_ >= 0 && !catch_up(r.offset)) return false;
     track_to(r.offset);
     found_error e;
     e.kind = r.kind;
@@ -191,6 +234,9 @@ class input_checker {
   std::uint64_t max_reported_;
   bool count_every_;
   phase phase_;
+  int reread_fd_;  // >= 0: counting deferred until an error needs a position
+  std::uint64_t reread_from_;
+  std::string failure_;
 
   validator validator_;
   error_scanner scanner_;
@@ -230,7 +276,11 @@ input_result check_input(const check_settings& settings, const std::string& path
     return res;
   }
   const std::unique_ptr<reporter> rep = make_reporter(settings.format, path, out);
-  input_checker checker(settings, rep.get());
+  struct stat st {};
+  const off_t start = ::lseek(fd, 0, SEEK_CUR);
+  const bool rereadable = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && start >= 0;
+  input_checker checker(settings, rep.get(), rereadable ? fd : -1,
+                        rereadable ? static_cast<std::uint64_t>(start) : 0);
   bool going = true;
   for (;;) {
     const ssize_t got = read_some(fd, checker.read_area(), kChunkSize);
@@ -245,12 +295,15 @@ input_result check_input(const check_settings& settings, const std::string& path
       break;
     }
   }
-  close_input(fd);
   if (going && err != 0) {
     if (checker.flush()) out.err(file_message(path, err));
     going = false;
   } else if (going && !out.failed()) {
     going = checker.finish();
+  }
+  close_input(fd);  // only now: finish() may still re-read the file
+  if (!checker.failure().empty() && !out.failed()) {
+    out.err(message(path + ": " + checker.failure()));
   }
   res.valid = checker.valid();
   res.bytes = checker.bytes();

@@ -154,10 +154,12 @@ class ExitCodes(CliTest):
 
 
 class TextOutput(CliTest):
-    def check_text(self, data, all_errors=True):
-        f = self.write("in.txt", data)
+    def check_text(self, data, all_errors=True, pipe=False):
+        """A file is counted lazily (re-read at the first error), a pipe as
+        it streams by: both must give the oracle's answer."""
+        f = "-" if pipe else self.write("in.txt", data)
         errors = expected_errors(data)
-        p = run(["check"] + (["--all"] if all_errors else []) + [f])
+        p = run(["check"] + (["--all"] if all_errors else []) + [f], input=data if pipe else None)
         self.assertExit(p, 1 if errors else 0)
         self.assertEqual(p.stdout, text_lines(f, errors if all_errors else errors[:1]))
 
@@ -202,7 +204,7 @@ class TextOutput(CliTest):
         rng = random.Random(7)
         for i in range(40):
             data = harness.hostile(rng, rng.randrange(0, 3000), rng.choice([0.0, 0.02, 0.3, 1.0]))
-            self.check_text(data, all_errors=i % 2 == 0)
+            self.check_text(data, all_errors=i % 2 == 0, pipe=i % 4 < 2)
         for _ in range(10):
             self.check_text(harness.random_bytes(rng, rng.randrange(0, 5000)))
 
@@ -227,6 +229,8 @@ class TextOutput(CliTest):
         for shift in range(3):
             data = harness.planted(3 * harness.CHUNK + 777, shift=shift)
             self.check_text(data)
+            self.check_text(data, pipe=True)
+            self.check_text(data, all_errors=False, pipe=True)
 
     def test_first_error_at_each_read_boundary(self):
         base = bytearray(("x" * 50 + "\n") * (harness.CHUNK // 51 + 2), "ascii")
@@ -238,6 +242,7 @@ class TextOutput(CliTest):
                 if len(token) == 3 and token[0] == 0xF0:
                     del data[at + 3:]  # and once as the input's unfinished end
                 self.check_text(bytes(data), all_errors=False)
+                self.check_text(bytes(data), all_errors=False, pipe=True)
 
 
 class JsonOutput(CliTest):
@@ -250,10 +255,11 @@ class JsonOutput(CliTest):
         obj["errors"] = [dict(e) for e in obj["errors"]]
         return obj
 
-    def check_json(self, data, all_errors=True):
-        f = self.write("in.json", data)
+    def check_json(self, data, all_errors=True, pipe=False):
+        f = "-" if pipe else self.write("in.json", data)
         errors = expected_errors(data)
-        p = run(["check", "--json"] + (["--all"] if all_errors else []) + [f])
+        p = run(["check", "--json"] + (["--all"] if all_errors else []) + [f],
+                input=data if pipe else None)
         self.assertExit(p, 1 if errors else 0)
         self.assertTrue(p.stdout.endswith(b"\n"))
         line = p.stdout.decode("utf-8")
@@ -283,7 +289,9 @@ class JsonOutput(CliTest):
                             all_errors=i % 3 != 0)
 
     def test_large_input_errors_at_read_boundaries(self):
-        self.check_json(harness.planted(2 * harness.CHUNK + 5000, shift=3))
+        data = harness.planted(2 * harness.CHUNK + 5000, shift=3)
+        self.check_json(data)
+        self.check_json(data, pipe=True)
 
     def test_one_object_per_input_and_none_for_failures(self):
         a = self.write("a", b"ok")
@@ -446,6 +454,15 @@ class Stdin(CliTest):
         with open(f, "rb") as fh:
             p = run(["check", "--all"], stdin=fh)
         self.assertEqual(p.stdout, text_lines("-", expected_errors(data)))
+        # A file as stdin, read from its middle: offsets and lines count from
+        # there, also when the first error is chunks away.
+        data = harness.hostile(random.Random(1), 3 * harness.CHUNK, 0.0) + data
+        f = self.write("g", data)
+        for skip in (0, 1000, harness.CHUNK // 2 + 1):
+            with open(f, "rb") as fh:
+                fh.seek(skip)
+                p = run(["check", "--all"], stdin=fh)
+            self.assertEqual(p.stdout, text_lines("-", expected_errors(data[skip:])))
         with open(os.devnull, "rb") as fh:
             p = run(["check", "--json"], stdin=fh)
         self.assertExit(p, 0)
