@@ -7,7 +7,9 @@
  * few bytes; on standard output every other write(2) fails with EINTR and the
  * others write at most a few bytes. A tool whose loops retry EINTR and go on
  * after short reads and writes prints exactly what it prints without the shim.
- * With UTF8GUARD_SHIM=count nothing is changed, only counted.
+ * With UTF8GUARD_SHIM=count nothing is changed, only counted. With
+ * UTF8GUARD_SHIM=pread-fails every pread(2) fails with EIO (the CLI re-reads
+ * a file's prefix with pread to find the line of its first error).
  *
  * At exit the counts go to the file UTF8GUARD_SHIM_REPORT names, as
  * "reads R writes W faults F", so a test can see the shim was really there.
@@ -74,6 +76,36 @@ ssize_t write(int fd, const void* buf, size_t n) {
     return -1;
   }
   return real(fd, buf, cap_for(writes, n));
+}
+
+static int pread_fails(void) {
+  const char* mode = getenv("UTF8GUARD_SHIM");
+  return mode != NULL && strcmp(mode, "pread-fails") == 0;
+}
+
+typedef ssize_t (*pread_fn)(int, void*, size_t, off_t);
+
+ssize_t pread(int fd, void* buf, size_t n, off_t offset) {
+  static pread_fn real;
+  if (real == NULL) real = (pread_fn)(size_t)dlsym(RTLD_NEXT, "pread");
+  if (!pread_fails()) return real(fd, buf, n, offset);
+  ++faults;
+  errno = EIO;
+  return -1;
+}
+
+ssize_t pread64(int fd, void* buf, size_t n, off_t offset) { return pread(fd, buf, n, offset); }
+
+ssize_t __pread_chk(int fd, void* buf, size_t n, off_t offset, size_t buflen);
+ssize_t __pread_chk(int fd, void* buf, size_t n, off_t offset, size_t buflen) {
+  (void)buflen;
+  return pread(fd, buf, n, offset);
+}
+
+ssize_t __pread64_chk(int fd, void* buf, size_t n, off_t offset, size_t buflen);
+ssize_t __pread64_chk(int fd, void* buf, size_t n, off_t offset, size_t buflen) {
+  (void)buflen;
+  return pread(fd, buf, n, offset);
 }
 
 __attribute__((destructor)) static void report(void) {

@@ -293,6 +293,10 @@ class JsonOutput(CliTest):
         self.check_json(data)
         self.check_json(data, pipe=True)
 
+    def test_long_error_list(self):
+        # Several MiB of errors: the list passes through a temporary file.
+        self.check_json(b"\xc0a" * 40000 + "ü\n".encode() + b"\xed\xa0\x80" * 20000)
+
     def test_one_object_per_input_and_none_for_failures(self):
         a = self.write("a", b"ok")
         b = self.write("b", b"\xc3(")

@@ -106,6 +106,24 @@ class Interrupted(CliTest):
         self.assertEqual(p.stdout, sanitized(data))
 
 
+class RereadFailure(CliTest):
+    """A regular file is re-read (pread) to find the line of its first error;
+    if that fails, the file is an I/O error, named with the reason."""
+
+    def test_pread_fails(self):
+        data = b"a\n" * harness.CHUNK + b"\xc0"
+        f = self.write("f", data)
+        report = self.path("shim.txt")
+        p = run(["check", f], env=shim_env("pread-fails", report))
+        self.assertGreater(read_report(report)["faults"], 0, "the shim was not active")
+        self.assertExit(p, 2)
+        self.assertEqual(p.stdout, b"")
+        self.assertEqual(p.stderr, b"utf8guard: %s: Input/output error\n" % f.encode())
+        # --quiet needs no position, so no re-read and no failure.
+        p = run(["check", "--quiet", f], env=shim_env("pread-fails", report))
+        self.assertExit(p, 1)
+
+
 class BrokenPipe(CliTest):
     """A reader that goes away: stop at once, print nothing, exit 2."""
 
@@ -170,6 +188,16 @@ class WriteErrors(CliTest):
             p = run(["sanitize", src], stdout=full)
         self.assertExit(p, 2)
         self.assertEqual(p.stderr, FULL)
+
+    def test_json_error_list_without_a_temporary_directory(self):
+        # Over 1 MiB of JSON errors goes to a temporary file; none can be made.
+        bad = self.write("bad", b"\xc0a" * 40000)
+        p = run(["check", "--all", "--json", bad], env={"TMPDIR": self.path("nowhere")})
+        self.assertExit(p, 2)
+        self.assertEqual(p.stdout, b"")
+        self.assertEqual(p.stderr.splitlines()[0],
+                         b"utf8guard: %s: cannot keep the JSON error list in a temporary file: "
+                         b"No such file or directory" % bad.encode())
 
     def test_closed_stdout(self):
         bad = self.write("bad", b"\xc0")
