@@ -11,8 +11,8 @@
 // there. Pipes cannot be re-read and are counted as they stream by.
 //
 // Errors can be reported up to 3 bytes before the chunk that reveals them (the
-// library carries an unfinished sequence across chunks), and the line needs
-// up to 3 bytes after the error's first byte. So the last 3 bytes of the
+// library carries an unfinished sequence across chunks), and the text report
+// shows up to 3 bytes after the error's first byte. So the last 3 bytes of the
 // stream stay in front of the read area, the position tracker stops 3 bytes
 // short of each chunk's end, and an error whose 4 context bytes are not all
 // here yet waits (at most 3 do) until the next chunk or the end of input.
