@@ -106,19 +106,24 @@ alignas(64) constexpr std::uint8_t kIncompleteMax[64] = {
     0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0b11110000 - 1, 0b11100000 - 1, 0b11000000 - 1};
 
 // check returns nonzero bytes exactly where `input` (preceded by prev_input)
-// breaks Table 3-7.
-UTF8GUARD_SIMD_INLINE simd8 check(simd8 input, simd8 prev_input) {
+// breaks Table 3-7. leads carries, from register to register, where third
+// and fourth bytes are due: bit 7 of leads[j] is set when byte j is a lead
+// E0..FF or byte j - 1 a lead F0..FF, so byte j + 2 must be a continuation.
+// Shifting that one register by 2 costs one byte shift where shifting the
+// input by 2 and by 3 cost two.
+UTF8GUARD_SIMD_INLINE simd8 check(simd8 input, simd8 prev_input, simd8& leads) {
   const simd8 prev1 = input.template prev<1>(prev_input);
   const simd8 special = prev1.high_nibble_lookup(simd8::repeat_16(kByte1High)) &
                         prev1.low_nibble_lookup(simd8::repeat_16(kByte1Low)) &
                         input.high_nibble_lookup(simd8::repeat_16(kByte2High));
-  // A third byte follows a lead E0..FF 2 back, a fourth a lead F0..FF 3 back:
-  // the saturating subtractions leave bit 7 set exactly there. Those
-  // positions must be TWO_CONTS (bit 7), every other position must be clear.
-  const simd8 prev2 = input.template prev<2>(prev_input);
-  const simd8 prev3 = input.template prev<3>(prev_input);
-  const simd8 must23 = prev2.saturating_sub(simd8::splat(0xE0 - 0x80)) |
-                       prev3.saturating_sub(simd8::splat(0xF0 - 0x80));
+  // Saturating subtraction leaves bit 7 set exactly for E0..FF (input) and
+  // F0..FF (the byte before it).
+  const simd8 here = input.saturating_sub(simd8::splat(0xE0 - 0x80)) |
+                     prev1.saturating_sub(simd8::splat(0xF0 - 0x80));
+  const simd8 must23 = here.template prev<2>(leads);
+  leads = here;
+  // Where a third or fourth byte is due, the pair must be TWO_CONTS (bit 7);
+  // everywhere else no bit may be set.
   return (must23 & simd8::splat(0x80)) ^ special;
 }
 
@@ -130,20 +135,22 @@ UTF8GUARD_SIMD_INLINE simd8 is_incomplete(simd8 last) {
 constexpr std::size_t W = simd8::width;
 constexpr std::size_t kGroupBytes = kGroupRegs * W;
 
-// locate re-checks from p[i] (preceded by the register prev), one register at
-// a time, and returns the first flagged position. It runs only after a group
-// failed, so it stops within that group; an error flagged only past the end
-// means the input ends inside a sequence, whose lead it then returns.
-inline std::size_t locate(const std::uint8_t* p, std::size_t n, std::size_t i, simd8 prev) {
+// locate re-checks from p[i] (preceded by the register prev and its leads),
+// one register at a time, and returns the first flagged position. It runs
+// only after a group failed, so it stops within that group; an error flagged
+// only past the end means the input ends inside a sequence, whose lead it
+// then returns.
+inline std::size_t locate(const std::uint8_t* p, std::size_t n, std::size_t i, simd8 prev,
+                          simd8 leads) {
   // SAFETY: full loads only while W bytes remain.
   for (; n - i >= W; i += W) {
     const simd8 input = simd8::load(p + i);
-    const std::size_t j = check(input, prev).first_nonzero();
+    const std::size_t j = check(input, prev, leads).first_nonzero();
     if (j != W) return i + j;
     prev = input;
   }
   if (i < n) {
-    const std::size_t j = check(simd8::load_partial(p + i, n - i), prev).first_nonzero();
+    const std::size_t j = check(simd8::load_partial(p + i, n - i), prev, leads).first_nonzero();
     if (j < n - i) return i + j;
   }
   return boundary_before(p, 0, n);
@@ -152,6 +159,7 @@ inline std::size_t locate(const std::uint8_t* p, std::size_t n, std::size_t i, s
 // scan is the kernel: see kernel.hpp for what its result promises.
 inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
   simd8 prev = simd8::zero();  // as if the input followed ASCII
+  simd8 leads = simd8::zero();
   simd8 error = simd8::zero();
   std::size_t i = 0;
   // SAFETY: every load of a group is inside p[i .. i + kGroupBytes) <= n.
@@ -160,32 +168,35 @@ inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
     for (std::size_t k = 0; k < kGroupRegs; ++k) in[k] = simd8::load(p + i + k * W);
     simd8 any_high = in[0];
     for (std::size_t k = 1; k < kGroupRegs; ++k) any_high = any_high | in[k];
+    const simd8 group_leads = leads;
     if (any_high.is_ascii()) {
-      // ASCII cannot finish a sequence the previous group left open.
+      // ASCII cannot finish a sequence the previous group left open, and
+      // leaves no third or fourth byte due.
       error = error | is_incomplete(prev);
+      leads = simd8::zero();
     } else {
-      error = error | check(in[0], prev);
-      for (std::size_t k = 1; k < kGroupRegs; ++k) error = error | check(in[k], in[k - 1]);
+      error = error | check(in[0], prev, leads);
+      for (std::size_t k = 1; k < kGroupRegs; ++k) error = error | check(in[k], in[k - 1], leads);
     }
-    if (error.any()) return locate(p, n, i, prev);
+    if (error.any()) return locate(p, n, i, prev, group_leads);
     prev = in[kGroupRegs - 1];
     i += kGroupBytes;
   }
   // The tail: whole registers, then the last partial one, zero-padded; the
   // padding is ASCII, so it flags a sequence the input leaves unfinished.
   const std::size_t tail = i;
-  const simd8 tail_prev = prev;
+  const simd8 tail_prev = prev, tail_leads = leads;
   for (; n - i >= W; i += W) {
     const simd8 input = simd8::load(p + i);
-    error = error | check(input, prev);
+    error = error | check(input, prev, leads);
     prev = input;
   }
   if (i < n) {
-    error = error | check(simd8::load_partial(p + i, n - i), prev);
+    error = error | check(simd8::load_partial(p + i, n - i), prev, leads);
   } else {
     error = error | is_incomplete(prev);
   }
-  return error.any() ? locate(p, n, tail, tail_prev) : n;
+  return error.any() ? locate(p, n, tail, tail_prev, tail_leads) : n;
 }
 
 }  // namespace lookup
