@@ -33,10 +33,10 @@
 namespace utf8guard::cli {
 namespace {
 
-// The read area is preceded by room for the last bytes of the stream; 16
-// keeps the read area aligned.
+// The read area is preceded by room for the last bytes of the stream, a page
+// of it so that the read area itself is page-aligned (see page_buffer).
 constexpr std::size_t kLookBehind = 3;
-constexpr std::size_t kPad = 16;
+constexpr std::size_t kPad = kPageSize;
 
 class input_checker {
  public:
@@ -45,7 +45,7 @@ class input_checker {
   // be a file read from its middle).
   input_checker(const check_settings& settings, reporter* rep, int reread_fd,
                 std::uint64_t reread_from)
-      : storage_(new unsigned char[kPad + kChunkSize]),
+      : storage_(allocate_pages(kPad + kChunkSize)),
         data_(storage_.get() + kPad),
         reporter_(rep),
         context_(rep != nullptr && rep->needs_context()),
@@ -227,7 +227,7 @@ class input_checker {
     base_ = end_;
   }
 
-  std::unique_ptr<unsigned char[]> storage_;
+  page_buffer storage_;
   unsigned char* data_;
   reporter* reporter_;
   bool context_;

@@ -6,8 +6,15 @@
 #include <unistd.h>
 #include <cerrno>
 #include <cstring>
+#include <new>
 
 namespace utf8guard::cli {
+
+page_buffer allocate_pages(std::size_t size) {
+  void* p = nullptr;
+  if (::posix_memalign(&p, kPageSize, size) != 0) throw std::bad_alloc();
+  return page_buffer(static_cast<unsigned char*>(p));
+}
 
 std::string message(std::string_view text) {
   std::string line = "utf8guard: ";

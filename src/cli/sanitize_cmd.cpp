@@ -23,17 +23,18 @@ int run_sanitize(const options& opts) {
   // per U+FFFD; well-formed runs as large as the buffer go straight out.
   fd_writer out(STDOUT_FILENO, kChunkSize);
   auto sink = [&out](std::string_view bytes) { return out.write(bytes); };
-  const std::unique_ptr<char[]> buffer(new char[kChunkSize]);
+  const page_buffer pages = allocate_pages(kChunkSize);
+  char* const buffer = reinterpret_cast<char*>(pages.get());
   sanitizer s;
   bool wrote = true;
   for (;;) {
-    const ssize_t got = read_some(fd, buffer.get(), kChunkSize);
+    const ssize_t got = read_some(fd, buffer, kChunkSize);
     if (got < 0) {
       err = errno;
       break;
     }
     if (got == 0) break;
-    if (!s.feed(std::string_view(buffer.get(), static_cast<std::size_t>(got)), sink)) {
+    if (!s.feed(std::string_view(buffer, static_cast<std::size_t>(got)), sink)) {
       wrote = false;
       break;
     }
