@@ -15,9 +15,9 @@
 #   afl: afl-clang-fast++ through AFL++'s libFuzzer-compatible driver
 #     (persistent mode), ASan+UBSan, plus a CMPLOG build for -c; one -M
 #     instance and N-1 -S instances, all for SECONDS.
-# --merge TARGET: adds to corpus/TARGET/ the inputs of the campaigns above
-#   (libFuzzer's corpus, every AFL++ queue) that reach new coverage
-#   (libFuzzer -merge=1); existing corpus files are kept.
+# --merge TARGET: minimizes corpus/TARGET/ together with the inputs of the
+#   campaigns above (libFuzzer's corpus, every AFL++ queue), with libFuzzer
+#   -merge=1; the named (handcrafted and regress_*) seeds are always kept.
 #
 # Exit status: 0 when the run found nothing; 1 on any crash, hang, leak,
 # timeout or disagreement (the reproducers are listed); 2 on a usage error.
@@ -177,23 +177,42 @@ run_afl() {
   echo "run.sh: AFL++ $target: no findings"
 }
 
+# merge TARGET minimizes corpus/TARGET together with the campaigns' inputs:
+# the named seeds (make_seeds.py, regress_*: every name that is not a
+# libFuzzer SHA-1) are all kept, and of the rest - earlier merges and new
+# finds - only inputs that add coverage (libFuzzer -merge=1), so the corpus
+# does not grow with redundant files from merge to merge.
 merge() {
-  local target=$1
-  build libfuzzer
-  local bin=$PREFIX-libfuzzer/fuzz/$target
-  local sources=() d
+  local target=$1 sources=() d
+  local corpus=$ROOT/corpus/$target
   for d in "$WORK/libfuzzer/$target/corpus" "$WORK"/afl/"$target"/out/*/queue; do
     [ -d "$d" ] && sources+=("$d")
   done
-  [ ${#sources[@]} -eq 0 ] && die "nothing to merge for $target: run a campaign first"
-  local before after
-  before=$(find "$ROOT/corpus/$target" -type f | wc -l)
+  if [ ${#sources[@]} -eq 0 ] && [ "${MERGE_CORPUS_ONLY:-0}" != 1 ]; then
+    die "nothing to merge for $target: run a campaign first (or MERGE_CORPUS_ONLY=1 to re-minimize)"
+  fi
+  build libfuzzer
+  local bin=$PREFIX-libfuzzer/fuzz/$target
+  local fresh=$WORK/merge-$target
+  rm -rf "$fresh" "$fresh.found"
+  mkdir -p "$fresh" "$fresh.found"
+  local f before after
+  before=$(find "$corpus" -type f | wc -l)
+  for f in "$corpus"/*; do
+    if [[ $(basename "$f") =~ ^[0-9a-f]{40}$ ]]; then
+      cp "$f" "$fresh.found/"
+    else
+      cp "$f" "$fresh/"
+    fi
+  done
   "${NICE[@]}" "$bin" -merge=1 -max_len="$MAX_LEN" -timeout="$TIMEOUT" \
-    -merge_control_file="$WORK/merge-$target.txt" "$ROOT/corpus/$target" "${sources[@]}" \
-    > "$WORK/merge-$target.log" 2>&1 || { tail -20 "$WORK/merge-$target.log" >&2; return 1; }
-  after=$(find "$ROOT/corpus/$target" -type f | wc -l)
-  echo "run.sh: corpus/$target: $before -> $after files ($(du -sh --apparent-size \
-    "$ROOT/corpus/$target" | cut -f1)); review and commit them with git add corpus/$target"
+    "$fresh" "$fresh.found" "${sources[@]}" > "$fresh.log" 2>&1 ||
+    { tail -20 "$fresh.log" >&2; return 1; }
+  find "$corpus" -type f -regextype posix-extended -regex '.*/[0-9a-f]{40}' -delete
+  find "$fresh" -type f -regextype posix-extended -regex '.*/[0-9a-f]{40}' -exec cp {} "$corpus/" \;
+  after=$(find "$corpus" -type f | wc -l)
+  echo "run.sh: corpus/$target: $before -> $after files ($(du -sh --apparent-size "$corpus" |
+    cut -f1)); review and commit them with git add corpus/$target"
 }
 
 [ $# -ge 1 ] || usage
