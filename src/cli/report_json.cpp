@@ -14,8 +14,9 @@
 namespace utf8guard::cli {
 namespace {
 
-// The error list stays in memory up to this size, then goes to a file.
-constexpr std::size_t kMemoryBound = 1024 * 1024;
+// The error list stays in memory up to this size, then goes to a file: small,
+// because every -j worker holds one.
+constexpr std::size_t kMemoryBound = 256 * 1024;
 
 class json_reporter final : public reporter {
  public:

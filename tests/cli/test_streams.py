@@ -190,7 +190,7 @@ class WriteErrors(CliTest):
         self.assertEqual(p.stderr, FULL)
 
     def test_json_error_list_without_a_temporary_directory(self):
-        # Over 1 MiB of JSON errors goes to a temporary file; none can be made.
+        # Over 256 KiB of JSON errors goes to a temporary file; none can be made.
         bad = self.write("bad", b"\xc0a" * 40000)
         p = run(["check", "--all", "--json", bad], env={"TMPDIR": self.path("nowhere")})
         self.assertExit(p, 2)
