@@ -7,7 +7,8 @@
 namespace utf8guard::cli {
 
 std::string_view help_text() {
-  return R"(Usage: utf8guard check [--json] [--all] [--quiet] [--max-errors N] [-j N] [FILE...]
+  return R"(Usage: utf8guard check [--json] [--all] [--quiet] [--max-errors N] [-j N]
+                       [FILE...]
        utf8guard sanitize [FILE|-]
        utf8guard --help | -h | help
        utf8guard --version
@@ -17,23 +18,24 @@ reports, and U+FFFD replacement by the maximal-subpart rule.
 With no FILE, or when FILE is -, read standard input.
 
 Commands:
-  check            check that each FILE is well-formed UTF-8; report where it is not
-  sanitize         copy FILE to standard output, each maximal subpart (ill-formed
-                   sequence) replaced by U+FFFD; well-formed bytes are never changed
-  help             show this help
+  check           check that each FILE is well-formed UTF-8; say where not
+  sanitize        copy FILE to standard output with each maximal subpart
+                  (ill-formed sequence) replaced by U+FFFD; well-formed
+                  bytes are never changed
+  help            show this help
 
 Options of check (before, between or after the FILEs; -- ends the options):
-  --all            report every error of each input, not only the first, and
-                   print a summary line to standard error at the end
-  --max-errors N   report at most N errors per input (N >= 1; also without --all);
-                   the verdict and the exit status still cover the whole input
-  --json           print one JSON object per input, one per line (JSON Lines)
-  --quiet          print nothing on standard output; the exit status answers
-  -j N, --jobs N   check N files in parallel (0: one per CPU; default 1);
-                   the output is the same as with -j 1
+  --all           report every error of each input, not only the first, and
+                  print a summary line to standard error at the end
+  --max-errors N  report at most N errors per input (N >= 1; also without
+                  --all); the verdict and exit status cover the whole input
+  --json          print one JSON object per input, one per line (JSON Lines)
+  --quiet         print nothing on standard output; the exit status answers
+  -j N, --jobs N  check N files in parallel (0: one per CPU; default 1);
+                  the output is the same as with -j 1
 Other options:
-  -h, --help       show this help and exit
-  --version        show the version and the validation kernel, and exit
+  -h, --help      show this help and exit
+  --version       show the version and the validation kernel, and exit
 
 Text output, one line per error:
   PATH:LINE:COLUMN: KIND at byte OFFSET (HEX BYTES)
