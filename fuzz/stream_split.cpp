@@ -20,7 +20,10 @@ constexpr const char* kTarget = "stream_split";
 
 std::string cuts_of(const std::vector<std::string_view>& chunks) {
   std::string s;
-  for (const std::string_view c : chunks) s += (s.empty() ? "" : ",") + std::to_string(c.size());
+  for (const std::string_view c : chunks) {
+    if (!s.empty()) s += ',';
+    s += std::to_string(c.size());
+  }
   return s;
 }
 
