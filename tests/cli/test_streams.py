@@ -189,6 +189,7 @@ class WriteErrors(CliTest):
         self.assertExit(p, 2)
         self.assertEqual(p.stderr, FULL)
 
+    @unittest.skipIf(harness.WRAPPER, "the wrapper (valgrind) needs TMPDIR itself")
     def test_json_error_list_without_a_temporary_directory(self):
         # Over 256 KiB of JSON errors goes to a temporary file; none can be made.
         bad = self.write("bad", b"\xc0a" * 40000)
