@@ -34,6 +34,10 @@ const kernel* best_usable() noexcept {
   return &kernel_scalar;
 }
 
+// The body of k that runs: k itself, or for a kernel with several bodies the
+// one its select() picks for this CPU.
+const kernel* body_of(const kernel* k) noexcept { return k->select != nullptr ? k->select() : k; }
+
 // What UTF8GUARD_KERNEL asks for, read once: the forced kernel (nullptr for
 // "best" or unset) and, when the request cannot be honoured, why.
 struct env_request {
@@ -122,7 +126,7 @@ const kernel& active_kernel_ref() noexcept {
   const kernel* k = g_active.load(std::memory_order_acquire);
   if (k == nullptr) {
     const kernel* forced = env().forced;
-    const kernel* fresh = forced != nullptr ? forced : best_usable();
+    const kernel* fresh = body_of(forced != nullptr ? forced : best_usable());
     // Keep a kernel someone else already chose (set_kernel may have raced us).
     if (g_active.compare_exchange_strong(k, fresh, std::memory_order_acq_rel)) k = fresh;
   }
@@ -133,7 +137,7 @@ bool set_active_kernel(const char* name, std::size_t len) noexcept {
   const kernel* k =
       (len == 4 && std::memcmp(name, "best", 4) == 0) ? best_usable() : find_kernel(name, len);
   if (k == nullptr || !k->usable()) return false;
-  g_active.store(k, std::memory_order_release);
+  g_active.store(body_of(k), std::memory_order_release);
   return true;
 }
 

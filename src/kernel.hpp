@@ -7,6 +7,14 @@
 // within 3 bytes before pos or after it: the driver in validate.cpp steps back
 // to a sequence boundary and lets the Table 3-7 classifier (scalar/table37.hpp)
 // decide kind, offset and length. So every kernel reports identical errors.
+//
+// A kernel also has scan_open(p, n, prior), for streams: p[0..n) continues
+// the unfinished sequence in prior (scalar/prior.hpp; 0 for none), and a
+// chunk that ends inside a sequence is normal, not an error. It returns
+// {n, open} when prior + p[0..n - open) is well-formed and the last open
+// bytes (0..3; all in p when n >= 3) are an unfinished but valid sequence,
+// and otherwise {pos, 0} with pos as scan would return it (0..2 when the
+// sequence from prior breaks).
 #ifndef UTF8GUARD_KERNEL_HPP
 #define UTF8GUARD_KERNEL_HPP
 
@@ -19,6 +27,13 @@ namespace utf8guard::detail {
 
 using scan_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n) noexcept;
 
+struct open_scan {
+  std::size_t pos;
+  std::size_t open;
+};
+using open_scan_fn = open_scan (*)(const std::uint8_t* p, std::size_t n,
+                                   std::uint32_t prior) noexcept;
+
 // Every kernel has a fixed id, an index into the per-thread run counters.
 enum kernel_id : unsigned { kScalar = 0, kSse42, kAvx2, kAvx512, kNeon, kKernelIds };
 
@@ -30,14 +45,20 @@ struct kernel {
   scan_fn scan;
   // needs names what usable() checks, for the message when it says no.
   const char* needs;
+  open_scan_fn scan_open = nullptr;
+  // A kernel with several bodies (avx512: with and without VBMI) has select,
+  // which returns the body this CPU runs best; dispatch makes that body the
+  // active kernel, so no call pays for the choice. Bodies share the kernel's
+  // name and id, and say which they are in variant.
+  const kernel* (*select)() noexcept = nullptr;
+  const char* variant = "";
 };
 
 // The compiled kernels, slowest first; kernel_list()[0] is always "scalar".
 const kernel* const* kernel_list(std::size_t& count) noexcept;
 
 // Every compiled scan body, for tests: the kernels, except that a kernel with
-// several bodies (avx512 with and without VBMI) is listed once per body, each
-// under its own name and the kernel's id.
+// several bodies (avx512 with and without VBMI) is listed once per body.
 const kernel* const* kernel_bodies(std::size_t& count) noexcept;
 
 // active_kernel_ref resolves the kernel on first use (thread-safe, lazy, no
@@ -69,6 +90,9 @@ inline result validate_active(const std::uint8_t* p, std::size_t n) noexcept {
 
 // is_valid_active answers yes/no only: no classification on the error path.
 bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept;
+
+// scan_open_active runs the active kernel's scan_open (see above).
+open_scan scan_open_active(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept;
 
 // kernel_runs counts, for the calling thread, the scans kernel k has run. It
 // lets tests prove that a forced kernel really ran (one add per call; the

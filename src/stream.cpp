@@ -82,6 +82,18 @@ bool scan(utf8guard_scanner* s, batch_fn deliver, void* ctx, Step step) {
   return continued;
 }
 
+// validator_feed is utf8guard_validator_feed, inlined into the C++ wrapper
+// too: with 4 KiB chunks, every call layer shows in the throughput.
+inline const utf8guard_result& validator_feed(utf8guard_validator* v, std::string_view chunk) {
+  if (v->priv_error.kind != UTF8GUARD_ERROR_NONE) {
+    v->priv_position += chunk.size();  // keep bytes_fed() honest; the verdict stands
+    return v->priv_error;
+  }
+  first_error_handler h{v->priv_error};
+  stream_feed(cursor(*v), bytes(chunk.data()), chunk.size(), h);
+  return v->priv_error;
+}
+
 bool scanner_feed(utf8guard_scanner* s, std::string_view chunk, batch_fn deliver, void* ctx) {
   return scan(s, deliver, ctx, [&](batch_handler& h) {
     return stream_feed(cursor(*s), bytes(chunk.data()), chunk.size(), h);
@@ -106,14 +118,7 @@ extern "C" {
 void utf8guard_validator_init(utf8guard_validator* v) { *v = utf8guard_validator{}; }
 
 utf8guard_result utf8guard_validator_feed(utf8guard_validator* v, const char* data, size_t len) {
-  const std::string_view chunk = c_bytes(data, len);
-  if (v->priv_error.kind != UTF8GUARD_ERROR_NONE) {
-    v->priv_position += chunk.size();  // keep bytes_fed() honest; the verdict stands
-    return v->priv_error;
-  }
-  first_error_handler h{v->priv_error};
-  stream_feed(cursor(*v), bytes(chunk.data()), chunk.size(), h);
-  return v->priv_error;
+  return validator_feed(v, c_bytes(data, len));
 }
 
 utf8guard_result utf8guard_validator_finish(utf8guard_validator* v) {
@@ -166,7 +171,7 @@ namespace utf8guard {
 validator::validator() noexcept { utf8guard_validator_init(&state_); }
 
 result validator::feed(std::string_view chunk) noexcept {
-  return from_c(utf8guard_validator_feed(&state_, chunk.data(), chunk.size()));
+  return from_c(detail::validator_feed(&state_, chunk));
 }
 
 result validator::finish() noexcept { return from_c(utf8guard_validator_finish(&state_)); }

@@ -28,6 +28,7 @@
 
 #include "kernel.hpp"
 #include "scalar/dense.hpp"
+#include "scalar/prior.hpp"
 #include "scalar/table37.hpp"
 
 namespace utf8guard::detail {
@@ -123,17 +124,33 @@ bool stream_feed(stream_cursor s, const std::uint8_t* p, std::size_t n, Handler&
   const std::size_t base = s.position;  // absolute offset of p[0]
   s.position += n;
   std::size_t i = 0;
+  if (s.carry_len != 0 && n >= 3) {
+    // The common case: the kernel checks that the chunk completes the carried
+    // sequence, with the carried bytes as the register before the chunk.
+    const open_scan scanned = scan_open_active(p, n, prior_word(s.carry, s.carry_len));
+    if (scanned.pos == n) {
+      if (!h.valid(s.carry, s.carry_len)) return false;
+      const std::size_t keep = scanned.open < 4 ? scanned.open : 3;  // 0..3 by contract
+      if (n != keep && !h.valid(p, n - keep)) return false;
+      for (std::size_t k = 0; k < keep; ++k) s.carry[k] = p[n - keep + k];
+      s.carry_len = static_cast<unsigned char>(keep);
+      return true;
+    }
+    // An error: below, the carried sequence is settled on its own first.
+  }
   if (s.carry_len != 0) {
     const std::size_t have = s.carry_len;
     const std::size_t need = kLeads.entry[s.carry[0]].size - have;
     const std::size_t take = need < n ? need : n;
+    // Byte loops, not memcpy: at most 3 bytes, and a variable-size memcpy is
+    // a library call (a checked one under _FORTIFY_SOURCE) on every chunk.
     std::uint8_t seq[4];
-    std::memcpy(seq, s.carry, have);
-    if (take != 0)
-      std::memcpy(seq + have, p, take);  // SAFETY: take <= n; p may be null only when n == 0
+    for (std::size_t k = 0; k < have; ++k) seq[k] = s.carry[k];
+    // SAFETY: take <= n, so p[0..take) is inside the chunk (none is read when n == 0).
+    for (std::size_t k = 0; k < take; ++k) seq[have + k] = p[k];
     const result r = sequence_at(seq, have + take, 0);
     if (r.kind == error::incomplete) {  // the chunk ended first: keep carrying
-      std::memcpy(s.carry, seq, have + take);
+      for (std::size_t k = have; k < have + take; ++k) s.carry[k] = seq[k];
       s.carry_len = static_cast<unsigned char>(have + take);
       return true;
     }
@@ -162,8 +179,18 @@ bool stream_feed(stream_cursor s, const std::uint8_t* p, std::size_t n, Handler&
       if (errors * kDenseGap < stop) close_errors = 0;
       continue;
     }
-    const result r = validate_active(p + i, n - i);
-    if (r.ok()) return h.valid(p + i, n - i);
+    // A chunk that ends inside a sequence is the common case here, so the
+    // kernel reports those bytes as open instead of as an error.
+    const open_scan scanned = scan_open_active(p + i, n - i, 0);
+    if (scanned.pos == n - i) {
+      const std::size_t closed = n - i - scanned.open;
+      if (closed != 0 && !h.valid(p + i, closed)) return false;
+      const std::size_t keep = scanned.open < 4 ? scanned.open : 3;  // 0..3 by contract
+      for (std::size_t k = 0; k < keep; ++k) s.carry[k] = p[n - keep + k];
+      s.carry_len = static_cast<unsigned char>(keep);
+      return true;
+    }
+    const result r = first_error_from(p + i, n - i, boundary_before(p + i, 0, scanned.pos));
     if (r.offset != 0 && !h.valid(p + i, r.offset)) return false;
     if (r.kind == error::incomplete) {  // at most 3 bytes, at the very end
       std::memcpy(s.carry, p + i + r.offset, r.length);

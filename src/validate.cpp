@@ -23,6 +23,12 @@ bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept {
   return scan_with(active_kernel_ref(), p, n) == n;
 }
 
+open_scan scan_open_active(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
+  const kernel& k = active_kernel_ref();
+  ++t_runs[k.id];
+  return k.scan_open(p, n, prior);
+}
+
 result validate_with(const kernel& k, const std::uint8_t* p, std::size_t n) noexcept {
   const std::size_t pos = scan_with(k, p, n);
   if (pos == n) return {};

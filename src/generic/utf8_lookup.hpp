@@ -4,7 +4,8 @@
 // file inside its own ISA namespace and target region, after its wrapper
 // (src/simd/<isa>.hpp, which defines `simd8`) and after defining
 //   constexpr std::size_t kGroupRegs;  // registers per error check
-// It needs <cstddef>, <cstdint> and scalar/table37.hpp, included by the kernel.
+// It needs <cstddef>, <cstdint>, scalar/table37.hpp and scalar/prior.hpp,
+// included by the kernel.
 //
 // The algorithm is Keiser and Lemire's "lookup" validator ("Validating UTF-8
 // in less than one instruction per byte", Software: Practice and Experience,
@@ -156,10 +157,39 @@ inline std::size_t locate(const std::uint8_t* p, std::size_t n, std::size_t i, s
   return boundary_before(p, 0, n);
 }
 
-// scan is the kernel: see kernel.hpp for what its result promises.
-inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
-  simd8 prev = simd8::zero();  // as if the input followed ASCII
-  simd8 leads = simd8::zero();
+// open_tail is how many bytes at the end of p[0..n) (n >= 3) may belong to
+// a sequence still waiting for more: a lead 11______ as the last byte,
+// 111_____ as the one before, or 1111____ three from the end. Selects, not
+// branches: in a stream, which one applies changes from chunk to chunk.
+UTF8GUARD_SIMD_INLINE std::size_t open_tail(const std::uint8_t* p, std::size_t n) noexcept {
+  std::size_t open = p[n - 3] >= 0xF0 ? 3 : 0;
+  open = p[n - 2] >= 0xE0 ? 2 : open;
+  return p[n - 1] >= 0xC0 ? 1 : open;
+}
+
+// open_lead_ok says whether the open bytes start with a lead that wants more
+// than them: the pair checks saw no byte after the last one, so a lone C0,
+// C1 or F5..FF at the end is an error, not an open sequence.
+UTF8GUARD_SIMD_INLINE bool open_lead_ok(const std::uint8_t* p, std::size_t n, std::size_t open) {
+  const std::size_t at = n - (open == 0 ? 1 : open);
+  return open == 0 || kLeads.entry[p[at]].size > open;
+}
+
+// scan_impl is both entry points of the kernel (kernel.hpp): with Open, an
+// unfinished sequence at the very end is reported as open bytes, not as an
+// error.
+template <bool Open>
+UTF8GUARD_SIMD_INLINE open_scan scan_impl(const std::uint8_t* p, std::size_t n,
+                                          std::uint32_t prior) noexcept {
+  if (Open && n < 3) return stitched_open(p, n, prior);
+  // The register before the input: the bytes a stream carried over, or as if
+  // the input followed ASCII; and its lead flags (bytes before it are a
+  // boundary, so they count as ASCII).
+  simd8 prev = Open ? simd8::last_word(prior) : simd8::zero();
+  simd8 leads =
+      Open ? prev.saturating_sub(simd8::splat(0xE0 - 0x80)) |
+                 prev.template prev<1>(simd8::zero()).saturating_sub(simd8::splat(0xF0 - 0x80))
+           : simd8::zero();
   simd8 error = simd8::zero();
   std::size_t i = 0;
   // SAFETY: every load of a group is inside p[i .. i + kGroupBytes) <= n.
@@ -178,7 +208,7 @@ inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
       error = error | check(in[0], prev, leads);
       for (std::size_t k = 1; k < kGroupRegs; ++k) error = error | check(in[k], in[k - 1], leads);
     }
-    if (error.any()) return locate(p, n, i, prev, group_leads);
+    if (error.any()) return {locate(p, n, i, prev, group_leads), 0};
     prev = in[kGroupRegs - 1];
     i += kGroupBytes;
   }
@@ -191,12 +221,34 @@ inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
     error = error | check(input, prev, leads);
     prev = input;
   }
-  if (i < n) {
-    error = error | check(simd8::load_partial(p + i, n - i), prev, leads);
+  bool failed;
+  if constexpr (Open) {
+    // Flags in the padding only say that the input ends inside a sequence.
+    failed = i < n && check(simd8::load_partial(p + i, n - i), prev, leads).first_nonzero() < n - i;
+    failed = failed || error.any();
   } else {
-    error = error | is_incomplete(prev);
+    if (i < n) {
+      error = error | check(simd8::load_partial(p + i, n - i), prev, leads);
+    } else {
+      error = error | is_incomplete(prev);
+    }
+    failed = error.any();
   }
-  return error.any() ? locate(p, n, tail, tail_prev, tail_leads) : n;
+  if constexpr (Open) {
+    const std::size_t open = open_tail(p, n);
+    if (!failed && open_lead_ok(p, n, open)) return {n, open};
+  } else if (!failed) {
+    return {n, 0};
+  }
+  return {locate(p, n, tail, tail_prev, tail_leads), 0};
+}
+
+// scan and scan_open are the kernel's entry points (kernel.hpp).
+inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
+  return scan_impl<false>(p, n, 0).pos;
+}
+inline open_scan scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
+  return scan_impl<true>(p, n, prior);
 }
 
 }  // namespace lookup

@@ -10,6 +10,7 @@
 
 #include "kernel.hpp"
 #include "kernels/cpu_x86.hpp"
+#include "scalar/prior.hpp"
 #include "scalar/table37.hpp"
 #include "simd/target.hpp"
 
@@ -27,8 +28,12 @@ namespace {
 bool usable() noexcept { return x86::has(x86::kAvx2 | x86::kBmi1 | x86::kBmi2); }
 }  // namespace
 
-extern const kernel kernel_avx2{"avx2", kAvx2, &usable, &avx2::lookup::scan,
-                                "AVX2, BMI1 and BMI2, and an OS that saves the YMM registers"};
+extern const kernel kernel_avx2{"avx2",
+                                kAvx2,
+                                &usable,
+                                &avx2::lookup::scan,
+                                "AVX2, BMI1 and BMI2, and an OS that saves the YMM registers",
+                                &avx2::lookup::scan_open};
 
 }  // namespace utf8guard::detail
 #endif

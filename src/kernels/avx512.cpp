@@ -13,6 +13,7 @@
 
 #include "kernel.hpp"
 #include "kernels/cpu_x86.hpp"
+#include "scalar/prior.hpp"
 #include "scalar/table37.hpp"
 #include "simd/target.hpp"
 
@@ -57,23 +58,45 @@ constexpr unsigned kVbmi = kBw | x86::kAvx512vbmi;
 bool usable_bw() noexcept { return x86::has(kBw); }
 bool usable_vbmi() noexcept { return x86::has(kVbmi); }
 
-// The dispatched kernel picks its body per call from the cached CPU features:
-// one load and a predictable branch.
-std::size_t scan_best(const std::uint8_t* p, std::size_t n) noexcept {
+// select picks the body for this CPU once, when the kernel becomes active.
+const kernel* select() noexcept;
+
+// A caller holding the kernel itself (not the selected body) still gets the
+// best body, by a check per call.
+std::size_t scan_any(const std::uint8_t* p, std::size_t n) noexcept {
   return x86::has(kVbmi) ? avx512vbmi::lookup::scan(p, n) : avx512bw::lookup::scan(p, n);
+}
+open_scan scan_open_any(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
+  return x86::has(kVbmi) ? avx512vbmi::lookup::scan_open(p, n, prior)
+                         : avx512bw::lookup::scan_open(p, n, prior);
 }
 
 }  // namespace
 
 #define UTF8GUARD_AVX512_NEEDS \
   "AVX-512F, AVX-512BW, AVX2, BMI1 and BMI2, and an OS that saves the ZMM registers"
-extern const kernel kernel_avx512{"avx512", kAvx512, &usable_bw, &scan_best,
-                                  UTF8GUARD_AVX512_NEEDS};
-extern const kernel kernel_avx512bw{"avx512bw", kAvx512, &usable_bw, &avx512bw::lookup::scan,
-                                    UTF8GUARD_AVX512_NEEDS};
-extern const kernel kernel_avx512vbmi{"avx512vbmi", kAvx512, &usable_vbmi,
+extern const kernel kernel_avx512bw{"avx512",
+                                    kAvx512,
+                                    &usable_bw,
+                                    &avx512bw::lookup::scan,
+                                    UTF8GUARD_AVX512_NEEDS,
+                                    &avx512bw::lookup::scan_open,
+                                    nullptr,
+                                    "bw"};
+extern const kernel kernel_avx512vbmi{"avx512",
+                                      kAvx512,
+                                      &usable_vbmi,
                                       &avx512vbmi::lookup::scan,
-                                      UTF8GUARD_AVX512_NEEDS " and AVX-512VBMI"};
+                                      UTF8GUARD_AVX512_NEEDS " and AVX-512VBMI",
+                                      &avx512vbmi::lookup::scan_open,
+                                      nullptr,
+                                      "vbmi"};
+extern const kernel kernel_avx512{
+    "avx512", kAvx512, &usable_bw, &scan_any, UTF8GUARD_AVX512_NEEDS, &scan_open_any, &select};
+
+namespace {
+const kernel* select() noexcept { return x86::has(kVbmi) ? &kernel_avx512vbmi : &kernel_avx512bw; }
+}  // namespace
 
 }  // namespace utf8guard::detail
 #endif

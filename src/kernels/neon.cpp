@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "kernel.hpp"
+#include "scalar/prior.hpp"
 #include "scalar/table37.hpp"
 #include "simd/target.hpp"
 
@@ -25,8 +26,12 @@ namespace {
 bool always_usable() noexcept { return true; }
 }  // namespace
 
-extern const kernel kernel_neon{"neon", kNeon, &always_usable, &neon::lookup::scan,
-                                "an AArch64 CPU (NEON is part of its baseline)"};
+extern const kernel kernel_neon{"neon",
+                                kNeon,
+                                &always_usable,
+                                &neon::lookup::scan,
+                                "an AArch64 CPU (NEON is part of its baseline)",
+                                &neon::lookup::scan_open};
 
 }  // namespace utf8guard::detail
 #endif

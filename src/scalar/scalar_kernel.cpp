@@ -12,6 +12,7 @@
 
 #include "kernel.hpp"
 #include "scalar/dfa.hpp"
+#include "scalar/prior.hpp"
 #include "scalar/table37.hpp"
 
 namespace utf8guard::detail {
@@ -25,8 +26,15 @@ constexpr std::uint64_t ERR = dfa::kValidError;
 constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
 constexpr std::size_t kBlock = 16;
 
-std::size_t scalar_scan(const std::uint8_t* p, std::size_t n) noexcept {
+// Both entry points of kernel.hpp: with Open, an unfinished sequence at the
+// very end is reported as open bytes, not as an error.
+template <bool Open>
+open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
+  if (Open && prior != 0 && n < 3) return stitched_open(p, n, prior);
+  // Start in the state the carried bytes leave (a valid prefix: never ERR).
   std::uint64_t state = A;
+  for (std::size_t k = 4 - prior_length(prior); k < 4; ++k)
+    state = kRows[prior >> (8 * k) & 0xFF] >> (state & 63);
   std::size_t i = 0;
   // SAFETY: every block read is bounded by n - i >= kBlock.
   while (n - i >= kBlock) {
@@ -41,24 +49,35 @@ std::size_t scalar_scan(const std::uint8_t* p, std::size_t n) noexcept {
     }
     std::uint64_t s = state;
     for (std::size_t k = 0; k < kBlock; ++k) s = kRows[p[i + k]] >> (s & 63);
-    if ((s & 63) == ERR) return i;  // the error is in this block (or its lead just before it)
+    if ((s & 63) == ERR) return {i, 0};  // the error is in this block (or its lead just before it)
     state = s;
     i += kBlock;
   }
   for (; i < n; ++i) {
     const std::uint64_t s = kRows[p[i]] >> (state & 63);
-    if ((s & 63) == ERR) return i;
+    if ((s & 63) == ERR) return {i, 0};
     state = s;
   }
-  // Ending inside a sequence is not well-formed: hand the classifier the lead.
-  return (state & 63) == A ? n : boundary_before(p, 0, n);
+  if ((state & 63) == A) return {n, 0};
+  // Ending inside a sequence: open bytes for a stream, else the lead for the
+  // classifier (which says "incomplete").
+  const std::size_t lead = boundary_before(p, 0, n);
+  return Open ? open_scan{n, n - lead} : open_scan{lead, 0};
+}
+
+std::size_t scalar_scan(const std::uint8_t* p, std::size_t n) noexcept {
+  return scan_impl<false>(p, n, 0).pos;
+}
+open_scan scalar_scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
+  return scan_impl<true>(p, n, prior);
 }
 
 bool always_usable() noexcept { return true; }
 
 }  // namespace
 
-extern const kernel kernel_scalar{"scalar", kScalar, &always_usable, &scalar_scan,
-                                  "nothing beyond the baseline CPU"};
+extern const kernel kernel_scalar{
+    "scalar",         kScalar, &always_usable, &scalar_scan, "nothing beyond the baseline CPU",
+    &scalar_scan_open};
 
 }  // namespace utf8guard::detail

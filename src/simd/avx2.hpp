@@ -21,6 +21,9 @@ struct simd8 {
     return {_mm256_set1_epi8(static_cast<char>(b))};
   }
   static UTF8GUARD_SIMD_INLINE simd8 zero() { return {_mm256_setzero_si256()}; }
+  static UTF8GUARD_SIMD_INLINE simd8 last_word(std::uint32_t w) {
+    return {_mm256_insert_epi32(_mm256_setzero_si256(), static_cast<int>(w), 7)};
+  }
   // vpshufb looks up within each 128-bit lane: the table is in both lanes.
   static UTF8GUARD_SIMD_INLINE simd8 repeat_16(const std::uint8_t (&t)[16]) {
     return {_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t)))};

@@ -21,6 +21,9 @@ struct simd8 {
     return {_mm512_set1_epi8(static_cast<char>(b))};
   }
   static UTF8GUARD_SIMD_INLINE simd8 zero() { return {_mm512_setzero_si512()}; }
+  static UTF8GUARD_SIMD_INLINE simd8 last_word(std::uint32_t w) {
+    return {_mm512_maskz_set1_epi32(0x8000, static_cast<int>(w))};
+  }
   // The table in all four 128-bit lanes serves vpshufb (per lane) and, as a
   // 64-entry table whose index bits 4-5 do not matter, vpermb.
   static UTF8GUARD_SIMD_INLINE simd8 repeat_16(const std::uint8_t (&t)[16]) {

@@ -18,6 +18,9 @@ struct simd8 {
   }
   static UTF8GUARD_SIMD_INLINE simd8 splat(std::uint8_t b) { return {vdupq_n_u8(b)}; }
   static UTF8GUARD_SIMD_INLINE simd8 zero() { return {vdupq_n_u8(0)}; }
+  static UTF8GUARD_SIMD_INLINE simd8 last_word(std::uint32_t w) {
+    return {vreinterpretq_u8_u32(vsetq_lane_u32(w, vdupq_n_u32(0), 3))};
+  }
   static UTF8GUARD_SIMD_INLINE simd8 repeat_16(const std::uint8_t (&t)[16]) {
     return {vld1q_u8(t)};
   }

@@ -3,7 +3,7 @@
 // Included by src/kernels/sse42.cpp inside its target region and its ISA
 // namespace, after <immintrin.h> and <cstring>. Every wrapper under src/simd/
 // offers the same members, so src/generic/ is written once:
-//   width, load, load_partial, splat, repeat_16, prev<N>,
+//   width, load, load_partial, splat, zero, last_word, repeat_16, prev<N>,
 //   high_nibble_lookup, low_nibble_lookup, saturating_sub, | & ^,
 //   any, is_ascii, first_nonzero.
 
@@ -28,6 +28,11 @@ struct simd8 {
     return {_mm_set1_epi8(static_cast<char>(b))};
   }
   static UTF8GUARD_SIMD_INLINE simd8 zero() { return {_mm_setzero_si128()}; }
+  // last_word is zero but for w (little-endian) in the last 4 bytes: the
+  // bytes a stream carried over, as the register before the next chunk.
+  static UTF8GUARD_SIMD_INLINE simd8 last_word(std::uint32_t w) {
+    return {_mm_insert_epi32(_mm_setzero_si128(), static_cast<int>(w), 3)};
+  }
   // repeat_16 is a 16-entry lookup table, for the nibble lookups.
   static UTF8GUARD_SIMD_INLINE simd8 repeat_16(const std::uint8_t (&t)[16]) {
     return {_mm_loadu_si128(reinterpret_cast<const __m128i*>(t))};

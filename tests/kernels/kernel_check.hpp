@@ -21,6 +21,8 @@
 
 #include "kernel.hpp"  // private: detail::kernel_bodies, detail::validate_with
 #include "reference.hpp"
+#include "scalar/prior.hpp"
+#include "scalar/table37.hpp"
 #include "utf8guard/utf8guard.hpp"
 
 namespace kcheck {
@@ -76,6 +78,59 @@ inline std::string describe(std::string_view kind, std::size_t offset, std::size
   return out;
 }
 
+// check_prior checks scan_open with carried bytes, as a stream feeds it: the
+// input is cut inside its first sequence of more than one byte (a valid one,
+// or the valid prefix of a broken one), the bytes before the cut are the
+// prior, the rest the chunk. Returns "" or what went wrong.
+inline std::string check_prior(const kernel& k, std::string_view in, const reference::error& want) {
+  const auto* p = bytes_of(in);
+  const std::size_t n = in.size();
+  std::size_t b = 0, span = 0;  // the sequence cut, and how many of its bytes may be carried
+  while (b < n) {
+    const utf8guard::result r = utf8guard::detail::sequence_at(p, n, b);
+    if (r.ok() && r.length == 1) {
+      ++b;
+      continue;
+    }
+    const bool lead_ok = utf8guard::detail::kLeads.entry[p[b]].size > 1;
+    span = r.ok() ? r.length - 1 : lead_ok ? r.length : 0;
+    break;
+  }
+  const std::size_t early = k.id == utf8guard::detail::kScalar ? 16 : 0;
+  for (std::size_t t = 1; t <= span && b + t <= n; ++t) {
+    const std::size_t j = b + t;
+    const std::uint32_t prior = utf8guard::detail::prior_word(p + b, t);
+    const utf8guard::detail::open_scan o = k.scan_open(p + j, n - j, prior);
+    const std::size_t m = n - j;
+    bool ok;
+    if (want.ok()) {
+      ok = o.pos == m && o.open == 0;
+    } else if (want.kind == "incomplete") {
+      ok = o.pos == m && o.open == want.length;
+    } else {
+      // The error, counted from the chunk: before it when the carried
+      // sequence breaks.
+      const std::ptrdiff_t e =
+          static_cast<std::ptrdiff_t>(want.offset) - static_cast<std::ptrdiff_t>(j);
+      const auto pos = static_cast<std::ptrdiff_t>(o.pos);
+      ok =
+          o.pos < m && o.open == 0 && pos <= e + 3 && pos + static_cast<std::ptrdiff_t>(early) >= e;
+    }
+    if (!ok) {
+      std::string why = "scan_open after ";
+      why += std::to_string(t);
+      why += " carried bytes returned {";
+      why += std::to_string(o.pos);
+      why += ", ";
+      why += std::to_string(o.open);
+      why += "} for a chunk at ";
+      why += std::to_string(j);
+      return why;
+    }
+  }
+  return "";
+}
+
 // check_one returns "" when the body agrees with `want`, else a description.
 inline std::string check_one(const kernel& k, std::string_view in, const reference::error& want) {
   const std::size_t n = in.size();
@@ -95,9 +150,24 @@ inline std::string check_one(const kernel& k, std::string_view in, const referen
       why += "scan returned ";
       why += std::to_string(pos);
     }
+    // scan_open: an unfinished sequence at the very end is open, not an error.
+    const utf8guard::detail::open_scan o = k.scan_open(bytes_of(in), n, 0);
+    const bool unfinished = want.kind == "incomplete";
+    const bool open_ok = want.ok() || unfinished
+                             ? o.pos == n && o.open == (unfinished ? want.length : 0)
+                             : o.pos < n && o.open == 0 && o.pos <= e + 3 && o.pos + early >= e;
+    if (!open_ok) {
+      why += "scan_open returned {";
+      why += std::to_string(o.pos);
+      why += ", ";
+      why += std::to_string(o.open);
+      why += "}";
+    }
+    if (why.empty()) why = check_prior(k, in, want);
   }
   if (why.empty()) return why;
   std::string out(k.name);
+  if (*k.variant != '\0') out += std::string("/") + k.variant;
   out += ", ";
   out += std::to_string(n);
   out += " bytes: ";
