@@ -8,6 +8,7 @@
 // costs no branch mispredictions. The rows come from scalar/dfa.hpp, which
 // computes them from table37.hpp. Only yes/no is decided here; the classifier
 // in table37.hpp says where and why.
+#include <cstdint>
 #include <cstring>
 
 #include "kernel.hpp"
@@ -25,9 +26,53 @@ constexpr std::uint64_t ERR = dfa::kValidError;
 
 constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
 constexpr std::size_t kBlock = 16;
+// Inputs at least this long are walked as two halves side by side.
+constexpr std::size_t kSplitMin = 256;
+
+// One step of one stream over a 16-byte block at p[i]: skipped when the
+// stream is at a boundary and the block is ASCII, else 16 DFA steps.
+inline std::uint64_t block(const std::uint8_t* p, std::size_t i, std::uint64_t state) noexcept {
+  if ((state & 63) == A) {
+    std::uint64_t a, b;
+    std::memcpy(&a, p + i, 8);  // SAFETY: the caller checked i + kBlock <= n
+    std::memcpy(&b, p + i + 8, 8);
+    if (((a | b) & kHighBits) == 0) return state;
+  }
+  for (std::size_t k = 0; k < kBlock; ++k) state = kRows[p[i + k]] >> (state & 63);
+  return state;
+}
+
+// walk runs one stream over p[i..end) from `state`: the final state, or the
+// position where it failed (the start of the block, or the byte, that led to
+// ERR).
+struct walk_end {
+  std::uint64_t state;
+  std::size_t failed_at;  // SIZE_MAX when it did not fail
+};
+inline walk_end walk(const std::uint8_t* p, std::size_t i, std::size_t end,
+                     std::uint64_t state) noexcept {
+  // SAFETY: every block read is bounded by end - i >= kBlock.
+  for (; end - i >= kBlock; i += kBlock) {
+    const std::uint64_t s = block(p, i, state);
+    if ((s & 63) == ERR) return {s, i};
+    state = s;
+  }
+  for (; i < end; ++i) {
+    const std::uint64_t s = kRows[p[i]] >> (state & 63);
+    if ((s & 63) == ERR) return {s, i};
+    state = s;
+  }
+  return {state, SIZE_MAX};
+}
 
 // Both entry points of kernel.hpp: with Open, an unfinished sequence at the
 // very end is reported as open bytes, not as an error.
+//
+// One DFA walk costs a shift per byte on its dependency chain, so a long
+// input is cut in two near the middle, at a byte that is not a continuation,
+// and both halves are walked at once: two chains in flight. The first half
+// must end at a boundary for the cut to be one; when it does not, the
+// sequence there is broken by the byte after the cut.
 template <bool Open>
 open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
   if (Open && prior != 0 && n < 3) return stitched_open(p, n, prior);
@@ -35,33 +80,38 @@ open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) n
   std::uint64_t state = A;
   for (std::size_t k = 4 - prior_length(prior); k < 4; ++k)
     state = kRows[prior >> (8 * k) & 0xFF] >> (state & 63);
-  std::size_t i = 0;
-  // SAFETY: every block read is bounded by n - i >= kBlock.
-  while (n - i >= kBlock) {
-    if ((state & 63) == A) {
-      std::uint64_t a, b;
-      std::memcpy(&a, p + i, 8);
-      std::memcpy(&b, p + i + 8, 8);
-      if (((a | b) & kHighBits) == 0) {
-        i += kBlock;
-        continue;
-      }
+  std::size_t end_state_from = 0;
+  walk_end last{};
+  if (n < kSplitMin) {
+    last = walk(p, 0, n, state);
+    if (last.failed_at != SIZE_MAX) return {last.failed_at, 0};
+  } else {
+    std::size_t mid = n / 2;
+    for (int k = 0; k < 3 && is_continuation(p[mid]); ++k) ++mid;
+    std::uint64_t sa = state, sb = A;
+    std::size_t a = 0, b = mid;
+    // SAFETY: b + kBlock <= n and a + kBlock <= mid while both run.
+    const std::size_t steps = (mid < n - mid ? mid : n - mid) / kBlock;
+    for (std::size_t step = 0; step < steps; ++step) {
+      const std::uint64_t na = block(p, a, sa), nb = block(p, b, sb);
+      if ((na & 63) == ERR || (nb & 63) == ERR) break;
+      sa = na;
+      sb = nb;
+      a += kBlock;
+      b += kBlock;
     }
-    std::uint64_t s = state;
-    for (std::size_t k = 0; k < kBlock; ++k) s = kRows[p[i + k]] >> (s & 63);
-    if ((s & 63) == ERR) return {i, 0};  // the error is in this block (or its lead just before it)
-    state = s;
-    i += kBlock;
+    // The first half decides first: its errors come before the second's.
+    const walk_end first = walk(p, a, mid, sa);
+    if (first.failed_at != SIZE_MAX) return {first.failed_at, 0};
+    if ((first.state & 63) != A) return {mid, 0};  // its last sequence is cut at mid
+    last = walk(p, b, n, sb);
+    if (last.failed_at != SIZE_MAX) return {last.failed_at, 0};
+    end_state_from = mid;
   }
-  for (; i < n; ++i) {
-    const std::uint64_t s = kRows[p[i]] >> (state & 63);
-    if ((s & 63) == ERR) return {i, 0};
-    state = s;
-  }
-  if ((state & 63) == A) return {n, 0};
+  if ((last.state & 63) == A) return {n, 0};
   // Ending inside a sequence: open bytes for a stream, else the lead for the
   // classifier (which says "incomplete").
-  const std::size_t lead = boundary_before(p, 0, n);
+  const std::size_t lead = boundary_before(p, end_state_from, n);
   return Open ? open_scan{n, n - lead} : open_scan{lead, 0};
 }
 

@@ -35,6 +35,27 @@ TEST(KernelBoundaries, EveryErrorKindAtEveryPosition) { run(&kcheck::each_error_
 
 TEST(KernelBoundaries, SequencesCarriedAcrossEveryPosition) { run(&kcheck::each_carry); }
 
+// The scalar body walks inputs of 256 bytes and more as two halves cut near
+// the middle: every error kind at every position around the cut, on every
+// background, for even and odd lengths.
+TEST(KernelBoundaries, ErrorsAroundTheScalarBodysMiddleCut) {
+  run([](const kcheck::visit_fn& visit) {
+    for (std::size_t n : {256, 257, 258, 259, 300, 839, 1000}) {
+      for (kcheck::text t : kcheck::kTexts) {
+        const std::string base = kcheck::background(t, n);
+        visit("background", base);
+        for (const kcheck::snippet& sn : kcheck::snippets()) {
+          for (std::size_t pos = n / 2 - 8; pos <= n / 2 + 8; ++pos) {
+            std::string s = base;
+            s.replace(pos, sn.bytes.size(), sn.bytes);
+            visit(sn.name, s);
+          }
+        }
+      }
+    }
+  });
+}
+
 TEST(KernelRandom, RandomValidTextAndItsMutations) {
   const auto ks = kcheck::bodies();
   kcheck::generator gen(20261122);
