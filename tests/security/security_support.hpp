@@ -53,7 +53,8 @@ inline std::string parse_hex(std::string_view hex) {
 inline std::string to_hex(std::string_view bytes) {
   static constexpr char kDigits[] = "0123456789ABCDEF";
   std::string out;
-  for (unsigned char c : bytes) {
+  for (char ch : bytes) {
+    const auto c = static_cast<unsigned char>(ch);
     if (!out.empty()) out.push_back(' ');
     out.push_back(kDigits[c >> 4]);
     out.push_back(kDigits[c & 15]);
