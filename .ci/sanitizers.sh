@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# .ci/sanitizers.sh [JOB...] - the sanitizer jobs of CI (SECURITY.md, issue 5).
+#
+#   asan      clang 14, -fsanitize=address,undefined -fno-sanitize-recover=all:
+#             the whole test suite except the 2^32-input "exhaustive" label
+#             (its own job) and fuzz.oss_fuzz_build (a build check, not a test
+#             of the code). Includes the inputs past 4 GiB.
+#   integer   clang 14, UBSan plus implicit-integer-truncation and
+#             -sign-change: the security and CLI tests, the inputs past 4 GiB
+#             among them, so a size_t offset squeezed through a 32-bit or
+#             signed type anywhere on the way shows up even where it is not UB.
+#   tsan      clang 14, -fsanitize=thread: every entry point from 8 threads at
+#             the first call of 48 fresh processes (dispatch initialization),
+#             and the CLI's `check -j N` workers (cli.jobs).
+#   valgrind  g++ 12 build without sanitizers; the CLI tests (label cli) with
+#             every CLI run under valgrind memcheck (UTF8GUARD_CLI_WRAPPER),
+#             leaks included.
+#
+# Why clang for the sanitizers: its runtimes are linked statically, so the
+# CLI tests' LD_PRELOAD fault-injection shim loads in front of them without
+# ASan's link-order check; it has the implicit-conversion checks the integer
+# job needs (g++ 12 has none); and it is the compiler of the libFuzzer job, so
+# a finding reproduces with the same toolchain. Why g++ for valgrind: a
+# sanitized binary cannot run under valgrind, and this also puts the
+# default compiler's code under a memory checker.
+#
+# Builds go to $UTF8GUARD_SANITIZER_BUILDS (default build-sanitizers/), one
+# folder per job; existing folders are reused (incremental). No argument runs
+# every job. Exit status: non-zero if any job failed; every job runs.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+root=${UTF8GUARD_SANITIZER_BUILDS:-build-sanitizers}
+jobs=${UTF8GUARD_SANITIZER_JOBS:-2}
+selected=("$@")
+[ ${#selected[@]} -eq 0 ] && selected=(asan integer tsan valgrind)
+
+# Reports abort the process (no recovery), with a stack and source lines.
+export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:abort_on_error=0
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+
+common=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DUTF8GUARD_BUILD_BENCH=OFF
+        -DUTF8GUARD_BUILD_CLI=ON -DUTF8GUARD_BUILD_TESTS=ON)
+clang=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++)
+
+start=$SECONDS
+failed=()
+summary=()
+
+# run_job NAME CONFIGURE-ARGS -- BUILD-TARGETS -- CTEST-ARGS
+run_job() {
+  local name=$1 dir="$root/$1" t0=$SECONDS
+  shift
+  local cfg=() targets=() tests=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do cfg+=("$1"); shift; done
+  shift
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do targets+=("$1"); shift; done
+  shift
+  tests=("$@")
+  printf '\n--- sanitizers: %s (%s)\n' "$name" "$dir"
+  local ok=1
+  cmake -S . -B "$dir" "${common[@]}" "${cfg[@]}" >"$dir.configure.log" 2>&1 ||
+    { ok=0; cat "$dir.configure.log"; }
+  if [ $ok = 1 ]; then
+    grep -h "utf8guard hardening:" "$dir.configure.log" || true
+    local build=(cmake --build "$dir" -j"$jobs")
+    [ ${#targets[@]} -gt 0 ] && build+=(--target "${targets[@]}")
+    "${build[@]}" || ok=0
+  fi
+  if [ $ok = 1 ]; then
+    ctest --test-dir "$dir" -j"$jobs" --output-on-failure "${tests[@]}" || ok=0
+  fi
+  local took=$((SECONDS - t0))
+  if [ $ok = 1 ]; then
+    summary+=("$(printf '%-9s passed in %4d s' "$name" "$took")")
+  else
+    summary+=("$(printf '%-9s FAILED after %4d s' "$name" "$took")")
+    failed+=("$name")
+  fi
+}
+
+mkdir -p "$root"
+for job in "${selected[@]}"; do
+  case $job in
+    asan)
+      run_job asan "${clang[@]}" -DUTF8GUARD_SANITIZE=address,undefined \
+        -DUTF8GUARD_BUILD_FUZZ=ON -DUTF8GUARD_BUILD_EXAMPLES=ON -- -- \
+        -LE exhaustive -E '^fuzz\.oss_fuzz_build$'
+      ;;
+    integer)
+      run_job integer "${clang[@]}" \
+        -DUTF8GUARD_SANITIZE=undefined,implicit-integer-truncation,implicit-integer-sign-change \
+        -DUTF8GUARD_BUILD_FUZZ=OFF -DUTF8GUARD_BUILD_EXAMPLES=OFF -- \
+        utf8guard_cli utf8guard_cli_shim security_vectors security_guard_pages \
+        security_large_input security_first_use_threads security_complexity -- \
+        -L 'security|cli'
+      ;;
+    tsan)
+      run_job tsan "${clang[@]}" -DUTF8GUARD_SANITIZE=thread \
+        -DUTF8GUARD_BUILD_FUZZ=OFF -DUTF8GUARD_BUILD_EXAMPLES=OFF -- \
+        utf8guard_cli utf8guard_cli_shim security_first_use_threads -- \
+        -R '^(security_first_use_threads|cli\.jobs)$'
+      ;;
+    valgrind)
+      if ! command -v valgrind >/dev/null; then
+        echo "valgrind is not installed (scripts/install-deps.sh --ci)" >&2
+        failed+=(valgrind)
+        continue
+      fi
+      # --error-exitcode turns any memcheck error, and any definite or
+      # indirect leak, into exit status 99, which no CLI test expects.
+      export UTF8GUARD_CLI_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect"
+      run_job valgrind -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
+        -DUTF8GUARD_BUILD_FUZZ=OFF -DUTF8GUARD_BUILD_EXAMPLES=OFF -- \
+        utf8guard_cli utf8guard_cli_shim -- \
+        -L cli
+      unset UTF8GUARD_CLI_WRAPPER
+      ;;
+    *)
+      echo "unknown job '$job' (asan, integer, tsan, valgrind)" >&2
+      failed+=("$job")
+      ;;
+  esac
+done
+
+printf '\n--- sanitizers: summary (%d s)\n' $((SECONDS - start))
+printf '  %s\n' "${summary[@]}"
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "sanitizers: FAILED: ${failed[*]}" >&2
+  exit 1
+fi
