@@ -128,7 +128,9 @@ run_libfuzzer() {
   (cd "$dir" && "${NICE[@]}" "$bin" "${args[@]}" "$dir/corpus" "$ROOT/corpus/$target") > "$dir/run.log" 2>&1 || rc=$?
   grep -hE '^(Done|stat::number_of_executed_units|stat::average_exec_per_sec)' "$dir/run.log" \
     "$dir"/fuzz-*.log 2> /dev/null || true
-  if [ $rc -ne 0 ] || ! report_findings "$dir/artifacts"; then
+  local clean=1
+  report_findings "$dir/artifacts" || clean=0
+  if [ $rc -ne 0 ] || [ $clean -eq 0 ]; then
     grep -hE -A40 '^(==== utf8guard|==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$dir/run.log" \
       "$dir"/fuzz-*.log 2> /dev/null | head -80 >&2 || true
     echo "run.sh: libFuzzer $target FAILED (exit $rc); log: $dir/run.log" >&2
@@ -166,7 +168,9 @@ run_afl() {
   for k in "${pids[@]}"; do wait "$k" || rc=$?; done
   grep -hE '^(execs_done|execs_per_sec|saved_crashes|saved_hangs)' "$dir"/out/*/fuzzer_stats \
     2> /dev/null | sort | uniq -c || true
-  if [ $rc -ne 0 ] || ! report_findings "$dir/out"; then
+  local clean=1
+  report_findings "$dir/out" || clean=0
+  if [ $rc -ne 0 ] || [ $clean -eq 0 ]; then
     [ $rc -ne 0 ] && tail -20 "$dir/main.log" >&2
     for f in "$dir"/out/*/crashes/id:*; do
       [ -f "$f" ] && { "$bin" "$f" 2>&1 | grep -A40 '^==== utf8guard' | head -40 >&2 || true; break; }
