@@ -51,22 +51,24 @@ if(UTF8GUARD_SANITIZE)
   # Frame pointers and line tables make every report point at a source line.
   add_compile_options(${_ug_san} -fno-omit-frame-pointer -g)
   add_link_options(${_ug_san})
-  # clang's -fsanitize=function (part of "undefined") is C++-only before
-  # clang 17: its handlers live in the C++ UBSan runtime, which a C program
-  # linking the static library does not get, and its per-function-type
-  # typeinfo is exported from the shared library. It checks indirect calls to
-  # instrumented functions only; the library's indirect calls go to its own
-  # kernels (one type) and to callers' callbacks (not instrumented).
-  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 17
-     AND UTF8GUARD_SANITIZE MATCHES "undefined|function")
-    add_compile_options(-fno-sanitize=function)
-  endif()
 endif()
 
-# Sanitizers also arrive through CMAKE_CXX_FLAGS (the fuzz builds do that).
+# Sanitizers also arrive through CMAKE_CXX_FLAGS (the fuzz builds and the
+# nested builds of tests/consumer do that).
 set(_ug_sanitized FALSE)
 if(UTF8GUARD_SANITIZE OR CMAKE_CXX_FLAGS MATCHES "-fsanitize=")
   set(_ug_sanitized TRUE)
+endif()
+
+# clang's -fsanitize=function (part of "undefined") is C++-only before
+# clang 17: its handlers live in the C++ UBSan runtime, which a C program
+# linking the library does not get, and its per-function-type typeinfo is
+# exported from the shared library. It checks indirect calls to instrumented
+# functions only; the library's indirect calls go to its own kernels (one
+# type) and to callers' callbacks (not instrumented). So it is left out.
+if(CMAKE_CXX_COMPILER_ID MATCHES "Clang" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 17
+   AND "${UTF8GUARD_SANITIZE} ${CMAKE_CXX_FLAGS}" MATCHES "-fsanitize=[^ ]*(undefined|function)|^[^ ]*(undefined|function)")
+  add_compile_options(-fno-sanitize=function)
 endif()
 
 # ---- Hardening -------------------------------------------------------------

@@ -15,8 +15,9 @@ promises (SECURITY.md, "Hardening"):
                   buffers and address-taken locals on the stack)
 
 It also reports, without failing, whether fortified __*_chk calls and the
-x86 CET property note (IBT, SHSTK) are present: both depend on what the code
-calls and on every linked object (crt files, libstdc++) carrying the note.
+control-flow property note (x86 IBT/SHSTK, AArch64 BTI/PAC) are present: the
+first depends on what the code calls, the second on every linked object (crt
+files, libstdc++) carrying the note, which the toolchain decides.
 
 Exit 0 when every check passes, 1 otherwise, 77 (ctest "skipped") with --skip.
 """
@@ -85,8 +86,9 @@ def main():
     print(f"info fortified calls: {', '.join(fortified) if fortified else 'none referenced'}")
     try:
         notes = readelf(["-n"], path)
-        cet = re.search(r"x86 feature: (.*)", notes)
-        print(f"info x86 CET property: {cet.group(1) if cet else 'absent'}")
+        prop = re.search(r"(x86|AArch64) feature: (.*)", notes)
+        print("info control-flow property note: " +
+              (f"{prop.group(1)} {prop.group(2)}" if prop else "absent"))
     except subprocess.CalledProcessError:
         pass
 
