@@ -18,14 +18,15 @@ namespace utf8guard::detail {
 extern const kernel kernel_scalar;
 #include "kernels/kernel_list.inc"
 
+// Constant-initialized (a nullptr): no global constructor.
+std::atomic<const kernel*> g_active{nullptr};
+
 namespace {
 
 constexpr const kernel* kAll[] = {&kernel_scalar UTF8GUARD_SIMD_KERNELS};
 constexpr std::size_t kCount = sizeof(kAll) / sizeof(kAll[0]);
 constexpr const kernel* kBodies[] = {&kernel_scalar UTF8GUARD_SIMD_BODIES};
 constexpr std::size_t kBodyCount = sizeof(kBodies) / sizeof(kBodies[0]);
-
-std::atomic<const kernel*> g_active{nullptr};
 
 const kernel* best_usable() noexcept {
   for (std::size_t i = kCount; i-- > 0;) {
@@ -122,7 +123,7 @@ const kernel* find_kernel(const char* name, std::size_t len) noexcept {
   return nullptr;
 }
 
-const kernel& active_kernel_ref() noexcept {
+const kernel& resolve_active() noexcept {
   const kernel* k = g_active.load(std::memory_order_acquire);
   if (k == nullptr) {
     const kernel* forced = env().forced;

@@ -18,6 +18,7 @@
 #ifndef UTF8GUARD_KERNEL_HPP
 #define UTF8GUARD_KERNEL_HPP
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -61,9 +62,19 @@ const kernel* const* kernel_list(std::size_t& count) noexcept;
 // several bodies (avx512 with and without VBMI) is listed once per body.
 const kernel* const* kernel_bodies(std::size_t& count) noexcept;
 
-// active_kernel_ref resolves the kernel on first use (thread-safe, lazy, no
+// The active kernel (a body), nullptr until first use; see dispatch.cpp.
+extern std::atomic<const kernel*> g_active;
+
+// resolve_active resolves the kernel on first use (thread-safe, lazy, no
 // global constructor) and returns it.
-const kernel& active_kernel_ref() noexcept;
+const kernel& resolve_active() noexcept;
+
+// active_kernel_ref is the active kernel: one load on every call after the
+// first, inlined, because streams call it once per chunk.
+inline const kernel& active_kernel_ref() noexcept {
+  const kernel* k = g_active.load(std::memory_order_acquire);
+  return k != nullptr ? *k : resolve_active();
+}
 
 // find_kernel returns the compiled kernel with that name, or nullptr.
 const kernel* find_kernel(const char* name, std::size_t len) noexcept;
@@ -91,8 +102,19 @@ inline result validate_active(const std::uint8_t* p, std::size_t n) noexcept {
 // is_valid_active answers yes/no only: no classification on the error path.
 bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept;
 
-// scan_open_active runs the active kernel's scan_open (see above).
-open_scan scan_open_active(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept;
+// The per-thread run counters behind kernel_runs (one add per scan; the
+// initial-exec model makes it a plain %fs-relative add, also in the shared
+// library).
+extern thread_local std::size_t t_runs[kKernelIds] __attribute__((tls_model("initial-exec")));
+
+// scan_open_active runs the active kernel's scan_open (see above), inlined
+// into the streaming engine.
+inline open_scan scan_open_active(const std::uint8_t* p, std::size_t n,
+                                  std::uint32_t prior) noexcept {
+  const kernel& k = active_kernel_ref();
+  ++t_runs[k.id];
+  return k.scan_open(p, n, prior);
+}
 
 // kernel_runs counts, for the calling thread, the scans kernel k has run. It
 // lets tests prove that a forced kernel really ran (one add per call; the

@@ -119,25 +119,15 @@ bool dense_window(const std::uint8_t* p, std::size_t n, std::size_t base, Handle
   }
 }
 
+// stream_feed_rest is the engine's general path: the carried sequence
+// settled on its own, then kernel scans up to each error, or DFA windows
+// where errors are dense. Out of line: stream_feed's common case stays small.
 template <class Handler>
-bool stream_feed(stream_cursor s, const std::uint8_t* p, std::size_t n, Handler& h) {
+__attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint8_t* p,
+                                                std::size_t n, Handler& h) {
   const std::size_t base = s.position;  // absolute offset of p[0]
   s.position += n;
   std::size_t i = 0;
-  if (s.carry_len != 0 && n >= 3) {
-    // The common case: the kernel checks that the chunk completes the carried
-    // sequence, with the carried bytes as the register before the chunk.
-    const open_scan scanned = scan_open_active(p, n, prior_word(s.carry, s.carry_len));
-    if (scanned.pos == n) {
-      if (!h.valid(s.carry, s.carry_len)) return false;
-      const std::size_t keep = scanned.open < 4 ? scanned.open : 3;  // 0..3 by contract
-      if (n != keep && !h.valid(p, n - keep)) return false;
-      for (std::size_t k = 0; k < keep; ++k) s.carry[k] = p[n - keep + k];
-      s.carry_len = static_cast<unsigned char>(keep);
-      return true;
-    }
-    // An error: below, the carried sequence is settled on its own first.
-  }
   if (s.carry_len != 0) {
     const std::size_t have = s.carry_len;
     const std::size_t need = kLeads.entry[s.carry[0]].size - have;
@@ -202,6 +192,28 @@ bool stream_feed(stream_cursor s, const std::uint8_t* p, std::size_t n, Handler&
     close_errors = r.offset < kDenseGap ? close_errors + 1 : 0;
   }
   return true;
+}
+
+// stream_feed runs one chunk through the engine. The common case is one
+// kernel scan: the chunk completes the carried sequence (the kernel takes
+// the carried bytes as the register before the chunk), is well-formed, and
+// may end inside a sequence, whose bytes become the new carry.
+template <class Handler>
+bool stream_feed(stream_cursor s, const std::uint8_t* p, std::size_t n, Handler& h) {
+  if (s.carry_len == 0 || n >= 3) {
+    const std::uint32_t prior = s.carry_len == 0 ? 0 : prior_word(s.carry, s.carry_len);
+    const open_scan scanned = scan_open_active(p, n, prior);
+    if (scanned.pos == n) {
+      s.position += n;
+      if (s.carry_len != 0 && !h.valid(s.carry, s.carry_len)) return false;
+      const std::size_t keep = scanned.open < 4 ? scanned.open : 3;  // 0..3 by contract
+      if (n != keep && !h.valid(p, n - keep)) return false;
+      for (std::size_t k = 0; k < keep; ++k) s.carry[k] = p[n - keep + k];
+      s.carry_len = static_cast<unsigned char>(keep);
+      return true;
+    }
+  }
+  return stream_feed_rest(s, p, n, h);
 }
 
 template <class Handler>

@@ -5,10 +5,9 @@
 
 namespace utf8guard {
 namespace detail {
-namespace {
-
-// Initial-exec TLS: a plain %fs-relative add, also in the shared library.
 thread_local std::size_t t_runs[kKernelIds] __attribute__((tls_model("initial-exec")));
+
+namespace {
 
 std::size_t scan_with(const kernel& k, const std::uint8_t* p, std::size_t n) noexcept {
   ++t_runs[k.id];
@@ -21,12 +20,6 @@ std::size_t kernel_runs(const kernel& k) noexcept { return t_runs[k.id]; }
 
 bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept {
   return scan_with(active_kernel_ref(), p, n) == n;
-}
-
-open_scan scan_open_active(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
-  const kernel& k = active_kernel_ref();
-  ++t_runs[k.id];
-  return k.scan_open(p, n, prior);
 }
 
 result validate_with(const kernel& k, const std::uint8_t* p, std::size_t n) noexcept {
