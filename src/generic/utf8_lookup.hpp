@@ -98,13 +98,16 @@ alignas(16) constexpr std::uint8_t kByte2High[16] = {
 
 // An input that ends with 11______, 111_____ __ or 1111____ __ __ ends inside
 // a sequence: the last three bytes may not exceed BF, DF, EF respectively.
-alignas(64) constexpr std::uint8_t kIncompleteMax[64] = {
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,           0xFF,           0xFF,          0xFF, 0xFF,
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,           0xFF,           0xFF,          0xFF, 0xFF,
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,           0xFF,           0xFF,          0xFF, 0xFF,
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,           0xFF,           0xFF,          0xFF, 0xFF,
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,           0xFF,           0xFF,          0xFF, 0xFF,
-    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0b11110000 - 1, 0b11100000 - 1, 0b11000000 - 1};
+struct incomplete_max {
+  alignas(64) std::uint8_t byte[64];
+  constexpr incomplete_max() : byte{} {
+    for (std::uint8_t& b : byte) b = 0xFF;
+    byte[61] = 0b11110000 - 1;  // 1111____ __ __  a 4-byte lead 3 from the end
+    byte[62] = 0b11100000 - 1;  // 111_____ __     a 3- or 4-byte lead 2 from the end
+    byte[63] = 0b11000000 - 1;  // 11______        any lead last
+  }
+};
+inline constexpr incomplete_max kIncompleteMax{};
 
 // check returns nonzero bytes exactly where `input` (preceded by prev_input)
 // breaks Table 3-7. leads carries, from register to register, where third
@@ -130,7 +133,7 @@ UTF8GUARD_SIMD_INLINE simd8 check(simd8 input, simd8 prev_input, simd8& leads) {
 
 // is_incomplete is nonzero when the input ends with `last` inside a sequence.
 UTF8GUARD_SIMD_INLINE simd8 is_incomplete(simd8 last) {
-  return last.saturating_sub(simd8::load(kIncompleteMax + sizeof kIncompleteMax - simd8::width));
+  return last.saturating_sub(simd8::load(kIncompleteMax.byte + 64 - simd8::width));
 }
 
 constexpr std::size_t W = simd8::width;
@@ -227,24 +230,21 @@ UTF8GUARD_SIMD_INLINE open_scan scan_impl(const std::uint8_t* p, std::size_t n,
     error = error | check(input, prev, leads);
     prev = input;
   }
-  bool failed;
   if constexpr (Open) {
-    // Flags in the padding only say that the input ends inside a sequence.
-    failed = i < n && check(simd8::load_partial(p + i, n - i), prev, leads).first_nonzero() < n - i;
-    failed = failed || error.any();
+    // Flags in the padding only say that the input ends inside a sequence:
+    // open bytes, if they start with a lead that wants more.
+    const bool failed =
+        error.any() ||
+        (i < n && check(simd8::load_partial(p + i, n - i), prev, leads).first_nonzero() < n - i);
+    const std::size_t open = open_tail(p, n);
+    if (!failed && open_lead_ok(p, n, open)) return {n, open};
   } else {
     if (i < n) {
       error = error | check(simd8::load_partial(p + i, n - i), prev, leads);
     } else {
       error = error | is_incomplete(prev);
     }
-    failed = error.any();
-  }
-  if constexpr (Open) {
-    const std::size_t open = open_tail(p, n);
-    if (!failed && open_lead_ok(p, n, open)) return {n, open};
-  } else if (!failed) {
-    return {n, 0};
+    if (!error.any()) return {n, 0};
   }
   return {locate(p, n, tail, tail_prev, tail_leads), 0};
 }
