@@ -40,15 +40,34 @@ bool set_kernel(std::string_view name) noexcept {
 
 }  // namespace utf8guard
 
+namespace {
+
+// A C caller may pass any int in an enum parameter (C enums hold every value
+// of their underlying type), but in C++ loading a value outside the
+// enumerators' range is undefined. So the C entry points read the argument's
+// bytes as an int and only then compare it with the enumerators.
+static_assert(sizeof(utf8guard_error) == sizeof(int) && sizeof(utf8guard_status) == sizeof(int),
+              "C enums are int-sized on every supported ABI");
+template <class Enum>
+int enum_value(const Enum& e) noexcept {
+  int value;
+  std::memcpy(&value, &e, sizeof value);
+  return value;
+}
+
+}  // namespace
+
 extern "C" {
 
 const char* utf8guard_error_name(utf8guard_error kind) {
+  const int value = enum_value(kind);
+  if (value < UTF8GUARD_ERROR_NONE || value > UTF8GUARD_ERROR_INCOMPLETE) return "unknown";
   // to_string returns views of string literals, so data() is NUL-terminated.
-  return utf8guard::to_string(static_cast<utf8guard::error>(kind)).data();
+  return utf8guard::to_string(static_cast<utf8guard::error>(value)).data();
 }
 
 const char* utf8guard_status_name(utf8guard_status status) {
-  switch (status) {
+  switch (enum_value(status)) {
     case UTF8GUARD_OK: return "ok";
     case UTF8GUARD_BUFFER_TOO_SMALL: return "buffer_too_small";
     case UTF8GUARD_OVERFLOW: return "overflow";
