@@ -1,8 +1,8 @@
 // validate_differential - every usable kernel (forced one by one, the
-// production scalar among them), every compiled scan body of those kernels,
-// the reference oracle and ICU must agree on the first error of the input:
-// validity, offset, length and kind (ICU, which has no kinds: validity,
-// offset, length, and the number of U+FFFD).
+// production scalar among them), every compiled kernel and scan body run
+// directly by the driver, the reference oracle and ICU must agree on the
+// first error of the input: validity, offset, length and kind (ICU, which has
+// no kinds: validity, offset, length, and the number of U+FFFD).
 //
 // The input is the fuzz data itself, unsplit, so a crash file is the exact
 // input to paste into a regression test.
@@ -72,18 +72,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 {"fastest usable", fuzz::usable_kernels().back()}});
   }
 
-  // Every compiled scan body, through the one driver: a kernel with several
-  // bodies (avx512 with and without VBMI) dispatches to one of them per CPU,
-  // so the others are reached only this way.
-  std::size_t body_count = 0;
-  const utf8guard::detail::kernel* const* bodies = utf8guard::detail::kernel_bodies(body_count);
-  std::vector<std::pair<const char*, utf8guard::result>> body_results;
-  for (std::size_t i = 0; i < body_count; ++i) {
-    if (!bodies[i]->usable()) continue;
-    const utf8guard::result r = utf8guard::detail::validate_with(
-        *bodies[i], utf8guard::detail::bytes(shifted.view.data()), size);
+  // Every compiled kernel and every scan body, through the one driver: a
+  // kernel with several bodies (avx512 with and without VBMI) makes the body
+  // this CPU runs best the active one, so the other body, and the kernel's
+  // own per-call choice, are reached only this way.
+  std::vector<const utf8guard::detail::kernel*> drivers;
+  for (const auto list : {&utf8guard::detail::kernel_list, &utf8guard::detail::kernel_bodies}) {
+    std::size_t count = 0;
+    const utf8guard::detail::kernel* const* ks = list(count);
+    drivers.insert(drivers.end(), ks, ks + count);
+  }
+  std::vector<std::pair<const utf8guard::detail::kernel*, utf8guard::result>> driver_results;
+  for (const utf8guard::detail::kernel* k : drivers) {
+    if (!k->usable()) continue;
+    const utf8guard::result r =
+        utf8guard::detail::validate_with(*k, utf8guard::detail::bytes(shifted.view.data()), size);
     agree = agree && fuzz::same(r, expected);
-    body_results.emplace_back(bodies[i]->name, r);
+    driver_results.emplace_back(k, r);
   }
 
   const fuzz::icu_error icu = fuzz::icu_first_error(input);
@@ -100,8 +105,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     answers.push_back({*v.name + " is_valid", v.valid ? "true" : "false"});
     answers.push_back({*v.name + " forced", v.forced && v.ran ? "ran" : "did not run"});
   }
-  for (const auto& [name, r] : body_results) {
-    answers.push_back({std::string("body ") + name, fuzz::describe(r)});
+  for (const auto& [k, r] : driver_results) {
+    const std::string variant = k->variant[0] != '\0' ? std::string("/") + k->variant : "";
+    answers.push_back({std::string("driver ") + k->name + variant, fuzz::describe(r)});
   }
   answers.push_back({"icu first error", fuzz::describe(icu)});
   answers.push_back({"icu U+FFFD count", std::to_string(icu_count)});
