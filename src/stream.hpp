@@ -2,11 +2,14 @@
 // error_scanner.
 //
 // A stream carries at most 3 bytes between chunks: the start of a sequence
-// that the chunk's end cut short (a valid prefix, never an error yet). The
-// next chunk first completes or breaks that sequence, through the same
-// Table 3-7 classifier, then the rest of the chunk goes through the active
-// kernel. An error is reported as soon as the byte that makes it arrives;
-// "incomplete" only at finish().
+// that the chunk's end cut short (a valid prefix, never an error yet). In the
+// common case one kernel scan settles a chunk: the kernel takes the carried
+// bytes as the register before the chunk, and reports an unfinished sequence
+// at the chunk's end as open bytes, the next carry (kernel.hpp, scan_open).
+// Otherwise the carried sequence is completed or broken on its own, through
+// the same Table 3-7 classifier, and the rest of the chunk goes through the
+// kernel up to each error. An error is reported as soon as the byte that
+// makes it arrives; "incomplete" only at finish().
 //
 // A Handler has   bool valid(const std::uint8_t* p, std::size_t n)
 //                 bool error(const result& absolute)
