@@ -29,15 +29,18 @@ constexpr std::size_t kBlock = 16;
 // Inputs at least this long are walked as two halves side by side.
 constexpr std::size_t kSplitMin = 256;
 
+// is_ascii_block says whether the 16 bytes at p[i] are all ASCII.
+inline bool is_ascii_block(const std::uint8_t* p, std::size_t i) noexcept {
+  std::uint64_t a, b;
+  std::memcpy(&a, p + i, 8);  // SAFETY: the caller checked i + kBlock <= n
+  std::memcpy(&b, p + i + 8, 8);
+  return ((a | b) & kHighBits) == 0;
+}
+
 // One step of one stream over a 16-byte block at p[i]: skipped when the
 // stream is at a boundary and the block is ASCII, else 16 DFA steps.
 inline std::uint64_t block(const std::uint8_t* p, std::size_t i, std::uint64_t state) noexcept {
-  if ((state & 63) == A) {
-    std::uint64_t a, b;
-    std::memcpy(&a, p + i, 8);  // SAFETY: the caller checked i + kBlock <= n
-    std::memcpy(&b, p + i + 8, 8);
-    if (((a | b) & kHighBits) == 0) return state;
-  }
+  if ((state & 63) == A && is_ascii_block(p, i)) return state;
   for (std::size_t k = 0; k < kBlock; ++k) state = kRows[p[i + k]] >> (state & 63);
   return state;
 }
@@ -65,14 +68,55 @@ inline walk_end walk(const std::uint8_t* p, std::size_t i, std::size_t end,
   return {state, SIZE_MAX};
 }
 
-// Both entry points of kernel.hpp: with Open, an unfinished sequence at the
-// very end is reported as open bytes, not as an error.
+// walk_all runs the DFA over p[0..n) from `state`: the final state and where
+// its last sequence may begin (a boundary), or where it failed.
 //
 // One DFA walk costs a shift per byte on its dependency chain, so a long
 // input is cut in two near the middle, at a byte that is not a continuation,
 // and both halves are walked at once: two chains in flight. The first half
 // must end at a boundary for the cut to be one; when it does not, the
-// sequence there is broken by the byte after the cut.
+// sequence there is broken by the byte after the cut. An ASCII prefix is
+// read first, in one stream: for ASCII the work is reading, and one
+// sequential stream is what the hardware prefetcher follows best. One
+// function for both entry points, so both get the same code.
+struct walk_all_end {
+  std::uint64_t state;
+  std::size_t boundary;   // a sequence boundary at or before the last sequence
+  std::size_t failed_at;  // SIZE_MAX when it did not fail
+};
+walk_all_end walk_all(const std::uint8_t* p, std::size_t n, std::uint64_t state) noexcept {
+  std::size_t start = 0;
+  if ((state & 63) == A) {
+    while (n - start >= kBlock && is_ascii_block(p, start)) start += kBlock;
+  }
+  if (n - start < kSplitMin) {
+    const walk_end w = walk(p, start, n, state);
+    return {w.state, start, w.failed_at};
+  }
+  std::size_t mid = start + (n - start) / 2;
+  for (int k = 0; k < 3 && is_continuation(p[mid]); ++k) ++mid;
+  std::uint64_t sa = state, sb = A;
+  std::size_t a = start, b = mid;
+  // SAFETY: b + kBlock <= n and a + kBlock <= mid while both run.
+  const std::size_t steps = (mid - start < n - mid ? mid - start : n - mid) / kBlock;
+  for (std::size_t step = 0; step < steps; ++step) {
+    const std::uint64_t na = block(p, a, sa), nb = block(p, b, sb);
+    if ((na & 63) == ERR || (nb & 63) == ERR) break;
+    sa = na;
+    sb = nb;
+    a += kBlock;
+    b += kBlock;
+  }
+  // The first half decides first: its errors come before the second's.
+  const walk_end first = walk(p, a, mid, sa);
+  if (first.failed_at != SIZE_MAX) return {first.state, 0, first.failed_at};
+  if ((first.state & 63) != A) return {first.state, 0, mid};  // its last sequence is cut at mid
+  const walk_end second = walk(p, b, n, sb);
+  return {second.state, mid, second.failed_at};
+}
+
+// Both entry points of kernel.hpp: with Open, an unfinished sequence at the
+// very end is reported as open bytes, not as an error.
 template <bool Open>
 open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
   if (Open && prior != 0 && n < 3) return stitched_open(p, n, prior);
@@ -80,38 +124,12 @@ open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) n
   std::uint64_t state = A;
   for (std::size_t k = 4 - prior_length(prior); k < 4; ++k)
     state = kRows[prior >> (8 * k) & 0xFF] >> (state & 63);
-  std::size_t end_state_from = 0;
-  walk_end last{};
-  if (n < kSplitMin) {
-    last = walk(p, 0, n, state);
-    if (last.failed_at != SIZE_MAX) return {last.failed_at, 0};
-  } else {
-    std::size_t mid = n / 2;
-    for (int k = 0; k < 3 && is_continuation(p[mid]); ++k) ++mid;
-    std::uint64_t sa = state, sb = A;
-    std::size_t a = 0, b = mid;
-    // SAFETY: b + kBlock <= n and a + kBlock <= mid while both run.
-    const std::size_t steps = (mid < n - mid ? mid : n - mid) / kBlock;
-    for (std::size_t step = 0; step < steps; ++step) {
-      const std::uint64_t na = block(p, a, sa), nb = block(p, b, sb);
-      if ((na & 63) == ERR || (nb & 63) == ERR) break;
-      sa = na;
-      sb = nb;
-      a += kBlock;
-      b += kBlock;
-    }
-    // The first half decides first: its errors come before the second's.
-    const walk_end first = walk(p, a, mid, sa);
-    if (first.failed_at != SIZE_MAX) return {first.failed_at, 0};
-    if ((first.state & 63) != A) return {mid, 0};  // its last sequence is cut at mid
-    last = walk(p, b, n, sb);
-    if (last.failed_at != SIZE_MAX) return {last.failed_at, 0};
-    end_state_from = mid;
-  }
-  if ((last.state & 63) == A) return {n, 0};
+  const walk_all_end w = walk_all(p, n, state);
+  if (w.failed_at != SIZE_MAX) return {w.failed_at, 0};
+  if ((w.state & 63) == A) return {n, 0};
   // Ending inside a sequence: open bytes for a stream, else the lead for the
   // classifier (which says "incomplete").
-  const std::size_t lead = boundary_before(p, end_state_from, n);
+  const std::size_t lead = boundary_before(p, w.boundary, n);
   return Open ? open_scan{n, n - lead} : open_scan{lead, 0};
 }
 
