@@ -166,6 +166,7 @@ run_afl() {
   local rc=0
   "${limit[@]}" "${NICE[@]}" afl-fuzz -M main -c "$cmplog" "${common[@]}" -- "$bin" > "$dir/main.log" 2>&1 || rc=$?
   for k in "${pids[@]}"; do wait "$k" || rc=$?; done
+  reap "$(readlink -f "$bin")" "$(readlink -f "$cmplog")"
   grep -hE '^(execs_done|execs_per_sec|saved_crashes|saved_hangs)' "$dir"/out/*/fuzzer_stats \
     2> /dev/null | sort | uniq -c || true
   local clean=1
@@ -186,6 +187,22 @@ run_afl() {
 # libFuzzer SHA-1) are all kept, and of the rest - earlier merges and new
 # finds - only inputs that add coverage (libFuzzer -merge=1), so the corpus
 # does not grow with redundant files from merge to merge.
+# reap BIN...: afl-fuzz 4.04c can leave its CMPLOG fork server behind, stopped
+# and orphaned, when it exits; kill whatever still runs one of these binaries
+# (they are this build's own, one per target, so nothing else runs them).
+reap() {
+  local exe bin pid
+  for exe in /proc/[0-9]*/exe; do
+    bin=$(readlink "$exe" 2> /dev/null) || continue
+    for b in "$@"; do
+      if [ "$bin" = "$b" ]; then
+        pid=${exe#/proc/}
+        kill -KILL "${pid%/exe}" 2> /dev/null || true
+      fi
+    done
+  done
+}
+
 merge() {
   local target=$1 sources=() d
   local corpus=$ROOT/corpus/$target
