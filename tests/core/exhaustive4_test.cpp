@@ -13,6 +13,8 @@
 // busy.
 #include <gtest/gtest.h>
 
+#include <time.h>
+
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -36,7 +38,16 @@ struct kernel_tally {
   std::string name;
   std::size_t runs_before = 0;
   std::uint64_t failures = 0;
+  double cpu_seconds = 0;  // spent in this kernel's checks, for the log
 };
+
+// thread_cpu_seconds is this thread's CPU time: unlike wall time it does not
+// grow when other jobs share the machine, so the log shows what a shard costs.
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
 
 TEST_P(Exhaustive4, EveryInputOnEveryKernel) {
   constexpr int kReportLimit = 10;
@@ -85,6 +96,7 @@ TEST_P(Exhaustive4, EveryInputOnEveryKernel) {
       }
       for (kernel_tally& k : tally) {
         ASSERT_TRUE(set_kernel(k.name)) << k.name;
+        const double start = thread_cpu_seconds();
         for (std::size_t i = 0; i < kBlock; ++i) {
           in[2] = static_cast<char>(i >> 8);
           in[3] = static_cast<char>(i);
@@ -92,12 +104,17 @@ TEST_P(Exhaustive4, EveryInputOnEveryKernel) {
             ADD_FAILURE() << describe_mismatch({in, 4}, block[i]);
           }
         }
+        k.cpu_seconds += thread_cpu_seconds() - start;
       }
       checked += kBlock;
     }
   }
 
   EXPECT_EQ(checked, std::uint64_t{kLeadsPerShard} << 24);
+  const double total = thread_cpu_seconds();
+  std::printf("shard CPU time %.1f s, of which:", total);
+  for (const kernel_tally& k : tally) std::printf(" %s %.1f s", k.name.c_str(), k.cpu_seconds);
+  std::printf("\n");
   for (const kernel_tally& k : tally) {
     EXPECT_EQ(k.failures, 0u) << "kernel " << k.name << ", of " << checked << " inputs";
     // Each input runs at least validate() and is_valid() through the kernel:

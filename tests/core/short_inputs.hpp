@@ -73,7 +73,7 @@ inline const char* short_mismatch(std::string_view in, const expectation& e) {
   if (r.kind != static_cast<error>(e.kind) || r.offset != e.offset || r.length != e.length) {
     return "validate";
   }
-  if (is_valid(in) != (r.kind == error::none)) return "is_valid";
+  if (is_valid(in) != (e.kind == static_cast<std::uint8_t>(error::none))) return "is_valid";
   char out[kMaxSanitized];
   // The documented bound, exactly: sanitize_to must never need more.
   const std::size_t written = sanitize_to(in, out, sanitize_bound(in.size()));
@@ -95,7 +95,11 @@ inline std::string describe_mismatch(std::string_view in, const expectation& e) 
          std::to_string(r.length) + ", oracle " + std::string(to_string(want.kind)) + "@" +
          std::to_string(want.offset) + "+" + std::to_string(want.length);
   msg += std::string("\n  is_valid: ") + (is_valid(in) ? "true" : "false");
-  msg += "\n  sanitize: " + hex(sanitize(in)) + ", oracle " + hex({e.out, e.out_len});
+  char out[kMaxSanitized];
+  const std::size_t written = sanitize_to(in, out, sanitize_bound(in.size()));
+  msg +=
+      "\n  sanitize_to: " + (written == SIZE_MAX ? std::string("refused") : hex({out, written})) +
+      ", oracle " + hex({e.out, e.out_len});
   return msg;
 }
 
