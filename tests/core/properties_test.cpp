@@ -292,6 +292,14 @@ TEST(Generators, BytesCoverEveryClassAtEverySize) {
   }
 }
 
+TEST(Generators, BytesReachAll256Values) {
+  // The rarest byte (one of 128 in the ASCII class) comes about once in 3600
+  // draws: 200000 draws leave no value out by chance.
+  std::array<int, 256> seen{};
+  for (char b : sample(gen::byte(), 0, 200000, 7)) ++seen[static_cast<unsigned char>(b)];
+  for (int v = 0; v < 256; ++v) EXPECT_GT(seen[v], 0) << "byte " << v << " never drawn";
+}
+
 TEST(Generators, ByteStringsHoldHighBytesAndEveryClassEvenWhenSmall) {
   for (int size : {1, 2, 5, 10}) {
     SCOPED_TRACE("size " + std::to_string(size));
