@@ -110,12 +110,12 @@ bool dense_window(const std::uint8_t* p, std::size_t n, std::size_t base, Handle
     errors = w.count;
     std::size_t run = 0;  // start of the valid run before the next error
     for (std::size_t k = 0; k < w.count; ++k) {
-      const dense::window_error& e = list[k];
+      const dense::window_error e = list[k];
       if constexpr (!ignores_valid<Handler>::value) {
-        if (e.offset != run && !h.valid(p + run, e.offset - run)) return false;
-        run = e.offset + e.length;
+        if (e.offset() != run && !h.valid(p + run, e.offset() - run)) return false;
+        run = e.offset() + e.length();
       }
-      if (!h.error(result{e.kind, base + e.offset, e.length})) return false;
+      if (!h.error(result{e.kind(), base + e.offset(), e.length()})) return false;
     }
     if constexpr (ignores_valid<Handler>::value) return true;
     return run == w.stop || h.valid(p + run, w.stop - run);

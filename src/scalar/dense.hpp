@@ -50,41 +50,48 @@ struct window_end {
   std::size_t replacements;  // maximal subparts met
 };
 
-// One maximal subpart of a window: offset relative to the window, length
-// 1..3, kind. Plain members, so an array of them costs no initialization.
+// One maximal subpart of a window, in one word (one store per entry, and an
+// array of them costs no initialization): its start (bits 0-15) and end
+// (bits 16-31) relative to the window, and its kind (bits 32-39).
 struct window_error {
-  std::uint32_t offset;
-  std::uint8_t length;
-  error kind;
+  std::uint64_t bits;
+  std::size_t offset() const noexcept { return bits & 0xFFFF; }
+  std::size_t length() const noexcept { return ((bits >> 16) & 0xFFFF) - offset(); }
+  error kind() const noexcept { return static_cast<error>((bits >> 32) & 0xFF); }
 };
 inline constexpr std::size_t kMaxErrors = 2 * kWindow;  // two per byte at most
 
 // errors_in lists, in out[0..kMaxErrors), every maximal subpart of p[0..n)
 // (n <= kWindow), in order. Both possible entries of a byte are written and
 // the count advances by the ones that are real.
-inline window_end errors_in(const std::uint8_t* p, std::size_t n, window_error* out) noexcept {
+// (Not inlined: on its own the loop keeps its counters in registers.)
+__attribute__((noinline)) inline window_end errors_in(const std::uint8_t* p, std::size_t n,
+                                                      window_error* out) noexcept {
   std::uint64_t state = dfa::A;
-  std::size_t lead = 0;  // offset of the sequence in progress
+  std::uint64_t lead = 0;  // offset of the sequence in progress
   std::size_t count = 0;
   // SAFETY: count <= 2 * i before byte i, so both stores are below 2 * n.
+  // Offsets fit 16 bits: n <= kWindow.
   for (std::size_t i = 0; i < n; ++i) {
     const dfa::action& a = action_of(state, p[i]);
-    out[count] = window_error{static_cast<std::uint32_t>(lead), static_cast<std::uint8_t>(i - lead),
-                              a.first};
+    const std::uint64_t here = std::uint64_t{i} << 16;  // byte i ends a broken sequence
+    out[count] = {lead | here | std::uint64_t{static_cast<std::uint8_t>(a.first)} << 32};
     count += a.broke != 0;
-    out[count] = window_error{static_cast<std::uint32_t>(i), 1, a.second};
+    out[count] = {i | (here + (1 << 16)) |
+                  std::uint64_t{static_cast<std::uint8_t>(a.second)} << 32};
     count += a.kept == 0;
     lead = a.starts ? i : lead;
     state = next_state(state, p[i]);
   }
-  return {at_boundary(state) ? n : lead, count, count};
+  return {at_boundary(state) ? n : static_cast<std::size_t>(lead), count, count};
 }
 
 // replace_in writes the sanitized bytes of p[0..n), n <= kWindow, to
 // out[0..kMaxOutput): well-formed bytes unchanged, each maximal subpart as
 // U+FFFD (EF BF BD). Bytes of a sequence in progress are written at once and
 // written over when the sequence breaks.
-inline window_end replace_in(const std::uint8_t* p, std::size_t n, char* out) noexcept {
+__attribute__((noinline)) inline window_end replace_in(const std::uint8_t* p, std::size_t n,
+                                                       char* out) noexcept {
   // U+FFFD as a little-endian word: a 4-byte store writes EF BF BD and one
   // byte that a later store writes over (or that lies past the output).
   constexpr std::uint32_t kFffd = 0xEF | 0xBF << 8 | 0xBD << 16;

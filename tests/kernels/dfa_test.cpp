@@ -45,8 +45,9 @@ std::size_t walk(std::string_view in, std::vector<result>& list) {
   static thread_local std::vector<dense::window_error> raw(dense::kMaxErrors);
   const dense::window_end w = dense::errors_in(kcheck::bytes_of(in), in.size(), raw.data());
   list.clear();
-  for (std::size_t k = 0; k < w.count; ++k)
-    list.push_back({raw[k].kind, raw[k].offset, raw[k].length});
+  for (std::size_t k = 0; k < w.count; ++k) {
+    list.push_back({raw[k].kind(), raw[k].offset(), raw[k].length()});
+  }
   EXPECT_EQ(w.replacements, list.size());
   return w.stop;
 }
