@@ -161,6 +161,13 @@ inline std::size_t locate(const std::uint8_t* p, std::size_t n, std::size_t i, s
   return boundary_before(p, 0, n);
 }
 
+// all_ascii says whether the kGroupBytes bytes at p are all ASCII.
+UTF8GUARD_SIMD_INLINE bool all_ascii(const std::uint8_t* p) {
+  simd8 any_high = simd8::load(p);
+  for (std::size_t k = 1; k < kGroupRegs; ++k) any_high = any_high | simd8::load(p + k * W);
+  return any_high.is_ascii();
+}
+
 // open_tail is how many bytes at the end of p[0..n) (n >= 3) may belong to
 // a sequence still waiting for more: a lead 11______ as the last byte,
 // 111_____ as the one before, or 1111____ three from the end. Selects, not
@@ -207,16 +214,21 @@ UTF8GUARD_SIMD_INLINE open_scan scan_impl(const std::uint8_t* p, std::size_t n,
       // ASCII cannot finish a sequence the previous group left open, and
       // leaves no third or fourth byte due.
       error = error | is_incomplete(prev);
+      if (error.any()) return {locate(p, n, i, prev, group_leads), 0};
+      // The groups of ASCII that follow cost their loads and an OR each.
+      // SAFETY: each group read is bounded by n - i >= kGroupBytes.
+      for (i += kGroupBytes; n - i >= kGroupBytes && all_ascii(p + i);) i += kGroupBytes;
+      prev = simd8::load(p + i - W);
       leads = simd8::zero();
-    } else {
-      // Ask for the line kPrefetch bytes ahead, if it is part of the input:
-      // a stream's chunks come one short call at a time, and with the
-      // hardware prefetcher alone each chunk's first lines arrive late from
-      // memory. (Not on the ASCII path: there it costs more than it saves.)
-      if (n - i >= kPrefetch + W) __builtin_prefetch(p + i + kPrefetch);
-      error = error | check(in[0], prev, leads);
-      for (std::size_t k = 1; k < kGroupRegs; ++k) error = error | check(in[k], in[k - 1], leads);
+      continue;
     }
+    // Ask for the line kPrefetch bytes ahead, if it is part of the input: a
+    // stream's chunks come one short call at a time, and with the hardware
+    // prefetcher alone each chunk's first lines arrive late from memory.
+    // (Not on the ASCII path: there it costs more than it saves.)
+    if (n - i >= kPrefetch + W) __builtin_prefetch(p + i + kPrefetch);
+    error = error | check(in[0], prev, leads);
+    for (std::size_t k = 1; k < kGroupRegs; ++k) error = error | check(in[k], in[k - 1], leads);
     if (error.any()) return {locate(p, n, i, prev, group_leads), 0};
     prev = in[kGroupRegs - 1];
     i += kGroupBytes;

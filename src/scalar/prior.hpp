@@ -31,7 +31,9 @@ inline std::size_t prior_length(std::uint32_t w) noexcept {
 // stitched_open is scan_open for chunks of fewer than 3 bytes, where the
 // sequence open at the end may begin in the prior bytes: by the classifier,
 // over the carried bytes and the chunk side by side. open may exceed n then.
-inline open_scan stitched_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
+// (Out of line and cold: kept out of the kernels' own frames.)
+__attribute__((noinline, cold)) inline open_scan stitched_open(const std::uint8_t* p, std::size_t n,
+                                                               std::uint32_t prior) noexcept {
   std::uint8_t buf[6];
   const std::size_t plen = prior_length(prior);
   for (std::size_t k = 0; k < plen; ++k)
