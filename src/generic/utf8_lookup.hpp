@@ -138,7 +138,6 @@ UTF8GUARD_SIMD_INLINE simd8 is_incomplete(simd8 last) {
 
 constexpr std::size_t W = simd8::width;
 constexpr std::size_t kGroupBytes = kGroupRegs * W;
-constexpr std::size_t kPrefetch = 1024;
 
 // locate re-checks from p[i] (preceded by the register prev and its leads),
 // one register at a time, and returns the first flagged position. It runs
@@ -222,11 +221,6 @@ UTF8GUARD_SIMD_INLINE open_scan scan_impl(const std::uint8_t* p, std::size_t n,
       leads = simd8::zero();
       continue;
     }
-    // Ask for the line kPrefetch bytes ahead, if it is part of the input: a
-    // stream's chunks come one short call at a time, and with the hardware
-    // prefetcher alone each chunk's first lines arrive late from memory.
-    // (Not on the ASCII path: there it costs more than it saves.)
-    if (n - i >= kPrefetch + W) __builtin_prefetch(p + i + kPrefetch);
     error = error | check(in[0], prev, leads);
     for (std::size_t k = 1; k < kGroupRegs; ++k) error = error | check(in[k], in[k - 1], leads);
     if (error.any()) return {locate(p, n, i, prev, group_leads), 0};
