@@ -37,7 +37,9 @@ using batch_fn = std::size_t (*)(void* ctx, const utf8guard_result* errors, std:
 
 struct batch_handler {
   static constexpr bool kIgnoresValid = true;
-  static constexpr std::size_t kBatch = 64;
+  static constexpr bool kTakesLists = true;
+  // Room for the errors of a whole DFA window, so that it needs one flush.
+  static constexpr std::size_t kBatch = dense::kMaxErrors;
   batch_handler(batch_fn d, void* c) noexcept : deliver(d), ctx(c) {}
   batch_fn deliver;
   void* ctx;
@@ -47,6 +49,16 @@ struct batch_handler {
   bool valid(const std::uint8_t*, std::size_t) noexcept { return true; }
   bool error(const result& r) {
     batch[pending++] = to_c(r);
+    return pending < kBatch || flush();
+  }
+  // A DFA window's list, converted in one loop (offsets relative to base).
+  bool errors(const dense::window_error* list, std::size_t count, std::size_t base) {
+    if (count > kBatch - pending && !flush()) return false;
+    for (std::size_t k = 0; k < count; ++k) {
+      batch[pending + k] = {static_cast<utf8guard_error>(list[k].kind()), base + list[k].offset(),
+                            list[k].length()};
+    }
+    pending += count;
     return pending < kBatch || flush();
   }
   bool flush() {

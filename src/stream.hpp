@@ -90,6 +90,15 @@ template <class Handler>
 struct ignores_valid<Handler, std::void_t<decltype(Handler::kIgnoresValid)>>
     : std::bool_constant<Handler::kIgnoresValid> {};
 
+// A handler may declare kTakesLists (it ignores valid runs, and has
+// bool errors(const dense::window_error* list, std::size_t count, std::size_t base)):
+// then a DFA window's errors reach it as one list, not one call each.
+template <class Handler, class = void>
+struct takes_lists : std::false_type {};
+template <class Handler>
+struct takes_lists<Handler, std::void_t<decltype(Handler::kTakesLists)>>
+    : std::bool_constant<Handler::kTakesLists> {};
+
 // dense_window runs one DFA walk over p[0..n) (p is at absolute offset base,
 // on a sequence boundary) and hands its result to h: sanitized bytes to a
 // replacing handler, else valid runs and errors in order. stop is where the
@@ -108,6 +117,7 @@ bool dense_window(const std::uint8_t* p, std::size_t n, std::size_t base, Handle
     const dense::window_end w = dense::errors_in(p, n, list);
     stop = w.stop;
     errors = w.count;
+    if constexpr (takes_lists<Handler>::value) return h.errors(list, w.count, base);
     std::size_t run = 0;  // start of the valid run before the next error
     for (std::size_t k = 0; k < w.count; ++k) {
       const dense::window_error e = list[k];
