@@ -12,6 +12,7 @@
 #include "kernel.hpp"
 #include "scalar/prior.hpp"
 #include "scalar/table37.hpp"
+#include "simd/partial.hpp"
 #include "simd/target.hpp"
 
 namespace utf8guard::detail::neon {

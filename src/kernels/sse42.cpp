@@ -12,6 +12,7 @@
 #include "kernels/cpu_x86.hpp"
 #include "scalar/prior.hpp"
 #include "scalar/table37.hpp"
+#include "simd/partial.hpp"
 #include "simd/target.hpp"
 
 UTF8GUARD_TARGET_REGION("ssse3,sse4.1,sse4.2,popcnt")

@@ -11,11 +11,19 @@ struct simd8 {
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) {
     return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))};
   }
+  // load_partial reads p[0..len), len < 32: the whole 4-byte words by a
+  // masked load (masked-off words are not read and cannot fault), the last
+  // 0..3 bytes as a word of their own (partial.hpp), put in place by a mask.
   static UTF8GUARD_SIMD_INLINE simd8 load_partial(const std::uint8_t* p, std::size_t len) {
-    alignas(32) std::uint8_t block[32] = {};
-    if (len != 0)
-      std::memcpy(block, p, len);  // SAFETY: len bytes remain; p may be null iff len == 0
-    return {_mm256_load_si256(reinterpret_cast<const __m256i*>(block))};
+    const __m256i word = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i whole = _mm256_set1_epi32(static_cast<int>(len / 4));
+    // SAFETY: only the words below len / 4 are read.
+    const __m256i head =
+        _mm256_maskload_epi32(reinterpret_cast<const int*>(p), _mm256_cmpgt_epi32(whole, word));
+    const std::size_t done = len & ~std::size_t{3};
+    const auto rest = static_cast<int>(load_up_to_8(p + done, len - done));
+    const __m256i tail = _mm256_and_si256(_mm256_set1_epi32(rest), _mm256_cmpeq_epi32(whole, word));
+    return {_mm256_or_si256(head, tail)};
   }
   static UTF8GUARD_SIMD_INLINE simd8 splat(std::uint8_t b) {
     return {_mm256_set1_epi8(static_cast<char>(b))};

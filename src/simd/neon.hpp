@@ -10,11 +10,12 @@ struct simd8 {
 
   // SAFETY: the caller guarantees p[0..16) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) { return {vld1q_u8(p)}; }
+  // Two words (partial.hpp): never past the input, never through memory.
   static UTF8GUARD_SIMD_INLINE simd8 load_partial(const std::uint8_t* p, std::size_t len) {
-    std::uint8_t block[16] = {};
-    if (len != 0)
-      std::memcpy(block, p, len);  // SAFETY: len bytes remain; p may be null iff len == 0
-    return {vld1q_u8(block)};
+    const std::size_t lo = len < 8 ? len : 8;
+    const std::uint64_t a = load_up_to_8(p, lo);
+    const std::uint64_t b = len > 8 ? load_up_to_8(p + 8, len - 8) : 0;
+    return {vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(a), vcreate_u64(b)))};
   }
   static UTF8GUARD_SIMD_INLINE simd8 splat(std::uint8_t b) { return {vdupq_n_u8(b)}; }
   static UTF8GUARD_SIMD_INLINE simd8 zero() { return {vdupq_n_u8(0)}; }

@@ -16,13 +16,13 @@ struct simd8 {
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) {
     return {_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))};
   }
-  // load_partial reads p[0..len), len < 16, and zero-fills the rest: the
-  // tail goes through a padded local block, never past the input.
+  // load_partial reads p[0..len), len < 16, and zero-fills the rest, from
+  // two words (partial.hpp): never past the input, never through memory.
   static UTF8GUARD_SIMD_INLINE simd8 load_partial(const std::uint8_t* p, std::size_t len) {
-    alignas(16) std::uint8_t block[16] = {};
-    if (len != 0)
-      std::memcpy(block, p, len);  // SAFETY: len bytes remain; p may be null iff len == 0
-    return {_mm_load_si128(reinterpret_cast<const __m128i*>(block))};
+    const std::size_t lo = len < 8 ? len : 8;
+    const std::uint64_t a = load_up_to_8(p, lo);
+    const std::uint64_t b = len > 8 ? load_up_to_8(p + 8, len - 8) : 0;
+    return {_mm_set_epi64x(static_cast<long long>(b), static_cast<long long>(a))};
   }
   static UTF8GUARD_SIMD_INLINE simd8 splat(std::uint8_t b) {
     return {_mm_set1_epi8(static_cast<char>(b))};
