@@ -75,6 +75,9 @@ struct stream_cursor {
 // sequence is often two subparts).
 inline constexpr std::size_t kDenseGap = 32;
 inline constexpr unsigned kDenseRun = 4;
+// After an error, a rest shorter than kShortRest goes straight to the
+// classifier: setting up a kernel scan costs more than walking a few bytes.
+inline constexpr std::size_t kShortRest = 16;
 
 template <class Handler, class = void>
 struct replaces : std::false_type {};
@@ -135,9 +138,13 @@ bool dense_window(const std::uint8_t* p, std::size_t n, std::size_t base, Handle
 // stream_feed_rest is the engine's general path: the carried sequence
 // settled on its own, then kernel scans up to each error, or DFA windows
 // where errors are dense. Out of line: stream_feed's common case stays small.
+// scanned_to is stream_feed's scan result (0 if it ran none): carry and
+// p[0..scanned_to) form a valid prefix, so when the carried sequence is
+// well-formed the first error search starts there instead of rescanning.
 template <class Handler>
 __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint8_t* p,
-                                                std::size_t n, Handler& h) {
+                                                std::size_t n, Handler& h,
+                                                std::size_t scanned_to) {
   const std::size_t base = s.position;  // absolute offset of p[0]
   s.position += n;
   std::size_t i = 0;
@@ -165,6 +172,7 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint
       // The carried bytes were a valid prefix, so the subpart covers all of them.
       if (!h.error(result{r.kind, base - have, r.length})) return false;
       i = r.length - have;
+      scanned_to = 0;  // the scan stopped at this error, not at a later one
     }
   }
   unsigned close_errors = 0;
@@ -182,18 +190,26 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint
       if (errors * kDenseGap < stop) close_errors = 0;
       continue;
     }
-    // A chunk that ends inside a sequence is the common case here, so the
-    // kernel reports those bytes as open instead of as an error.
-    const open_scan scanned = scan_open_active(p + i, n - i, 0);
-    if (scanned.pos == n - i) {
-      const std::size_t closed = n - i - scanned.open;
-      if (closed != 0 && !h.valid(p + i, closed)) return false;
-      const std::size_t keep = scanned.open < 4 ? scanned.open : 3;  // 0..3 by contract
-      for (std::size_t k = 0; k < keep; ++k) s.carry[k] = p[n - keep + k];
-      s.carry_len = static_cast<unsigned char>(keep);
-      return true;
+    std::size_t pos = 0;  // p[i..i + pos) is a valid prefix; an error follows
+    if (scanned_to > i) {  // stream_feed's scan already found one past i
+      pos = scanned_to - i;
+      scanned_to = 0;
+    } else if (n - i >= kShortRest) {
+      // A chunk that ends inside a sequence is the common case here, so the
+      // kernel reports those bytes as open instead of as an error.
+      const open_scan scanned = scan_open_active(p + i, n - i, 0);
+      if (scanned.pos == n - i) {
+        const std::size_t closed = n - i - scanned.open;
+        if (closed != 0 && !h.valid(p + i, closed)) return false;
+        const std::size_t keep = scanned.open < 4 ? scanned.open : 3;  // 0..3 by contract
+        for (std::size_t k = 0; k < keep; ++k) s.carry[k] = p[n - keep + k];
+        s.carry_len = static_cast<unsigned char>(keep);
+        return true;
+      }
+      pos = scanned.pos;
     }
-    const result r = first_error_from(p + i, n - i, boundary_before(p + i, 0, scanned.pos));
+    const result r = first_error_from(p + i, n - i, boundary_before(p + i, 0, pos));
+    if (r.ok()) return h.valid(p + i, n - i);  // only a short rest gets here
     if (r.offset != 0 && !h.valid(p + i, r.offset)) return false;
     if (r.kind == error::incomplete) {  // at most 3 bytes, at the very end
       std::memcpy(s.carry, p + i + r.offset, r.length);
@@ -213,9 +229,11 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint
 // may end inside a sequence, whose bytes become the new carry.
 template <class Handler>
 bool stream_feed(stream_cursor s, const std::uint8_t* p, std::size_t n, Handler& h) {
+  std::size_t scanned_to = 0;
   if (s.carry_len == 0 || n >= 3) {
     const std::uint32_t prior = s.carry_len == 0 ? 0 : prior_word(s.carry, s.carry_len);
     const open_scan scanned = scan_open_active(p, n, prior);
+    scanned_to = scanned.pos;
     if (scanned.pos == n) {
       s.position += n;
       if (s.carry_len != 0 && !h.valid(s.carry, s.carry_len)) return false;
@@ -226,7 +244,7 @@ bool stream_feed(stream_cursor s, const std::uint8_t* p, std::size_t n, Handler&
       return true;
     }
   }
-  return stream_feed_rest(s, p, n, h);
+  return stream_feed_rest(s, p, n, h, scanned_to);
 }
 
 template <class Handler>
