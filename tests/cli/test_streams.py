@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """test_streams.py - the CLI on hostile streams and hostile outputs: stdin one
 byte per read, EINTR and short reads/writes, stop/continue, a broken pipe,
-a full disk, a closed stdout, and bounded memory."""
+a full disk, a closed stdout, regular files read from their middle, and
+bounded memory."""
 
+import json
 import os
 import random
 import resource
@@ -209,6 +211,61 @@ class WriteErrors(CliTest):
                              b"utf8guard: error writing standard output: Bad file descriptor\n")
 
 
+class FileInputs(CliTest):
+    """A regular file is read like a pipe, but counted lazily: errors found
+    past the first chunks get the lines and columns a pipe gets."""
+
+    UNIT = b"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n"  # 1-4-byte characters, 16 bytes
+
+    def json_of(self, p):
+        self.assertEqual(p.stdout.count(b"\n"), 1, p.stdout)
+        return json.loads(p.stdout)
+
+    def test_error_past_many_chunks(self):
+        # Past 8 MiB (32 chunks): the same offset, line and column as when
+        # the bytes come through a pipe.
+        head = self.UNIT * ((8 << 20) // len(self.UNIT) + 3)
+        data = head + b"ok \xed\xa0\x80 tail\n" + self.UNIT
+        f = self.write("f", data)
+        from_file = run(["check", "--all", "--json", f])
+        with open(f, "rb") as src:
+            from_pipe = run(["check", "--all", "--json", "-"], input=src.read())
+        self.assertExit(from_file, 1)
+        got = self.json_of(from_file)
+        self.assertEqual(got["errors"][0]["offset"], len(head) + 3)
+        self.assertEqual(got["errors"][0]["kind"], "surrogate")
+        self.assertEqual(got["errors"][0]["line"], data.count(b"\n", 0, len(head)) + 1)
+        piped = self.json_of(from_pipe)
+        piped["path"] = f
+        self.assertEqual(got, piped)
+
+    def test_stdin_file_read_from_its_middle(self):
+        # Standard input may be a file whose offset is not 0: only the bytes
+        # from there on are checked (offsets count from there), and the
+        # shared offset is left at the end of the file.
+        data = self.UNIT * 5000
+        f = self.write("f", data)
+        for start, valid in ((len(self.UNIT) * 7, True), (len(self.UNIT) * 7 + 4, False)):
+            script = ("import os, subprocess, sys\n"
+                      "fd = os.open(sys.argv[1], os.O_RDONLY)\n"
+                      "os.lseek(fd, int(sys.argv[2]), os.SEEK_SET)\n"
+                      "p = subprocess.run(sys.argv[3:], stdin=fd, stdout=subprocess.PIPE)\n"
+                      "sys.stdout.buffer.write(p.stdout)\n"
+                      "print(p.returncode, os.lseek(fd, 0, os.SEEK_CUR))\n")
+            out = subprocess.run([sys.executable, "-c", script, f, str(start)] +
+                                 harness.cli_command(["check", "--json"]),
+                                 stdout=subprocess.PIPE, check=True, timeout=120).stdout
+            report, status = out.rsplit(b"\n", 2)[0], out.rsplit(b"\n", 2)[1].split()
+            got = json.loads(report)
+            self.assertEqual(got["bytes"], len(data) - start)
+            self.assertEqual(got["valid"], valid)
+            if not valid:  # the offset fell after the 4 bytes of "caf\xc3": \xa9 is lone
+                self.assertEqual(got["errors"][0]["offset"], 0)
+                self.assertEqual(got["errors"][0]["kind"], "unexpected_continuation")
+            self.assertEqual(int(status[0]), 0 if valid else 1)
+            self.assertEqual(int(status[1]), len(data))
+
+
 @unittest.skipIf(harness.WRAPPER, "a wrapper's memory is not the tool's")
 class Memory(CliTest):
     """Peak memory stays under 64 MiB whatever the input or the error count."""
@@ -241,6 +298,13 @@ class Memory(CliTest):
                      ["check", "--all", "--json", "-j", "3", hostile, hostile]):
             code, kib = self.peak_kib(args + [hostile])
             self.assertEqual(code, 1)
+            self.assertLess(kib, self.LIMIT_KIB, args)
+
+    def test_large_valid_file(self):
+        big = self.write("big", b"0123456789abcde\n" * (6 << 20))  # 96 MiB
+        for args in (["check"], ["check", "--json", "-j", "2", big]):
+            code, kib = self.peak_kib(args + [big])
+            self.assertEqual(code, 0)
             self.assertLess(kib, self.LIMIT_KIB, args)
 
     def test_long_stdin(self):
