@@ -143,8 +143,7 @@ bool dense_window(const std::uint8_t* p, std::size_t n, std::size_t base, Handle
 // well-formed the first error search starts there instead of rescanning.
 template <class Handler>
 __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint8_t* p,
-                                                std::size_t n, Handler& h,
-                                                std::size_t scanned_to) {
+                                                std::size_t n, Handler& h, std::size_t scanned_to) {
   const std::size_t base = s.position;  // absolute offset of p[0]
   s.position += n;
   std::size_t i = 0;
@@ -190,7 +189,7 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint
       if (errors * kDenseGap < stop) close_errors = 0;
       continue;
     }
-    std::size_t pos = 0;  // p[i..i + pos) is a valid prefix; an error follows
+    std::size_t pos = 0;   // p[i..i + pos) is a valid prefix; an error follows
     if (scanned_to > i) {  // stream_feed's scan already found one past i
       pos = scanned_to - i;
       scanned_to = 0;
