@@ -9,7 +9,9 @@
  * after short reads and writes prints exactly what it prints without the shim.
  * With UTF8GUARD_SHIM=count nothing is changed, only counted. With
  * UTF8GUARD_SHIM=pread-fails every pread(2) fails with EIO (the CLI re-reads
- * a file's prefix with pread to find the line of its first error).
+ * a file's prefix with pread to find the line of its first error). With
+ * UTF8GUARD_SHIM=read-fails the first read(2) of standard input succeeds
+ * and every later one fails with EIO.
  *
  * At exit the counts go to the file UTF8GUARD_SHIM_REPORT names, as
  * "reads R writes W faults F", so a test can see the shim was really there.
@@ -42,11 +44,21 @@ static size_t cap_for(unsigned long n, size_t want) {
   return want < cap ? want : cap;
 }
 
+static int reads_fail(void) {
+  const char* mode = getenv("UTF8GUARD_SHIM");
+  return mode != NULL && strcmp(mode, "read-fails") == 0;
+}
+
 ssize_t read(int fd, void* buf, size_t n) {
   static read_fn real;
   if (real == NULL) real = (read_fn)(size_t)dlsym(RTLD_NEXT, "read");
   if (fd != 0 || n == 0) return real(fd, buf, n);
   ++reads;
+  if (reads_fail() && reads > 1) {
+    ++faults;
+    errno = EIO;
+    return -1;
+  }
   if (!faulty()) return real(fd, buf, n);
   if (reads % 2 == 1) {
     ++faults;

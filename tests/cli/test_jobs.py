@@ -64,6 +64,18 @@ class SameAsSequential(CliTest):
         self.assertGreater(len(base.stdout), 5 * 2**20)
         self.assertSameOutput(["--all", "--json"], jobs=(3,))
 
+    def test_files_of_several_chunks(self):
+        # Each worker reads its file chunk by chunk (TSan runs this in CI).
+        rng = random.Random(8)
+        size = 2 * harness.CHUNK + 1000
+        self.files = [self.write("ahead%d" % i, harness.hostile(rng, size, 0.001))
+                      for i in range(4)]
+        base = self.assertSameOutput(["--all"], jobs=(2, 4))
+        self.assertEqual(base.returncode, 1)
+        with open(self.files[0], "rb") as f:
+            data = f.read()
+        self.assertIn(text_lines(self.files[0], expected_errors(data)), base.stdout)
+
     def test_fifo_among_files(self):
         fifo = self.path("fifo")
         os.mkfifo(fifo)

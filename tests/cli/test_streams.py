@@ -101,6 +101,14 @@ class Interrupted(CliTest):
         self.assertExit(p, 1)
         self.assertIn(b'"bytes":%d' % len(data), p.stdout)
 
+    def test_check_retries_reads_of_a_large_file(self):
+        # Over 2 chunks of 1-5-byte reads: the look-behind bytes carried from
+        # read to read, and the lazy counting of a regular file, hold up.
+        data = harness.planted(2 * harness.CHUNK + 5000, step=5000)
+        p = self.run_shimmed(["check", "--all"], data)
+        self.assertExit(p, 1)
+        self.assertEqual(p.stdout, text_lines("-", expected_errors(data)))
+
     def test_sanitize_retries_reads_and_writes(self):
         data = harness.hostile(random.Random(4), 6000)
         p = self.run_shimmed(["sanitize"], data)
@@ -124,6 +132,22 @@ class RereadFailure(CliTest):
         # --quiet needs no position, so no re-read and no failure.
         p = run(["check", "--quiet", f], env=shim_env("pread-fails", report))
         self.assertExit(p, 1)
+
+
+class ReadFailure(CliTest):
+    """A read error ends the input with its reason and exit 2, after one
+    chunk of a small file or one chunk into a large one."""
+
+    def test_read_fails(self):
+        for size in (1000, 2 * harness.CHUNK + 1000):
+            f = self.write("f", b"a" * size)
+            report = self.path("shim.txt")
+            with open(f, "rb") as stdin:
+                p = run(["check"], stdin=stdin, env=shim_env("read-fails", report))
+            self.assertGreater(read_report(report)["faults"], 0, "the shim was not active")
+            self.assertExit(p, 2)
+            self.assertEqual(p.stdout, b"")
+            self.assertEqual(p.stderr, b"utf8guard: -: Input/output error\n")
 
 
 class BrokenPipe(CliTest):
