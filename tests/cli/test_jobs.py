@@ -68,7 +68,7 @@ class SameAsSequential(CliTest):
         # Each worker reads its file chunk by chunk (TSan runs this in CI).
         rng = random.Random(8)
         size = 2 * harness.CHUNK + 1000
-        self.files = [self.write("ahead%d" % i, harness.hostile(rng, size, 0.001))
+        self.files = [self.write("chunks%d" % i, harness.hostile(rng, size, 0.001))
                       for i in range(4)]
         base = self.assertSameOutput(["--all"], jobs=(2, 4))
         self.assertEqual(base.returncode, 1)
