@@ -11,10 +11,12 @@
 // A kernel also has scan_open(p, n, prior), for streams: p[0..n) continues
 // the unfinished sequence in prior (scalar/prior.hpp; 0 for none), and a
 // chunk that ends inside a sequence is normal, not an error. It returns
-// {n, open} when prior + p[0..n - open) is well-formed and the last open
-// bytes (0..3; all in p when n >= 3) are an unfinished but valid sequence,
-// and otherwise {pos, 0} with pos as scan would return it (0..2 when the
-// sequence from prior breaks).
+// {n, open, tail} when prior + p[0..n - open) is well-formed and the last
+// open bytes (0..3; all in p when n >= 3) are an unfinished but valid
+// sequence, tail being those bytes as a prior word (0 when open is 0), and
+// otherwise {pos, 0, 0} with pos as scan would return it (0..2 when the
+// sequence from prior breaks). With tail a stream carries the open bytes
+// without reading the chunk's end again.
 #ifndef UTF8GUARD_KERNEL_HPP
 #define UTF8GUARD_KERNEL_HPP
 
@@ -30,7 +32,8 @@ using scan_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n) noexcept;
 
 struct open_scan {
   std::size_t pos;
-  std::size_t open;
+  std::uint32_t open;
+  std::uint32_t tail;
 };
 using open_scan_fn = open_scan (*)(const std::uint8_t* p, std::size_t n,
                                    std::uint32_t prior) noexcept;

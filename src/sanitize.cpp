@@ -28,7 +28,7 @@ struct bounded_buffer {
 template <class Handler>
 bool run_whole(std::string_view in, Handler& h) {
   std::size_t position = 0;
-  unsigned char carry[4];
+  unsigned char carry[4] = {};  // the engine's carry word: zero when empty
   unsigned char carry_len = 0;
   const stream_cursor s{position, carry, carry_len};
   return stream_feed(s, bytes(in.data()), in.size(), h) && stream_finish(s, h);

@@ -26,7 +26,6 @@
 #ifndef UTF8GUARD_STREAM_HPP
 #define UTF8GUARD_STREAM_HPP
 
-#include <cstring>
 #include <type_traits>
 
 #include "kernel.hpp"
@@ -65,9 +64,29 @@ replacing_handler(Put, std::size_t&) -> replacing_handler<Put>;
 
 struct stream_cursor {
   std::size_t& position;     // bytes fed so far
-  unsigned char* carry;      // 4 bytes of storage
+  unsigned char* carry;      // 4 bytes: the carried bytes as a prior word
   unsigned char& carry_len;  // 0..3
 };
+
+// The carry holds the carried bytes as the prior word that kernels take
+// (scalar/prior.hpp), byte k of the word in carry[k]: the sequence is
+// carry[4 - len .. 4), and the bytes below it are 0. Written and read whole,
+// byte by byte: the same layout on any byte order, and no branch on how
+// many bytes there are.
+inline std::uint32_t carry_word(const stream_cursor& s) noexcept {
+  return std::uint32_t{s.carry[0]} | std::uint32_t{s.carry[1]} << 8 |
+         std::uint32_t{s.carry[2]} << 16 | std::uint32_t{s.carry[3]} << 24;
+}
+inline void set_carry(const stream_cursor& s, std::uint32_t word, std::size_t len) noexcept {
+  for (unsigned k = 0; k < 4; ++k) s.carry[k] = static_cast<unsigned char>(word >> (8 * k));
+  s.carry_len = static_cast<unsigned char>(len);
+}
+inline const std::uint8_t* carried(const stream_cursor& s) noexcept {
+  return s.carry + 4 - s.carry_len;
+}
+// open_length_of is a kernel's open count, 0..3 by contract; clamped, so
+// that carried() stays inside the carry whatever a kernel returns.
+inline std::size_t open_length_of(const open_scan& o) noexcept { return o.open < 4 ? o.open : 3; }
 
 // Where a kernel scan per error costs more than walking the DFA: about the
 // bytes the DFA walks in the time of one scan's fixed cost (call, setup,
@@ -149,21 +168,21 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint
   std::size_t i = 0;
   if (s.carry_len != 0) {
     const std::size_t have = s.carry_len;
-    const std::size_t need = kLeads.entry[s.carry[0]].size - have;
+    const std::uint8_t* held = carried(s);
+    const std::size_t need = kLeads.entry[held[0]].size - have;
     const std::size_t take = need < n ? need : n;
     // Byte loops, not memcpy: at most 3 bytes, and a variable-size memcpy is
     // a library call (a checked one under _FORTIFY_SOURCE) on every chunk.
     std::uint8_t seq[4];
-    for (std::size_t k = 0; k < have; ++k) seq[k] = s.carry[k];
+    for (std::size_t k = 0; k < have; ++k) seq[k] = held[k];
     // SAFETY: take <= n, so p[0..take) is inside the chunk (none is read when n == 0).
     for (std::size_t k = 0; k < take; ++k) seq[have + k] = p[k];
     const result r = sequence_at(seq, have + take, 0);
     if (r.kind == error::incomplete) {  // the chunk ended first: keep carrying
-      for (std::size_t k = have; k < have + take; ++k) s.carry[k] = seq[k];
-      s.carry_len = static_cast<unsigned char>(have + take);
+      set_carry(s, prior_word(seq, have + take), have + take);
       return true;
     }
-    s.carry_len = 0;
+    set_carry(s, 0, 0);
     if (r.ok()) {
       if (!h.valid(seq, have + take)) return false;
       i = take;
@@ -180,9 +199,8 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint
       const std::size_t len = n - i < dense::kWindow ? n - i : dense::kWindow;
       std::size_t stop = 0, errors = 0;
       if (!dense_window(p + i, len, base + i, h, stop, errors)) return false;
-      if (stop < len && i + len == n) {  // the chunk ends inside a sequence
-        std::memcpy(s.carry, p + i + stop, len - stop);
-        s.carry_len = static_cast<unsigned char>(len - stop);
+      if (stop < len && i + len == n) {  // the chunk ends inside a sequence (<= 3 bytes)
+        set_carry(s, prior_word(p + i + stop, len - stop), len - stop);
         return true;
       }
       i += stop;
@@ -198,11 +216,10 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint
       // kernel reports those bytes as open instead of as an error.
       const open_scan scanned = scan_open_active(p + i, n - i, 0);
       if (scanned.pos == n - i) {
-        const std::size_t closed = n - i - scanned.open;
+        const std::size_t keep = open_length_of(scanned);
+        const std::size_t closed = n - i - keep;
         if (closed != 0 && !h.valid(p + i, closed)) return false;
-        const std::size_t keep = scanned.open < 4 ? scanned.open : 3;  // 0..3 by contract
-        for (std::size_t k = 0; k < keep; ++k) s.carry[k] = p[n - keep + k];
-        s.carry_len = static_cast<unsigned char>(keep);
+        set_carry(s, scanned.tail, keep);
         return true;
       }
       pos = scanned.pos;
@@ -211,8 +228,7 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint
     if (r.ok()) return h.valid(p + i, n - i);  // only a short rest gets here
     if (r.offset != 0 && !h.valid(p + i, r.offset)) return false;
     if (r.kind == error::incomplete) {  // at most 3 bytes, at the very end
-      std::memcpy(s.carry, p + i + r.offset, r.length);
-      s.carry_len = static_cast<unsigned char>(r.length);
+      set_carry(s, prior_word(p + i + r.offset, r.length), r.length);
       return true;
     }
     if (!h.error(result{r.kind, base + i + r.offset, r.length})) return false;
@@ -225,21 +241,20 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint
 // stream_feed runs one chunk through the engine. The common case is one
 // kernel scan: the chunk completes the carried sequence (the kernel takes
 // the carried bytes as the register before the chunk), is well-formed, and
-// may end inside a sequence, whose bytes become the new carry.
+// may end inside a sequence, whose bytes (the kernel's tail word) become
+// the new carry. No branch there depends on where the chunk ends.
 template <class Handler>
 bool stream_feed(stream_cursor s, const std::uint8_t* p, std::size_t n, Handler& h) {
   std::size_t scanned_to = 0;
   if (s.carry_len == 0 || n >= 3) {
-    const std::uint32_t prior = s.carry_len == 0 ? 0 : prior_word(s.carry, s.carry_len);
-    const open_scan scanned = scan_open_active(p, n, prior);
+    const open_scan scanned = scan_open_active(p, n, carry_word(s));
     scanned_to = scanned.pos;
     if (scanned.pos == n) {
       s.position += n;
-      if (s.carry_len != 0 && !h.valid(s.carry, s.carry_len)) return false;
-      const std::size_t keep = scanned.open < 4 ? scanned.open : 3;  // 0..3 by contract
+      if (s.carry_len != 0 && !h.valid(carried(s), s.carry_len)) return false;
+      const std::size_t keep = open_length_of(scanned);
       if (n != keep && !h.valid(p, n - keep)) return false;
-      for (std::size_t k = 0; k < keep; ++k) s.carry[k] = p[n - keep + k];
-      s.carry_len = static_cast<unsigned char>(keep);
+      set_carry(s, scanned.tail, keep);
       return true;
     }
   }
@@ -250,7 +265,7 @@ template <class Handler>
 bool stream_finish(stream_cursor s, Handler& h) {
   if (s.carry_len == 0) return true;
   const std::size_t len = s.carry_len;
-  s.carry_len = 0;
+  set_carry(s, 0, 0);
   return h.error(result{error::incomplete, s.position - len, len});
 }
 

@@ -28,6 +28,38 @@ inline std::size_t prior_length(std::uint32_t w) noexcept {
   return (w >> 24 != 0) + ((w >> 16 & 0xFF) != 0) + ((w >> 8 & 0xFF) != 0);
 }
 
+// The end of a chunk, for scan_open: `last` holds its last 3 bytes in bytes
+// 1..3 (the last byte in byte 3, as in a prior word). These are branch-free:
+// whether a chunk ends inside a sequence changes from chunk to chunk.
+//
+// last_bytes reads them from p[0..n), n >= 3.
+inline std::uint32_t last_bytes(const std::uint8_t* p, std::size_t n) noexcept {
+  return std::uint32_t{p[n - 3]} << 8 | std::uint32_t{p[n - 2]} << 16 |
+         std::uint32_t{p[n - 1]} << 24;
+}
+
+// open_length is how many of them may belong to a sequence still waiting for
+// more: a lead 11______ last, 111_____ one before, or 1111____ three from the end.
+inline std::uint32_t open_length(std::uint32_t last) noexcept {
+  std::uint32_t open = (last >> 8 & 0xFF) >= 0xF0 ? 3 : 0;
+  open = (last >> 16 & 0xFF) >= 0xE0 ? 2 : open;
+  return (last >> 24) >= 0xC0 ? 1 : open;
+}
+
+// open_word keeps the last `open` bytes of last: a prior word, 0 for none.
+inline std::uint32_t open_word(std::uint32_t last, std::uint32_t open) noexcept {
+  return static_cast<std::uint32_t>(0xFFFFFFFF00000000u >> (8 * open)) & last;
+}
+
+// open_lead_ok says whether the open bytes start with a lead that wants more
+// than them: the pair checks saw no byte after the last one, so a lone C0,
+// C1 or F5..FF at the end is an error, not an open sequence. True for none
+// (the lead then reads as 00, ASCII, size 1).
+inline bool open_lead_ok(std::uint32_t tail, std::uint32_t open) noexcept {
+  const auto lead = static_cast<std::uint8_t>(std::uint64_t{tail} >> (32 - 8 * open));
+  return kLeads.entry[lead].size > open;
+}
+
 // stitched_open is scan_open for chunks of fewer than 3 bytes, where the
 // sequence open at the end may begin in the prior bytes: by the classifier,
 // over the carried bytes and the chunk side by side. open may exceed n then.
@@ -40,9 +72,12 @@ __attribute__((noinline, cold)) inline open_scan stitched_open(const std::uint8_
     buf[k] = static_cast<std::uint8_t>(prior >> (8 * (4 - plen + k)));
   for (std::size_t k = 0; k < n && k < 3; ++k) buf[plen + k] = p[k];  // SAFETY: k < n
   const result r = first_error_from(buf, plen + n, 0);
-  if (r.ok()) return {n, 0};
-  if (r.kind == error::incomplete) return {n, r.length};
-  return {r.offset > plen ? r.offset - plen : 0, 0};
+  if (r.ok()) return {n, 0, 0};
+  if (r.kind == error::incomplete) {
+    const auto open = static_cast<std::uint32_t>(r.length);
+    return {n, open, prior_word(buf + r.offset, open)};
+  }
+  return {r.offset > plen ? r.offset - plen : 0, 0, 0};
 }
 
 }  // namespace utf8guard::detail

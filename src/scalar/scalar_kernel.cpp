@@ -125,12 +125,13 @@ open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) n
   for (std::size_t k = 4 - prior_length(prior); k < 4; ++k)
     state = kRows[prior >> (8 * k) & 0xFF] >> (state & 63);
   const walk_all_end w = walk_all(p, n, state);
-  if (w.failed_at != SIZE_MAX) return {w.failed_at, 0};
-  if ((w.state & 63) == A) return {n, 0};
+  if (w.failed_at != SIZE_MAX) return {w.failed_at, 0, 0};
+  if ((w.state & 63) == A) return {n, 0, 0};
   // Ending inside a sequence: open bytes for a stream, else the lead for the
   // classifier (which says "incomplete").
   const std::size_t lead = boundary_before(p, w.boundary, n);
-  return Open ? open_scan{n, n - lead} : open_scan{lead, 0};
+  const auto open = static_cast<std::uint32_t>(n - lead);
+  return Open ? open_scan{n, open, prior_word(p + lead, open)} : open_scan{lead, 0, 0};
 }
 
 std::size_t scalar_scan(const std::uint8_t* p, std::size_t n) noexcept {

@@ -78,6 +78,26 @@ inline std::string describe(std::string_view kind, std::size_t offset, std::size
   return out;
 }
 
+// tail_of is the tail word scan_open must return with `open` open bytes: the
+// input's last `open` bytes (carried ones among them) as a prior word, 0 for none.
+inline std::uint32_t tail_of(std::string_view in, std::size_t open) {
+  if (open == 0 || open > 3 || open > in.size()) return 0;
+  return utf8guard::detail::prior_word(bytes_of(in) + in.size() - open, open);
+}
+
+// describe_open is an open_scan as the failure messages print it.
+// (Appends, not "{" + ...: GCC 12 -Wrestrict misfires on operator+ with a literal first.)
+inline std::string describe_open(const utf8guard::detail::open_scan& o) {
+  std::string out = "{";
+  out += std::to_string(o.pos);
+  out += ", ";
+  out += std::to_string(o.open);
+  out += ", tail ";
+  out += std::to_string(o.tail);
+  out += "}";
+  return out;
+}
+
 // check_prior checks scan_open with carried bytes, as a stream feeds it: the
 // input is cut inside its first sequence of more than one byte (a valid one,
 // or the valid prefix of a broken one), the bytes before the cut are the
@@ -102,28 +122,26 @@ inline std::string check_prior(const kernel& k, std::string_view in, const refer
     const std::uint32_t prior = utf8guard::detail::prior_word(p + b, t);
     const utf8guard::detail::open_scan o = k.scan_open(p + j, n - j, prior);
     const std::size_t m = n - j;
-    bool ok;
+    bool ok = o.tail == tail_of(in, o.open);
     if (want.ok()) {
-      ok = o.pos == m && o.open == 0;
+      ok = ok && o.pos == m && o.open == 0;
     } else if (want.kind == "incomplete") {
-      ok = o.pos == m && o.open == want.length;
+      ok = ok && o.pos == m && o.open == want.length;
     } else {
       // The error, counted from the chunk: before it when the carried
       // sequence breaks.
       const std::ptrdiff_t e =
           static_cast<std::ptrdiff_t>(want.offset) - static_cast<std::ptrdiff_t>(j);
       const auto pos = static_cast<std::ptrdiff_t>(o.pos);
-      ok =
-          o.pos < m && o.open == 0 && pos <= e + 3 && pos + static_cast<std::ptrdiff_t>(early) >= e;
+      ok = ok && o.pos < m && o.open == 0 && pos <= e + 3 &&
+           pos + static_cast<std::ptrdiff_t>(early) >= e;
     }
     if (!ok) {
       std::string why = "scan_open after ";
       why += std::to_string(t);
-      why += " carried bytes returned {";
-      why += std::to_string(o.pos);
-      why += ", ";
-      why += std::to_string(o.open);
-      why += "} for a chunk at ";
+      why += " carried bytes returned ";
+      why += describe_open(o);
+      why += " for a chunk at ";
       why += std::to_string(j);
       return why;
     }
@@ -155,15 +173,13 @@ inline std::string check_one(const kernel& k, std::string_view in, const referen
     // scan_open: an unfinished sequence at the very end is open, not an error.
     const utf8guard::detail::open_scan o = k.scan_open(bytes_of(in), n, 0);
     const bool unfinished = want.kind == "incomplete";
-    const bool open_ok = want.ok() || unfinished
-                             ? o.pos == n && o.open == (unfinished ? want.length : 0)
-                             : o.pos < n && o.open == 0 && o.pos <= e + 3 && o.pos + early >= e;
+    const bool open_ok = o.tail == tail_of(in, o.open) &&
+                         (want.ok() || unfinished
+                              ? o.pos == n && o.open == (unfinished ? want.length : 0)
+                              : o.pos < n && o.open == 0 && o.pos <= e + 3 && o.pos + early >= e);
     if (!open_ok) {
-      why += "scan_open returned {";
-      why += std::to_string(o.pos);
-      why += ", ";
-      why += std::to_string(o.open);
-      why += "}";
+      why += "scan_open returned ";
+      why += describe_open(o);
     }
     if (why.empty() && with_prior) why = check_prior(k, in, want);
   }
