@@ -224,9 +224,10 @@ UTF8GUARD_SIMD_INLINE open_scan scan_impl(const std::uint8_t* p, std::size_t n,
     const bool failed =
         error.any() ||
         (i < n && check(simd8::load_partial(p + i, n - i), prev, leads).first_nonzero() < n - i);
-    // The last bytes by a vector load (n >= 3 here): with byte loads of a
-    // chunk's end, streaming 4 KiB chunks from memory ran at 0.6x one-shot
-    // validation on Zen 5 (AVX2, mixed text), with this load at 1.0x.
+    // The last bytes by a vector load (n >= 3 here), not byte loads: with
+    // byte loads of each chunk's end, 4 KiB streams of bench/'s mixed_64M
+    // (from memory) ran at 0.5-0.6x one-shot validation on our Zen 5, with
+    // this load at 0.92-0.97x (AVX2 and AVX-512, g++ and clang).
     const std::uint32_t last = n >= W ? simd8::load(p + n - W).top_word() : last_bytes(p, n);
     const std::uint32_t open = open_length(last);
     const std::uint32_t open_bytes = open_word(last, open);
