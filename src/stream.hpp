@@ -81,6 +81,10 @@ inline void set_carry(const stream_cursor& s, std::uint32_t word, std::size_t le
   for (unsigned k = 0; k < 4; ++k) s.carry[k] = static_cast<unsigned char>(word >> (8 * k));
   s.carry_len = static_cast<unsigned char>(len);
 }
+// carry_bytes makes seq[0..len) (len <= 3, an unfinished sequence) the carry.
+inline void carry_bytes(const stream_cursor& s, const std::uint8_t* seq, std::size_t len) noexcept {
+  set_carry(s, prior_word(seq, len), len);
+}
 inline const std::uint8_t* carried(const stream_cursor& s) noexcept {
   return s.carry + 4 - s.carry_len;
 }
@@ -179,7 +183,7 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint
     for (std::size_t k = 0; k < take; ++k) seq[have + k] = p[k];
     const result r = sequence_at(seq, have + take, 0);
     if (r.kind == error::incomplete) {  // the chunk ended first: keep carrying
-      set_carry(s, prior_word(seq, have + take), have + take);
+      carry_bytes(s, seq, have + take);
       return true;
     }
     set_carry(s, 0, 0);
@@ -200,7 +204,7 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint
       std::size_t stop = 0, errors = 0;
       if (!dense_window(p + i, len, base + i, h, stop, errors)) return false;
       if (stop < len && i + len == n) {  // the chunk ends inside a sequence (<= 3 bytes)
-        set_carry(s, prior_word(p + i + stop, len - stop), len - stop);
+        carry_bytes(s, p + i + stop, len - stop);
         return true;
       }
       i += stop;
@@ -228,7 +232,7 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint
     if (r.ok()) return h.valid(p + i, n - i);  // only a short rest gets here
     if (r.offset != 0 && !h.valid(p + i, r.offset)) return false;
     if (r.kind == error::incomplete) {  // at most 3 bytes, at the very end
-      set_carry(s, prior_word(p + i + r.offset, r.length), r.length);
+      carry_bytes(s, p + i + r.offset, r.length);
       return true;
     }
     if (!h.error(result{r.kind, base + i + r.offset, r.length})) return false;
