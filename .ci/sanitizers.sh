@@ -100,7 +100,7 @@ for job in "${selected[@]}"; do
       run_job tsan "${clang[@]}" -DUTF8GUARD_SANITIZE=thread \
         -DUTF8GUARD_BUILD_FUZZ=OFF -DUTF8GUARD_BUILD_EXAMPLES=OFF -- \
         utf8guard_cli utf8guard_cli_shim security_first_use_threads -- \
-        -R '^(security_first_use_threads|cli\.jobs)$'
+        -R '^(security_first_use_threads|cli\.jobs|cli\.sections)$'
       ;;
     valgrind)
       if ! command -v valgrind >/dev/null; then

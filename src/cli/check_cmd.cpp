@@ -77,6 +77,7 @@ check_settings settings_of(const options& opts) {
     s.max_reported = UINT64_MAX;
   }
   s.count_every_error = opts.all && !opts.quiet;
+  s.threads = opts.jobs;
   return s;
 }
 

@@ -5,6 +5,10 @@
 // maximal subpart. Once nothing more is to be printed or counted the rest is
 // only read, for the byte count.
 //
+// A large regular file, with threads to spare (-j), is first validated in
+// sections side by side (sections.hpp); reading starts after the prefix they
+// proved, and the library's offsets count from there.
+//
 // Lines and columns cost a pass over the bytes, so a regular file is not
 // counted while it is valid: the first error to print re-reads the file's
 // prefix (pread) to find its position, and counting goes on inline from
@@ -29,6 +33,7 @@
 #include "io.hpp"
 #include "position.hpp"
 #include "report.hpp"
+#include "sections.hpp"
 
 namespace utf8guard::cli {
 namespace {
@@ -42,9 +47,11 @@ class input_checker {
  public:
   // reread_fd is a descriptor for pread(2) when the input is a regular file,
   // else -1; reread_from is the file offset where reading began (stdin may
-  // be a file read from its middle).
+  // be a file read from its middle). The first `proven` bytes of the input
+  // are known well-formed and to end where a character does; reading goes on
+  // after them.
   input_checker(const check_settings& settings, reporter* rep, int reread_fd,
-                std::uint64_t reread_from)
+                std::uint64_t reread_from, std::uint64_t proven)
       : storage_(allocate_pages(kPad + kChunkSize)),
         data_(storage_.get() + kPad),
         reporter_(rep),
@@ -55,7 +62,10 @@ class input_checker {
                    ? phase::every_error
                    : phase::first_error),
         reread_fd_(reread_fd),
-        reread_from_(reread_from) {}
+        reread_from_(reread_from),
+        proven_(proven),
+        base_(proven),
+        end_(proven) {}
 
   unsigned char* read_area() noexcept { return data_; }
 
@@ -133,11 +143,8 @@ class input_checker {
     while (tracker_.position() < target) {
       const std::uint64_t left = target - tracker_.position();
       const std::size_t want = left < piece_size ? static_cast<std::size_t>(left) : piece_size;
-      ssize_t got;
-      do {
-        got = ::pread(reread_fd_, piece.get(), want,
-                      static_cast<off_t>(reread_from_ + tracker_.position()));
-      } while (got < 0 && errno == EINTR);
+      const ssize_t got =
+          pread_some(reread_fd_, piece.get(), want, reread_from_ + tracker_.position());
       if (got <= 0) {
         failure_ = got < 0 ? std::strerror(errno) : "file shrank while being checked";
         return false;
@@ -169,19 +176,21 @@ class input_checker {
       phase_ = phase::drain;  // --quiet: the verdict is all that is asked
       return true;
     }
-    if (reread_fd_ >= 0 && !catch_up(r.offset)) return false;
-    track_to(r.offset);
+    // The library counts from where it started, after the proven prefix.
+    const std::uint64_t offset = proven_ + r.offset;
+    if (reread_fd_ >= 0 && !catch_up(offset)) return false;
+    track_to(offset);
     found_error e;
     e.kind = r.kind;
-    e.offset = r.offset;
+    e.offset = offset;
     e.length = r.length;
     e.line = tracker_.line();
     e.column = tracker_.column();
     if (r.kind == error::unexpected_continuation) tracker_.lone_continuation();
     if (context_) {
-      const std::uint64_t here = end_ - r.offset;
+      const std::uint64_t here = end_ - offset;
       e.context_len = here < kContextBytes ? static_cast<unsigned>(here) : kContextBytes;
-      std::memcpy(e.context, at(r.offset), e.context_len);
+      std::memcpy(e.context, at(offset), e.context_len);
     }
     waiting_[waiting_count_++] = e;
     if (++reported_ >= max_reported_) {
@@ -242,6 +251,7 @@ class input_checker {
   error_scanner scanner_;
   position_tracker tracker_;
 
+  std::uint64_t proven_;    // offset where the validator started (sections.hpp)
   std::uint64_t base_ = 0;  // offset of data_[0]
   std::uint64_t end_ = 0;   // bytes read so far
   std::size_t tail_ = 0;    // stream bytes kept just before data_
@@ -279,8 +289,18 @@ input_result check_input(const check_settings& settings, const std::string& path
   struct stat st {};
   const off_t start = ::lseek(fd, 0, SEEK_CUR);
   const bool rereadable = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && start >= 0;
+  // A large file is first validated in sections on several cores; reading
+  // goes on after the prefix they proved, which is all of it when it is valid.
+  std::uint64_t proven = 0;
+  if (rereadable && settings.threads > 1 && st.st_size > start) {
+    proven = valid_prefix(fd, static_cast<std::uint64_t>(start),
+                          static_cast<std::uint64_t>(st.st_size - start), settings.threads);
+    if (proven != 0 && ::lseek(fd, start + static_cast<off_t>(proven), SEEK_SET) < 0) {
+      proven = 0;  // cannot skip: read it all again
+    }
+  }
   input_checker checker(settings, rep.get(), rereadable ? fd : -1,
-                        rereadable ? static_cast<std::uint64_t>(start) : 0);
+                        rereadable ? static_cast<std::uint64_t>(start) : 0, proven);
   bool going = true;
   for (;;) {
     const ssize_t got = read_some(fd, checker.read_area(), kChunkSize);

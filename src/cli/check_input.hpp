@@ -19,6 +19,9 @@ struct check_settings {
   std::uint64_t max_reported = 1;
   // Whether every error is counted, also past max_reported (for the summary).
   bool count_every_error = false;
+  // Threads one input may use: a large regular file is validated in that many
+  // sections side by side first (sections.hpp). 1 reads it in one pass.
+  unsigned threads = 1;
 };
 
 // The seven error kinds plus "none", indexed by utf8guard::error.

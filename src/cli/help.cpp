@@ -31,8 +31,9 @@ Options of check (before, between or after the FILEs; -- ends the options):
                   --all); the verdict and exit status cover the whole input
   --json          print one JSON object per input, one per line (JSON Lines)
   --quiet         print nothing on standard output; the exit status answers
-  -j N, --jobs N  check N files in parallel (0: one per CPU; default 1);
-                  the output is the same as with -j 1
+  -j N, --jobs N  use N threads (0, the default: one per usable CPU): N files
+                  at once, or a large file in N sections; the output is the
+                  same as with -j 1
 Other options:
   -h, --help      show this help and exit
   --version       show the version and the validation kernel, and exit

@@ -70,6 +70,14 @@ ssize_t read_some(int fd, void* buf, std::size_t n) {
   return got;
 }
 
+ssize_t pread_some(int fd, void* buf, std::size_t n, std::uint64_t offset) {
+  ssize_t got;
+  do {
+    got = ::pread(fd, buf, n, static_cast<off_t>(offset));
+  } while (got < 0 && errno == EINTR);
+  return got;
+}
+
 int write_all(int fd, const char* data, std::size_t n) {
   while (n != 0) {
     const ssize_t put = ::write(fd, data, n);

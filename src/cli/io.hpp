@@ -6,6 +6,7 @@
 
 #include <sys/types.h>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -51,6 +52,10 @@ void close_input(int fd);
 // read_some reads up to n bytes, retrying on EINTR. Returns the count, 0 at
 // end of input, or -1 with errno set.
 ssize_t read_some(int fd, void* buf, std::size_t n);
+
+// pread_some is read_some at a file offset (pread(2)); the descriptor's own
+// offset does not move, so threads may share the descriptor.
+ssize_t pread_some(int fd, void* buf, std::size_t n, std::uint64_t offset);
 
 // write_all writes all of data, retrying on EINTR and after short writes.
 // Returns 0, or the errno of the failure.

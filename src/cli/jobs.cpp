@@ -165,12 +165,15 @@ bool check_in_parallel(const check_settings& settings, const std::vector<std::st
                        unsigned jobs, fd_writer& out,
                        const std::function<void(const input_result&)>& done) {
   ordered_output output(paths.size(), jobs);
+  // The threads are shared out by file here, so each file is read in one pass.
+  check_settings one_pass = settings;
+  one_pass.threads = 1;
   const auto work = [&] {
     for (;;) {
       const std::size_t index = output.next_index();
       if (index >= paths.size() || !output.wait_window(index)) return;
       slot_channel ch(output, index);
-      input_result result = check_input(settings, paths[index], ch);
+      input_result result = check_input(one_pass, paths[index], ch);
       if (!ch.flush()) result.status = input_result::outcome::output_failed;
       output.finish(index, result);
     }

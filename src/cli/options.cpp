@@ -63,6 +63,7 @@ class parser {
   parse_result arguments(int i) {
     options& o = result_.opts;
     const bool check = o.cmd == command::check;
+    if (check) o.jobs = usable_cpus();  // the default, -j 0
     bool options_done = false;
     for (; i < argc_; ++i) {
       const std::string_view arg = argv_[i];

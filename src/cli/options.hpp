@@ -19,7 +19,7 @@ struct options {
   bool all = false;
   bool quiet = false;
   std::uint64_t max_errors = 0;  // 0: not given
-  unsigned jobs = 1;             // resolved: -j 0 becomes the number of usable CPUs
+  unsigned jobs = 1;             // check: -j N, default (and -j 0) the number of usable CPUs
   std::vector<std::string> files;
 };
 

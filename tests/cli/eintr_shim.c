@@ -5,17 +5,22 @@
  * this library makes them certain. With UTF8GUARD_SHIM=faults, on standard
  * input every other read(2) fails with EINTR and the others return at most a
  * few bytes; on standard output every other write(2) fails with EINTR and the
- * others write at most a few bytes. A tool whose loops retry EINTR and go on
- * after short reads and writes prints exactly what it prints without the shim.
+ * others write at most a few bytes; every other pread(2), on any descriptor,
+ * fails with EINTR and the others read at most half of what they are asked
+ * for (more would make reading a large file in sections crawl). A tool whose
+ * loops retry EINTR and go on after short reads and writes prints exactly
+ * what it prints without the shim.
  * With UTF8GUARD_SHIM=count nothing is changed, only counted. With
  * UTF8GUARD_SHIM=pread-fails every pread(2) fails with EIO (the CLI re-reads
- * a file's prefix with pread to find the line of its first error). With
+ * a file's prefix with pread to find the line of its first error, and reads
+ * the sections of a large file with it). With
  * UTF8GUARD_SHIM=read-fails the first read(2) of standard input succeeds
  * and every later one fails with EIO.
  *
  * At exit the counts go to the file UTF8GUARD_SHIM_REPORT names, as
- * "reads R writes W faults F", so a test can see the shim was really there.
- * Only descriptors 0 and 1 are touched, so a wrapper such as valgrind, which
+ * "reads R writes W preads P faults F" (reads and writes of descriptors 0 and
+ * 1, preads of any), so a test can see the shim was really there and count.
+ * Only descriptors 0 and 1 are touched by read and write, so a wrapper such as valgrind, which
  * reads its own files on other descriptors, is unaffected. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,7 +36,12 @@ typedef ssize_t (*write_fn)(int, const void*, size_t);
 
 static unsigned long reads;
 static unsigned long writes;
+/* Counted atomically: the sections of a large file are read (pread) by
+ * several threads at once. */
 static unsigned long faults;
+static unsigned long preads;
+
+static void count_fault(void) { __atomic_fetch_add(&faults, 1, __ATOMIC_RELAXED); }
 
 static int faulty(void) {
   const char* mode = getenv("UTF8GUARD_SHIM");
@@ -55,13 +65,13 @@ ssize_t read(int fd, void* buf, size_t n) {
   if (fd != 0 || n == 0) return real(fd, buf, n);
   ++reads;
   if (reads_fail() && reads > 1) {
-    ++faults;
+    count_fault();
     errno = EIO;
     return -1;
   }
   if (!faulty()) return real(fd, buf, n);
   if (reads % 2 == 1) {
-    ++faults;
+    count_fault();
     errno = EINTR;
     return -1;
   }
@@ -83,7 +93,7 @@ ssize_t write(int fd, const void* buf, size_t n) {
   ++writes;
   if (!faulty()) return real(fd, buf, n);
   if (writes % 2 == 1) {
-    ++faults;
+    count_fault();
     errno = EINTR;
     return -1;
   }
@@ -100,10 +110,19 @@ typedef ssize_t (*pread_fn)(int, void*, size_t, off_t);
 ssize_t pread(int fd, void* buf, size_t n, off_t offset) {
   static pread_fn real;
   if (real == NULL) real = (pread_fn)(size_t)dlsym(RTLD_NEXT, "pread");
-  if (!pread_fails()) return real(fd, buf, n, offset);
-  ++faults;
-  errno = EIO;
-  return -1;
+  if (pread_fails()) {
+    count_fault();
+    errno = EIO;
+    return -1;
+  }
+  const unsigned long nth = __atomic_add_fetch(&preads, 1, __ATOMIC_RELAXED);
+  if (!faulty() || n == 0) return real(fd, buf, n, offset);
+  if (nth % 2 == 1) {
+    count_fault();
+    errno = EINTR;
+    return -1;
+  }
+  return real(fd, buf, n / 2 + 1 < n ? n / 2 + 1 : n, offset);
 }
 
 ssize_t pread64(int fd, void* buf, size_t n, off_t offset) { return pread(fd, buf, n, offset); }
@@ -125,6 +144,6 @@ __attribute__((destructor)) static void report(void) {
   if (path == NULL) return;
   FILE* f = fopen(path, "w");
   if (f == NULL) return;
-  fprintf(f, "reads %lu writes %lu faults %lu\n", reads, writes, faults);
+  fprintf(f, "reads %lu writes %lu preads %lu faults %lu\n", reads, writes, preads, faults);
   fclose(f);
 }

@@ -220,6 +220,19 @@ def planted(size, step=PAGE, seed=1, shift=0):
     return bytes(data)
 
 
+def shim_env(mode, report):
+    """The environment that loads eintr_shim.c in the given mode, its counts
+    going to the file report."""
+    return {"LD_PRELOAD": SHIM, "UTF8GUARD_SHIM": mode, "UTF8GUARD_SHIM_REPORT": report}
+
+
+def read_report(path):
+    """The shim's counts: {"reads": R, "writes": W, "preads": P, "faults": F}."""
+    with open(path) as f:
+        words = f.read().split()
+    return dict(zip(words[::2], map(int, words[1::2])))
+
+
 def start_writer(path, data, piece=None, pause=0.0):
     """Writes data to path (a FIFO) from a thread, in pieces of piece bytes
     (all at once if None) with a pause between them. Returns the thread."""

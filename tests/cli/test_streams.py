@@ -15,19 +15,9 @@ import time
 import unittest
 
 import harness
-from harness import CliTest, expected_errors, run, sanitized, text_lines
+from harness import CliTest, expected_errors, read_report, run, sanitized, shim_env, text_lines
 
 FULL = b"utf8guard: error writing standard output: No space left on device\n"
-
-
-def shim_env(mode, report):
-    return {"LD_PRELOAD": harness.SHIM, "UTF8GUARD_SHIM": mode, "UTF8GUARD_SHIM_REPORT": report}
-
-
-def read_report(path):
-    with open(path) as f:
-        words = f.read().split()
-    return dict(zip(words[::2], map(int, words[1::2])))
 
 
 class SlowStdin(CliTest):
