@@ -2,15 +2,16 @@
 // that it is a concatenation of well-formed sections: each section is
 // validated as a whole input (feed, then finish), and well-formed UTF-8 joined
 // to well-formed UTF-8 is well-formed. Where the cuts fall therefore decides
-// only how much is proved, never whether a proof is right: a cut inside a
-// character makes both neighbours fail and the serial check does the rest.
+// only how much is proved, never whether a proof is right: a cut left inside
+// a character makes the sections beside it fail, and the one-pass check does
+// the rest.
 #include "sections.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <new>
 #include <string_view>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -21,8 +22,9 @@
 namespace utf8guard::cli {
 namespace {
 
-// Cuts fall on multiples of this file offset, so each section's reads start
-// page-aligned (the kernel copies those faster; see page_buffer).
+// Cuts start on multiples of this file offset, so that each section's reads
+// begin (but for the 0-3 bytes a cut moves) on a page of the page cache, as
+// the one-pass reads do.
 constexpr std::uint64_t kCutAlign = 64 * 1024;
 
 bool is_continuation(unsigned char b) noexcept { return (b & 0xC0) == 0x80; }
@@ -76,7 +78,8 @@ void lower_to(std::atomic<unsigned>& first_failed, unsigned index) noexcept {
 
 }  // namespace
 
-std::uint64_t valid_prefix(int fd, std::uint64_t from, std::uint64_t size, unsigned threads) {
+std::uint64_t valid_prefix(int fd, std::uint64_t from, std::uint64_t size,
+                           unsigned threads) noexcept {
   const unsigned sections =
       static_cast<unsigned>(std::min<std::uint64_t>(threads, size / kMinSection));
   if (sections <= 1) return 0;  // nothing to do side by side: the serial check reads it all
@@ -87,7 +90,7 @@ std::uint64_t valid_prefix(int fd, std::uint64_t from, std::uint64_t size, unsig
   std::vector<std::thread> helpers;
   try {
     cut.resize(sections + 1);
-    helpers.reserve(sections - 1);  // emplace_back below then throws only system_error
+    helpers.reserve(sections - 1);  // emplace_back below then never reallocates
   } catch (const std::bad_alloc&) {
     return 0;
   }
@@ -106,8 +109,8 @@ std::uint64_t valid_prefix(int fd, std::uint64_t from, std::uint64_t size, unsig
   for (; started < sections; ++started) {
     try {
       helpers.emplace_back(check, started);
-    } catch (const std::system_error&) {
-      break;  // out of threads: this thread takes the rest
+    } catch (const std::exception&) {  // system_error, or bad_alloc for its state
+      break;                           // out of threads: this thread takes the rest
     }
   }
   check(0);

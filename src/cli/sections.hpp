@@ -18,17 +18,18 @@ namespace utf8guard::cli {
 inline constexpr std::uint64_t kMinSection = 4 * 1024 * 1024;
 
 // valid_prefix validates the `size` bytes of fd from file offset `from` in
-// sections, up to `threads` of them side by side, none shorter than
-// kMinSection, and returns the length of the prefix they
-// proved well-formed: the sections before the first that found an error (or
-// could not be read) in full. That prefix ends where a character does, so a
-// validator can start afresh after it and report exactly what a check from
-// `from` would; it is `size` when the whole range is valid, and 0 when the
-// range is too short to share out. Every error is
-// left to that check to find and report; this only skips what needs no
-// report. Never throws: a thread or buffer it cannot get only shortens the
-// prefix it proves.
-std::uint64_t valid_prefix(int fd, std::uint64_t from, std::uint64_t size, unsigned threads);
+// sections, up to `threads` of them side by side and none shorter than
+// kMinSection, and returns the length of the prefix they proved well-formed:
+// the sections before the first one that found an error (or could not be
+// read) in full. That prefix ends where a character does, so a validator can
+// start afresh after it and report exactly what a check from `from` would.
+// It is `size` when the whole range is valid, and 0 when the range is too
+// short to share out. Every error is left to that check to find and report;
+// this only skips what needs no report. A thread or buffer it cannot get
+// only shortens the prefix it proves, or leaves more sections to the calling
+// thread.
+std::uint64_t valid_prefix(int fd, std::uint64_t from, std::uint64_t size,
+                           unsigned threads) noexcept;
 
 }  // namespace utf8guard::cli
 

@@ -20,8 +20,8 @@
  * At exit the counts go to the file UTF8GUARD_SHIM_REPORT names, as
  * "reads R writes W preads P faults F" (reads and writes of descriptors 0 and
  * 1, preads of any), so a test can see the shim was really there and count.
- * Only descriptors 0 and 1 are touched by read and write, so a wrapper such as valgrind, which
- * reads its own files on other descriptors, is unaffected. */
+ * read and write touch only descriptors 0 and 1, so a wrapper such as
+ * valgrind, which reads its own files on other descriptors, is unaffected. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
