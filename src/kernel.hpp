@@ -107,16 +107,26 @@ bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept;
 
 // The per-thread run counters behind kernel_runs (one add per scan; the
 // initial-exec model makes it a plain %fs-relative add, also in the shared
-// library).
-extern thread_local std::size_t t_runs[kKernelIds] __attribute__((tls_model("initial-exec")));
+// library). __thread, not thread_local: an extern thread_local may have a
+// dynamic initializer in another file, so g++ tested for one (a load and a
+// branch) before every add.
+extern __thread std::size_t t_runs[kKernelIds] __attribute__((tls_model("initial-exec")));
+
+// count_run is the first statement of every kernel entry point (scan and
+// scan_open), so the counter's address is a constant. Counted by the caller,
+// at t_runs[k.id], the add's address waited for the load of the active
+// kernel, and that cost 4 KiB feeds of ASCII from an unaligned buffer about
+// 3 ns a call (AVX-512 on our Zen 5; HACKING.md has the figures).
+template <kernel_id Id>
+inline void count_run() noexcept {
+  ++t_runs[Id];
+}
 
 // scan_open_active runs the active kernel's scan_open (see above), inlined
 // into the streaming engine.
 inline open_scan scan_open_active(const std::uint8_t* p, std::size_t n,
                                   std::uint32_t prior) noexcept {
-  const kernel& k = active_kernel_ref();
-  ++t_runs[k.id];
-  return k.scan_open(p, n, prior);
+  return active_kernel_ref().scan_open(p, n, prior);
 }
 
 // kernel_runs counts, for the calling thread, the scans kernel k has run. It

@@ -5,25 +5,16 @@
 
 namespace utf8guard {
 namespace detail {
-thread_local std::size_t t_runs[kKernelIds] __attribute__((tls_model("initial-exec")));
-
-namespace {
-
-std::size_t scan_with(const kernel& k, const std::uint8_t* p, std::size_t n) noexcept {
-  ++t_runs[k.id];
-  return k.scan(p, n);
-}
-
-}  // namespace
+__thread std::size_t t_runs[kKernelIds] __attribute__((tls_model("initial-exec")));
 
 std::size_t kernel_runs(const kernel& k) noexcept { return t_runs[k.id]; }
 
 bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept {
-  return scan_with(active_kernel_ref(), p, n) == n;
+  return active_kernel_ref().scan(p, n) == n;
 }
 
 result validate_with(const kernel& k, const std::uint8_t* p, std::size_t n) noexcept {
-  const std::size_t pos = scan_with(k, p, n);
+  const std::size_t pos = k.scan(p, n);
   if (pos == n) return {};
   // The kernel vouches for p[0..pos) as a valid prefix; the first error starts
   // at most 3 bytes before pos, so the classifier never rescans from the start.

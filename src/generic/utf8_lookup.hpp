@@ -4,6 +4,7 @@
 // file inside its own ISA namespace and target region, after its wrapper
 // (src/simd/<isa>.hpp, which defines `simd8`) and after defining
 //   constexpr std::size_t kGroupRegs;  // registers per error check
+//   constexpr kernel_id kKernelId;     // its run counter (kernel.hpp)
 // It needs <cstddef>, <cstdint>, scalar/table37.hpp and scalar/prior.hpp,
 // included by the kernel.
 //
@@ -245,9 +246,11 @@ UTF8GUARD_SIMD_INLINE open_scan scan_impl(const std::uint8_t* p, std::size_t n,
 
 // scan and scan_open are the kernel's entry points (kernel.hpp).
 inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
+  count_run<kKernelId>();
   return scan_impl<false>(p, n, 0).pos;
 }
 inline open_scan scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
+  count_run<kKernelId>();
   return scan_impl<true>(p, n, prior);
 }
 

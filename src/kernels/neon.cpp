@@ -16,8 +16,9 @@
 #include "simd/target.hpp"
 
 namespace utf8guard::detail::neon {
-constexpr std::size_t kGroupRegs = 8;  // 128 bytes per error check
-#include "simd/neon.hpp"               // the wrapper: struct simd8
+constexpr std::size_t kGroupRegs = 8;   // 128 bytes per error check
+constexpr kernel_id kKernelId = kNeon;  // its run counter
+#include "simd/neon.hpp"                // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::neon

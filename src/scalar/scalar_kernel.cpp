@@ -135,9 +135,11 @@ open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) n
 }
 
 std::size_t scalar_scan(const std::uint8_t* p, std::size_t n) noexcept {
+  count_run<kScalar>();
   return scan_impl<false>(p, n, 0).pos;
 }
 open_scan scalar_scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
+  count_run<kScalar>();
   return scan_impl<true>(p, n, prior);
 }
 
