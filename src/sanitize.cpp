@@ -27,10 +27,8 @@ struct bounded_buffer {
 // Runs the whole input through the engine; false if the handler stopped it.
 template <class Handler>
 bool run_whole(std::string_view in, Handler& h) {
-  std::size_t position = 0;
-  unsigned char carry[4] = {};  // the engine's carry word: zero when empty
-  unsigned char carry_len = 0;
-  const stream_cursor s{position, carry, carry_len};
+  utf8guard_sanitizer state{};  // a new input (its count of replacements is unused)
+  const stream_cursor<utf8guard_sanitizer> s{state};
   return stream_feed(s, bytes(in.data()), in.size(), h) && stream_finish(s, h);
 }
 

@@ -8,8 +8,8 @@ namespace utf8guard::detail {
 namespace {
 
 template <class State>
-stream_cursor cursor(State& s) noexcept {
-  return {s.priv_position, s.priv_carry, s.priv_carry_len};
+stream_cursor<State> cursor(State& s) noexcept {
+  return {s};
 }
 
 // Keeps the first error and stops there; valid runs need no work.

@@ -62,10 +62,17 @@ struct replacing_handler {
 template <class Put>
 replacing_handler(Put, std::size_t&) -> replacing_handler<Put>;
 
+// stream_cursor is a streaming object's state, through the three fields the
+// C structs of utf8guard.h share. It is one pointer, so the engine's
+// out-of-line path takes it in a register: as three references it was built
+// on the stack on every feed, four stores that 4 KiB feeds of ASCII paid for
+// (HACKING.md has the figures).
+template <class State>
 struct stream_cursor {
-  std::size_t& position;     // bytes fed so far
-  unsigned char* carry;      // 4 bytes: the carried bytes as a prior word
-  unsigned char& carry_len;  // 0..3
+  State& state;
+  std::size_t& position() const noexcept { return state.priv_position; }  // bytes fed so far
+  unsigned char* carry() const noexcept { return state.priv_carry; }      // the carry word, 4 bytes
+  unsigned char& carry_len() const noexcept { return state.priv_carry_len; }  // 0..3
 };
 
 // The carry holds the carried bytes as the prior word that kernels take
@@ -79,21 +86,25 @@ struct stream_cursor {
 // (with clang, 4 KiB feeds of 256 KiB of ASCII in L2 took 2147-2194 ns that
 // way, 2132-2146 ns this way).
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the carry word's layout");
-inline std::uint32_t carry_word(const stream_cursor& s) noexcept {
+template <class State>
+std::uint32_t carry_word(stream_cursor<State> s) noexcept {
   std::uint32_t word;
-  __builtin_memcpy(&word, s.carry, 4);
+  __builtin_memcpy(&word, s.carry(), 4);
   return word;
 }
-inline void set_carry(const stream_cursor& s, std::uint32_t word, std::size_t len) noexcept {
-  dense::store32(reinterpret_cast<char*>(s.carry), word);
-  s.carry_len = static_cast<unsigned char>(len);
+template <class State>
+void set_carry(stream_cursor<State> s, std::uint32_t word, std::size_t len) noexcept {
+  dense::store32(reinterpret_cast<char*>(s.carry()), word);
+  s.carry_len() = static_cast<unsigned char>(len);
 }
 // carry_bytes makes seq[0..len) (len <= 3, an unfinished sequence) the carry.
-inline void carry_bytes(const stream_cursor& s, const std::uint8_t* seq, std::size_t len) noexcept {
+template <class State>
+void carry_bytes(stream_cursor<State> s, const std::uint8_t* seq, std::size_t len) noexcept {
   set_carry(s, prior_word(seq, len), len);
 }
-inline const std::uint8_t* carried(const stream_cursor& s) noexcept {
-  return s.carry + 4 - s.carry_len;
+template <class State>
+const std::uint8_t* carried(stream_cursor<State> s) noexcept {
+  return s.carry() + 4 - s.carry_len();
 }
 // open_length_of is a kernel's open count, 0..3 by contract; clamped, so
 // that carried() stays inside the carry whatever a kernel returns.
@@ -171,14 +182,14 @@ bool dense_window(const std::uint8_t* p, std::size_t n, std::size_t base, Handle
 // scanned_to is stream_feed's scan result (0 if it ran none): carry and
 // p[0..scanned_to) form a valid prefix, so when the carried sequence is
 // well-formed the first error search starts there instead of rescanning.
-template <class Handler>
-__attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint8_t* p,
+template <class Handler, class State>
+__attribute__((noinline)) bool stream_feed_rest(stream_cursor<State> s, const std::uint8_t* p,
                                                 std::size_t n, Handler& h, std::size_t scanned_to) {
-  const std::size_t base = s.position;  // absolute offset of p[0]
-  s.position += n;
+  const std::size_t base = s.position();  // absolute offset of p[0]
+  s.position() += n;
   std::size_t i = 0;
-  if (s.carry_len != 0) {
-    const std::size_t have = s.carry_len;
+  if (s.carry_len() != 0) {
+    const std::size_t have = s.carry_len();
     const std::uint8_t* held = carried(s);
     const std::size_t need = kLeads.entry[held[0]].size - have;
     const std::size_t take = need < n ? need : n;
@@ -254,19 +265,19 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor s, const std::uint
 // the carried bytes as the register before the chunk), is well-formed, and
 // may end inside a sequence, whose bytes (the kernel's tail word) become
 // the new carry. No branch there depends on where the chunk ends.
-template <class Handler>
-bool stream_feed(stream_cursor s, const std::uint8_t* p, std::size_t n, Handler& h) {
+template <class Handler, class State>
+bool stream_feed(stream_cursor<State> s, const std::uint8_t* p, std::size_t n, Handler& h) {
   std::size_t scanned_to = 0;
   // The length first: whether the last chunk left bytes over is a coin toss
   // on non-ASCII text, and g++ 12 tests the operands in the order written.
   // Carry first, 4 KiB feeds of bench/'s mixed_256K (AVX-512, g++) ran at
   // 0.93-0.96x one-shot validation; length first, at 1.01-1.02x.
-  if (n >= 3 || s.carry_len == 0) {
+  if (n >= 3 || s.carry_len() == 0) {
     const open_scan scanned = scan_open_active(p, n, carry_word(s));
     scanned_to = scanned.pos;
     if (scanned.pos == n) {
-      s.position += n;
-      if (s.carry_len != 0 && !h.valid(carried(s), s.carry_len)) return false;
+      s.position() += n;
+      if (s.carry_len() != 0 && !h.valid(carried(s), s.carry_len())) return false;
       const std::size_t keep = open_length_of(scanned);
       if (n != keep && !h.valid(p, n - keep)) return false;
       set_carry(s, scanned.tail, keep);
@@ -276,12 +287,12 @@ bool stream_feed(stream_cursor s, const std::uint8_t* p, std::size_t n, Handler&
   return stream_feed_rest(s, p, n, h, scanned_to);
 }
 
-template <class Handler>
-bool stream_finish(stream_cursor s, Handler& h) {
-  if (s.carry_len == 0) return true;
-  const std::size_t len = s.carry_len;
+template <class Handler, class State>
+bool stream_finish(stream_cursor<State> s, Handler& h) {
+  if (s.carry_len() == 0) return true;
+  const std::size_t len = s.carry_len();
   set_carry(s, 0, 0);
-  return h.error(result{error::incomplete, s.position - len, len});
+  return h.error(result{error::incomplete, s.position() - len, len});
 }
 
 }  // namespace utf8guard::detail
