@@ -39,8 +39,14 @@ inline bool is_ascii_block(const std::uint8_t* p, std::size_t i) noexcept {
 
 // One step of one stream over a 16-byte block at p[i]: skipped when the
 // stream is at a boundary and the block is ASCII, else 16 DFA steps.
-inline std::uint64_t block(const std::uint8_t* p, std::size_t i, std::uint64_t state) noexcept {
-  if ((state & 63) == A && is_ascii_block(p, i)) return state;
+// The block is tested first: on non-ASCII text whether the stream is at a
+// boundary is a coin toss, while "this block is not ASCII" is a steady
+// answer. Forced inline: clang 14 kept one out-of-line copy that both
+// streams of walk_all called, so their loads shared one address in the code,
+// and prefetchers that follow a load instruction's stride lost both streams.
+inline __attribute__((always_inline)) std::uint64_t block(const std::uint8_t* p, std::size_t i,
+                                                          std::uint64_t state) noexcept {
+  if (is_ascii_block(p, i) && (state & 63) == A) return state;
   for (std::size_t k = 0; k < kBlock; ++k) state = kRows[p[i + k]] >> (state & 63);
   return state;
 }
@@ -93,8 +99,22 @@ walk_all_end walk_all(const std::uint8_t* p, std::size_t n, std::uint64_t state)
     const walk_end w = walk(p, start, n, state);
     return {w.state, start, w.failed_at};
   }
+  // Two streams that start cold, at every call: a stream of 4 KiB chunks
+  // from memory makes one call per chunk, and the hardware prefetcher, which
+  // learns a stream from its misses and stops at a page's end, left both
+  // halves waiting for memory (4 KiB streams of bench/'s mixed_64M ran at
+  // about 0.5x one-shot with clang, 0.8x with g++). So the first 4 KiB are
+  // requested at once, one prefetch per cache line, all inside p[0..n).
+  for (std::size_t o = start; o < n && o - start < 4096; o += 64) __builtin_prefetch(p + o);
+  // The cut steps over at most 3 continuations, counted without branches:
+  // whether p[mid] continues a sequence is a coin toss on non-ASCII text, and
+  // a mispredicted branch on it waits for a line of the input that nothing
+  // has read yet (from memory, in a stream of small chunks).
   std::size_t mid = start + (n - start) / 2;
-  for (int k = 0; k < 3 && is_continuation(p[mid]); ++k) ++mid;
+  // SAFETY: n - start >= kSplitMin, so mid + 2 < n.
+  const std::size_t c0 = is_continuation(p[mid]);
+  const std::size_t c1 = c0 & is_continuation(p[mid + 1]);
+  mid += c0 + c1 + (c1 & is_continuation(p[mid + 2]));
   std::uint64_t sa = state, sb = A;
   std::size_t a = start, b = mid;
   // SAFETY: b + kBlock <= n and a + kBlock <= mid while both run.
@@ -119,19 +139,28 @@ walk_all_end walk_all(const std::uint8_t* p, std::size_t n, std::uint64_t state)
 // very end is reported as open bytes, not as an error.
 template <bool Open>
 open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
-  if (Open && prior != 0 && n < 3) return stitched_open(p, n, prior);
+  if (Open && n < 3) return stitched_open(p, n, prior);
   // Start in the state the carried bytes leave (a valid prefix: never ERR).
   std::uint64_t state = A;
   for (std::size_t k = 4 - prior_length(prior); k < 4; ++k)
     state = kRows[prior >> (8 * k) & 0xFF] >> (state & 63);
   const walk_all_end w = walk_all(p, n, state);
   if (w.failed_at != SIZE_MAX) return {w.failed_at, 0, 0};
-  if ((w.state & 63) == A) return {n, 0, 0};
-  // Ending inside a sequence: open bytes for a stream, else the lead for the
-  // classifier (which says "incomplete").
-  const std::size_t lead = boundary_before(p, w.boundary, n);
-  const auto open = static_cast<std::uint32_t>(n - lead);
-  return Open ? open_scan{n, open, prior_word(p + lead, open)} : open_scan{lead, 0, 0};
+  if constexpr (Open) {
+    // A valid prefix that ends inside a sequence ends with its lead and the
+    // continuations so far, all in the last 3 bytes (n >= 3, so the lead is
+    // in the chunk): prior.hpp finds them without a branch on where the
+    // chunk ends, a coin toss on non-ASCII text that would wait for the end
+    // of the DFA's chain.
+    const std::uint32_t last = last_bytes(p, n);
+    const std::uint32_t open = open_length(last);
+    return {n, open, open_word(last, open)};
+  } else {
+    if ((w.state & 63) == A) return {n, 0, 0};
+    // Ending inside a sequence: the lead, for the classifier (which says
+    // "incomplete").
+    return {boundary_before(p, w.boundary, n), 0, 0};
+  }
 }
 
 std::size_t scalar_scan(const std::uint8_t* p, std::size_t n) noexcept {
