@@ -35,6 +35,8 @@ TEST(KernelBoundaries, EveryErrorKindAtEveryPosition) { run(&kcheck::each_error_
 
 TEST(KernelBoundaries, SequencesCarriedAcrossEveryPosition) { run(&kcheck::each_carry); }
 
+TEST(KernelBoundaries, ErrorsAroundTheBlocksOfLongAsciiRuns) { run(&kcheck::each_ascii_block); }
+
 // The scalar body walks inputs of 256 bytes and more as two halves cut near
 // the middle: every error kind at every position around the cut, on every
 // background, for even and odd lengths.

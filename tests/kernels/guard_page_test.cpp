@@ -1,6 +1,7 @@
 // guard_page_test.cpp - no scan body reads outside [data, data + n): the
 // input ends at (or starts on) a PROT_NONE page, for every length 0..4
-// widths + 64, for well-formed text and text that ends inside a sequence.
+// widths + 64, for well-formed text and text that ends inside a sequence,
+// and for the long ASCII runs that kernels read by blocks.
 #include <gtest/gtest.h>
 
 #include "guard_page.hpp"
@@ -33,6 +34,23 @@ void check_guarded(guarded_buffer::side side) {
 TEST(KernelGuardPages, LastByteAgainstAProtectedPage) { check_guarded(guarded_buffer::at_end); }
 
 TEST(KernelGuardPages, FirstByteAfterAProtectedPage) { check_guarded(guarded_buffer::at_start); }
+
+// Long runs of ASCII, read by whole blocks: every input of each_ascii_block
+// against either page.
+TEST(KernelGuardPages, LongAsciiRunsBetweenProtectedPages) {
+  const auto ks = kcheck::bodies();
+  std::size_t checked = 0;
+  kcheck::each_ascii_block([&](const std::string& group, std::string_view in) {
+    for (const guarded_buffer::side side : {guarded_buffer::at_end, guarded_buffer::at_start}) {
+      const guarded_buffer buf(in, side);
+      for (const kcheck::kernel* k : ks) {
+        EXPECT_EQ(kcheck::check_one(*k, buf.view(), reference::first_error(in)), "") << group;
+        ++checked;
+      }
+    }
+  });
+  EXPECT_GT(checked, 0u);
+}
 
 TEST(KernelGuardPages, EmptyInputAtAProtectedAddress) {
   const guarded_buffer buf("", guarded_buffer::at_end);

@@ -332,6 +332,42 @@ inline void each_error_position(const visit_fn& visit) {
   }
 }
 
+// Long runs of ASCII, where kernels skip whole blocks (1 KiB in the SIMD
+// bodies, 256 bytes in the scalar one): every length around the first
+// blocks, each ending in an unfinished sequence or a continuation too, and
+// every snippet and multi-byte character just before, on and after each
+// block and group edge of a 3 KiB run.
+inline void each_ascii_block(const visit_fn& visit) {
+  std::vector<std::size_t> lengths;
+  for (std::size_t edge : {256, 1024, 2048, 4096}) {
+    for (std::size_t len = edge - 70; len <= edge + 70; ++len) lengths.push_back(len);
+  }
+  for (std::size_t len : lengths) {
+    const std::string s = background(text::ascii, len);
+    visit("ascii", s);
+    for (std::string_view tail : {std::string_view("\xC3"), std::string_view("\xE1\x80"),
+                                  std::string_view("\xF1\x80\x80"), std::string_view("\x80")}) {
+      visit("ascii, then an unfinished sequence or a continuation",
+            background(text::ascii, len - tail.size()) + std::string(tail));
+    }
+  }
+  const std::string base = background(text::ascii, 3 * 1024 + 200);
+  std::vector<snippet> pieces = snippets();
+  pieces.push_back({"2-byte character", std::string_view("\xC3\xA9", 2)});
+  pieces.push_back({"3-byte character", std::string_view("\xE2\x82\xAC", 3)});
+  pieces.push_back({"4-byte character", std::string_view("\xF0\x9F\x98\x80", 4)});
+  for (const snippet& sn : pieces) {
+    for (std::size_t edge : {256, 1024, 1152, 1280, 2048, 2304, 3072}) {
+      for (std::size_t pos = edge - 5; pos <= edge + 5; ++pos) {
+        std::string s = base;
+        s.replace(pos, sn.bytes.size(), sn.bytes);
+        visit(sn.name, s);
+        visit(sn.name, std::string_view(s).substr(0, pos + sn.bytes.size()));
+      }
+    }
+  }
+}
+
 // A valid character straddling every position p (its bytes on both sides of
 // p) in ASCII, then the same character cut short at p by ASCII or a lead.
 inline void each_carry(const visit_fn& visit) {

@@ -141,6 +141,11 @@ int main() {
          kcheck::each_carry(
              [&](const std::string& g, std::string_view in) { check(tt, kk, g, in); });
        }},
+      {"errors around the blocks of long ASCII runs",
+       [](tally& tt, const std::vector<const kcheck::kernel*>& kk) {
+         kcheck::each_ascii_block(
+             [&](const std::string& g, std::string_view in) { check(tt, kk, g, in); });
+       }},
       {"random and mutated", &random_inputs},
       {"guard pages", &guard_pages},
   };

@@ -2,9 +2,10 @@
 // writes outside its output, on every kernel.
 //
 // For every length 0..320 (four 64-byte AVX-512 vectors + 64, enough for
-// every kernel's main loop, tail and block boundaries) and several contents
-// per length, the input is placed with its last byte against a PROT_NONE page
-// and, separately, with its first byte right after one. A single byte read
+// every kernel's main loop, tail and error-check groups) with several
+// contents per length, and for runs of ASCII around the first 1 KiB blocks,
+// the input is placed with its last byte against a PROT_NONE page and,
+// separately, with its first byte right after one. A single byte read
 // outside [data, data + len) kills the test with SIGSEGV. Bounded outputs are
 // placed the same way against the end of their capacity. Then (NULL, 0) and
 // (pointer into a PROT_NONE page, 0) go through every entry point.
@@ -289,6 +290,39 @@ class GuardPage : public utf8guard::testing::EveryKernel {
 TEST_P(GuardPage, LastByteBeforeGuardEveryLength) { every_length(guarded_buffer::at_end); }
 
 TEST_P(GuardPage, FirstByteAfterGuardEveryLength) { every_length(guarded_buffer::at_start); }
+
+// Kernels read long runs of ASCII by whole blocks (1 KiB, 256 bytes in the
+// scalar kernel): lengths around the first blocks, the run alone or ending
+// in an error or an unfinished sequence, against either page, one-shot and
+// streamed as a 64-byte chunk and the rest.
+TEST_P(GuardPage, LongAsciiRunsEveryEntryPoint) {
+  for (const std::size_t edge : {std::size_t{1024}, std::size_t{2048}}) {
+    for (std::size_t n = edge - 4; n <= edge + 68; ++n) {
+      for (const std::string_view tail : {"", "\x80", "\xF0\x9F\x98", "\xED\xA0"}) {
+        const std::string bytes =
+            utf8guard::security::ascii_run(n - tail.size()) + std::string(tail);
+        SCOPED_TRACE("ASCII run of " + std::to_string(n) + " bytes, then [" + to_hex(tail) + "]");
+        for (const guarded_buffer::side side : {guarded_buffer::at_end, guarded_buffer::at_start}) {
+          const guarded_buffer g(bytes, side);
+          check_guarded(g);
+          if (HasFatalFailure()) return;
+          const reference::error first = reference::first_error(g.view());
+          utf8guard::validator v;
+          v.feed(g.view().substr(0, 64));
+          v.feed(g.view().substr(64));
+          ASSERT_TRUE(same(v.finish(), first));
+          std::string out;
+          utf8guard::sanitizer s;
+          auto append = [&out](std::string_view b) { out.append(b); };
+          s.feed(g.view().substr(0, 64), append);
+          s.feed(g.view().substr(64), append);
+          s.finish(append);
+          ASSERT_EQ(out, reference::sanitize(g.view()));
+        }
+      }
+    }
+  }
+}
 
 // (NULL, 0) and (pointer into a PROT_NONE page, 0) are the empty input for
 // every entry point: nothing is read through the pointer, nothing written.
