@@ -13,10 +13,12 @@
 // chunk that ends inside a sequence is normal, not an error. It returns
 // {n, open, tail} when prior + p[0..n - open) is well-formed and the last
 // open bytes (0..3; all in p when n >= 3) are an unfinished but valid
-// sequence, tail being those bytes as a prior word (0 when open is 0), and
+// sequence, tail being those bytes as a prior word (0 when open is 0; byte 0
+// may hold kAsciiHint when open is 0 and the chunk ends in ASCII), and
 // otherwise {pos, 0, 0} with pos as scan would return it (0..2 when the
 // sequence from prior breaks). With tail a stream carries the open bytes
-// without reading the chunk's end again.
+// without reading the chunk's end again. A prior of kAsciiHint carries
+// nothing, as 0 does; it only says the chunk likely starts with ASCII.
 #ifndef UTF8GUARD_KERNEL_HPP
 #define UTF8GUARD_KERNEL_HPP
 

@@ -78,7 +78,8 @@ struct stream_cursor {
 // The carry holds the carried bytes as the prior word that kernels take
 // (scalar/prior.hpp), byte k of the word in carry[k] (a little-endian host,
 // as dense::store32's U+FFFD word assumes too): the sequence is
-// carry[4 - len .. 4), and the bytes below it are 0. It is written and read
+// carry[4 - len .. 4), and the bytes below it are 0, but for the ASCII hint
+// a kernel may leave in carry[0] (prior.hpp). It is written and read
 // whole, so no branch depends on how many bytes there are, and as one 4-byte
 // store that the next feed's 4-byte load can take straight from the store
 // buffer: written byte by byte, clang 14 kept four byte stores, which a word

@@ -99,7 +99,7 @@ UTF8GUARD_EXPORT const char* utf8guard_status_name(utf8guard_status status);
 typedef struct utf8guard_validator {
   size_t priv_position;        /* bytes fed so far */
   utf8guard_result priv_error; /* first error, sticky */
-  unsigned char priv_carry[4]; /* unfinished sequence, at most 3 bytes */
+  unsigned char priv_carry[4]; /* unfinished sequence, at most 3 bytes, and a hint */
   unsigned char priv_carry_len;
 } utf8guard_validator;
 

@@ -195,23 +195,14 @@ UTF8GUARD_SIMD_INLINE std::size_t ascii_blocks(const std::uint8_t* p, std::size_
   return i;
 }
 
-// scan_impl is both entry points of the kernel (kernel.hpp): with Open, an
-// unfinished sequence at the very end is reported as open bytes, not as an
-// error.
+// scan_from is the algorithm from p[i] on, after the register prev (the
+// bytes before p[i], or a stream's carried bytes) and its lead flags. With
+// Open, an unfinished sequence at the very end is reported as open bytes, not
+// as an error (kernel.hpp).
 template <bool Open>
-UTF8GUARD_SIMD_INLINE open_scan scan_impl(const std::uint8_t* p, std::size_t n,
-                                          std::uint32_t prior) noexcept {
-  if (Open && n < 3) return stitched_open(p, n, prior);
-  // The register before the input: the bytes a stream carried over, or as if
-  // the input followed ASCII; and its lead flags (bytes before it are a
-  // boundary, so they count as ASCII).
-  simd8 prev = Open ? simd8::last_word(prior) : simd8::zero();
-  simd8 leads =
-      Open ? prev.saturating_sub(simd8::splat(0xE0 - 0x80)) |
-                 prev.template prev<1>(simd8::zero()).saturating_sub(simd8::splat(0xF0 - 0x80))
-           : simd8::zero();
+UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n, std::size_t i,
+                                          simd8 prev, simd8 leads) noexcept {
   simd8 error = simd8::zero();
-  std::size_t i = 0;
   // SAFETY: every load of a group is inside p[i .. i + kGroupBytes) <= n.
   while (n - i >= kGroupBytes) {
     simd8 in[kGroupRegs];
@@ -260,11 +251,19 @@ UTF8GUARD_SIMD_INLINE open_scan scan_impl(const std::uint8_t* p, std::size_t n,
     // The last bytes by a vector load (n >= 3 here), not byte loads: with
     // byte loads of each chunk's end, 4 KiB streams of bench/'s mixed_64M
     // (from memory) ran at 0.5-0.6x one-shot validation on our Zen 5, with
-    // this load at 0.92-0.97x (AVX2 and AVX-512, g++ and clang).
-    const std::uint32_t last = n >= W ? simd8::load(p + n - W).top_word() : last_bytes(p, n);
+    // this load at 0.92-0.97x (AVX2 and AVX-512, g++ and clang). A last
+    // register of ASCII leaves the hint (prior.hpp) for the next chunk.
+    std::uint32_t last = 0, hint = 0;
+    if (n >= W) {
+      const simd8 end = simd8::load(p + n - W);
+      last = end.top_word();
+      hint = end.is_ascii() ? kAsciiHint : 0;
+    } else {
+      last = last_bytes(p, n);
+    }
     const std::uint32_t open = open_length(last);
     const std::uint32_t open_bytes = open_word(last, open);
-    if (!failed && open_lead_ok(open_bytes, open)) return {n, open, open_bytes};
+    if (!failed && open_lead_ok(open_bytes, open)) return {n, open, open_bytes | hint};
   } else {
     if (i < n) {
       error = error | check(simd8::load_partial(p + i, n - i), prev, leads);
@@ -276,14 +275,48 @@ UTF8GUARD_SIMD_INLINE open_scan scan_impl(const std::uint8_t* p, std::size_t n,
   return {locate(p, n, tail, tail_prev, tail_leads), 0, 0};
 }
 
+// scan_open_body is scan_open from p[i] on, where p[0..i) is ASCII (i is 0,
+// or the whole blocks the hint let scan_open pass): p[i..n) is scanned as if
+// it started a stream after prior. Out of line, so that a chunk the hint
+// settles costs its loads and no frame; i is passed in, so that scan_open
+// jumps here rather than calls.
+__attribute__((noinline)) inline open_scan scan_open_body(const std::uint8_t* p, std::size_t n,
+                                                          std::uint32_t prior,
+                                                          std::size_t i) noexcept {
+  const std::uint8_t* const q = p + i;  // SAFETY: i <= n
+  const std::size_t m = n - i;
+  open_scan r{};
+  if (m < 3) {
+    r = stitched_open(q, m, prior);
+  } else {
+    // The register before q: the bytes a stream carried over (after the
+    // hint's blocks, the hint's word: ASCII, as p[i - 1] is), with the bytes
+    // before them as ASCII (they were a boundary), and its lead flags.
+    const simd8 prev = simd8::last_word(prior);
+    const simd8 leads =
+        prev.saturating_sub(simd8::splat(0xE0 - 0x80)) |
+        prev.template prev<1>(simd8::zero()).saturating_sub(simd8::splat(0xF0 - 0x80));
+    r = scan_from<true>(q, m, 0, prev, leads);
+  }
+  r.pos += i;
+  return r;
+}
+
 // scan and scan_open are the kernel's entry points (kernel.hpp).
 inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
   count_run<kKernelId>();
-  return scan_impl<false>(p, n, 0).pos;
+  return scan_from<false>(p, n, 0, simd8::zero(), simd8::zero()).pos;
 }
 inline open_scan scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
   count_run<kKernelId>();
-  return scan_impl<true>(p, n, prior);
+  std::size_t i = 0;
+  if (prior == kAsciiHint) {
+    // The chunk before ended in ASCII (prior.hpp): a stream of ASCII is
+    // settled by whole blocks, with no setup for the full check.
+    i = ascii_blocks(p, n, 0);
+    if (i == n) return {n, 0, kAsciiHint};
+  }
+  return scan_open_body(p, n, prior, i);
 }
 
 }  // namespace lookup

@@ -7,6 +7,17 @@
 // the last carried byte in byte 3, the one before it in byte 2, and so on; 0
 // means nothing is carried. Carried bytes are a lead (C2..F4) and its
 // continuations (80..BF), never 0, so the word also says how many there are.
+//
+// Byte 0 never holds a carried byte. A kernel's scan_open may set it to
+// kAsciiHint in the tail it returns when the chunk ends in ASCII and leaves
+// nothing open; the stream keeps the tail as its carry, so the next chunk's
+// scan_open gets the hint as its prior and tries whole blocks of ASCII
+// before anything else. On a stream of ASCII that settles each chunk in a
+// loop of loads and one branch per block; on other text the hint is rarely
+// set, so its chunks never load a block twice (on Zen 5, a second load of a
+// chunk's first lines while they still came from memory cost about one
+// memory latency per chunk, HACKING.md). The hint changes speed, never a
+// verdict: prior kAsciiHint means nothing is carried, as 0 does.
 #ifndef UTF8GUARD_SCALAR_PRIOR_HPP
 #define UTF8GUARD_SCALAR_PRIOR_HPP
 
@@ -17,6 +28,8 @@
 #include "scalar/table37.hpp"
 
 namespace utf8guard::detail {
+
+inline constexpr std::uint32_t kAsciiHint = 1;  // byte 0 only, see above
 
 inline std::uint32_t prior_word(const std::uint8_t* carry, std::size_t len) noexcept {
   std::uint32_t w = 0;

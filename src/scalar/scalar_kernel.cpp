@@ -174,10 +174,11 @@ open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) n
     // continuations so far, all in the last 3 bytes (n >= 3, so the lead is
     // in the chunk): prior.hpp finds them without a branch on where the
     // chunk ends, a coin toss on non-ASCII text that would wait for the end
-    // of the DFA's chain.
+    // of the DFA's chain. A chunk whose ASCII prefix ran to its end leaves
+    // the hint.
     const std::uint32_t last = last_bytes(p, n);
     const std::uint32_t open = open_length(last);
-    return {n, open, open_word(last, open)};
+    return {n, open, open_word(last, open) | (w.boundary == n ? kAsciiHint : 0)};
   } else {
     if ((w.state & 63) == A) return {n, 0, 0};
     // Ending inside a sequence: the lead, for the classifier (which says
@@ -190,9 +191,22 @@ std::size_t scalar_scan(const std::uint8_t* p, std::size_t n) noexcept {
   count_run<kScalar>();
   return scan_impl<false>(p, n, 0).pos;
 }
+// The streaming body, out of line, so that a chunk the hint settles costs
+// its loads and no frame.
+__attribute__((noinline)) open_scan scan_open_body(const std::uint8_t* p, std::size_t n,
+                                                   std::uint32_t prior) noexcept {
+  return scan_impl<true>(p, n, prior);
+}
 open_scan scalar_scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
   count_run<kScalar>();
-  return scan_impl<true>(p, n, prior);
+  if (prior != kAsciiHint) return scan_open_body(p, n, prior);
+  // The chunk before ended in ASCII (prior.hpp): whole blocks first. The
+  // rest of the chunk follows ASCII, as if it started a stream.
+  const std::size_t i = ascii_blocks(p, n, 0);
+  if (i == n) return {n, 0, kAsciiHint};
+  open_scan rest = scan_open_body(p + i, n - i, 0);  // SAFETY: i < n
+  rest.pos += i;
+  return rest;
 }
 
 bool always_usable() noexcept { return true; }

@@ -128,6 +128,30 @@ TEST_P(Stream, RandomSplitsEqualOneShot) {
   }
 }
 
+// After a chunk that ends in ASCII, the next chunk's scan tries whole blocks
+// of ASCII first (the hint of src/scalar/prior.hpp). Errors and characters
+// at the start of such a chunk, on its block edges and at its end, in
+// chunks of 4 KiB and of 1000 bytes, give the one-shot answers.
+TEST_P(Stream, ChunksAfterAsciiChunksEqualOneShot) {
+  const std::string base = std::string(2 * 4096, 'a') + std::string(4096, '\n');
+  const std::string_view pieces[] = {
+      "\x80",  "\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xFF",
+      "\xC3z", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80"};
+  for (const std::string_view piece : pieces) {
+    for (const std::size_t at : {0, 1, 255, 256, 1023, 1024, 2047, 4092}) {
+      std::string in = base;
+      in.replace(4096 + at, piece.size(), piece);
+      SCOPED_TRACE(hex(piece) + " at " + std::to_string(4096 + at));
+      for (const std::size_t step : {4096, 1000}) {
+        std::vector<std::size_t> cuts;
+        for (std::size_t cut = step; cut < in.size(); cut += step) cuts.push_back(cut);
+        check_chunks(in, cuts);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 TEST_P(Stream, AnErrorIsReportedByTheFeedThatDeliversIt) {
   validator v;
   EXPECT_EQ(v.feed("\xED"), result{});

@@ -35,8 +35,8 @@ TEST(KernelGuardPages, LastByteAgainstAProtectedPage) { check_guarded(guarded_bu
 
 TEST(KernelGuardPages, FirstByteAfterAProtectedPage) { check_guarded(guarded_buffer::at_start); }
 
-// Long runs of ASCII, read by whole blocks: every input of each_ascii_block
-// against either page.
+// Long runs of ASCII, read by whole blocks (and, after the ASCII hint, by
+// whole blocks first): every input of each_ascii_block against either page.
 TEST(KernelGuardPages, LongAsciiRunsBetweenProtectedPages) {
   const auto ks = kcheck::bodies();
   std::size_t checked = 0;

@@ -292,8 +292,9 @@ TEST_P(GuardPage, LastByteBeforeGuardEveryLength) { every_length(guarded_buffer:
 TEST_P(GuardPage, FirstByteAfterGuardEveryLength) { every_length(guarded_buffer::at_start); }
 
 // Kernels read long runs of ASCII by whole blocks (1 KiB, 256 bytes in the
-// scalar kernel): lengths around the first blocks, the run alone or ending
-// in an error or an unfinished sequence, against either page, one-shot and
+// scalar kernel), and a stream chunk after one that ended in ASCII by whole
+// blocks first: lengths around the first blocks, the run alone or ending in
+// an error or an unfinished sequence, against either page, one-shot and
 // streamed as a 64-byte chunk and the rest.
 TEST_P(GuardPage, LongAsciiRunsEveryEntryPoint) {
   for (const std::size_t edge : {std::size_t{1024}, std::size_t{2048}}) {
