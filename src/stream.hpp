@@ -177,6 +177,15 @@ bool dense_window(const std::uint8_t* p, std::size_t n, std::size_t base, Handle
   }
 }
 
+// rest_handler is how stream_feed hands its handler to the out-of-line path:
+// a small one that copies trivially goes by value, in registers, so that the
+// feed that owns it keeps no address-taken local (no stack slot, no stack
+// protector check on every chunk); any other by reference.
+template <class Handler>
+using rest_handler =
+    std::conditional_t<std::is_trivially_copyable_v<Handler> && sizeof(Handler) <= sizeof(void*),
+                       Handler, Handler&>;
+
 // stream_feed_rest is the engine's general path: the carried sequence
 // settled on its own, then kernel scans up to each error, or DFA windows
 // where errors are dense. Out of line: stream_feed's common case stays small.
@@ -185,7 +194,8 @@ bool dense_window(const std::uint8_t* p, std::size_t n, std::size_t base, Handle
 // well-formed the first error search starts there instead of rescanning.
 template <class Handler, class State>
 __attribute__((noinline)) bool stream_feed_rest(stream_cursor<State> s, const std::uint8_t* p,
-                                                std::size_t n, Handler& h, std::size_t scanned_to) {
+                                                std::size_t n, rest_handler<Handler> h,
+                                                std::size_t scanned_to) {
   const std::size_t base = s.position();  // absolute offset of p[0]
   s.position() += n;
   std::size_t i = 0;
@@ -276,7 +286,7 @@ bool stream_feed(stream_cursor<State> s, const std::uint8_t* p, std::size_t n, H
   if (n >= 3 || s.carry_len() == 0) {
     const open_scan scanned = scan_open_active(p, n, carry_word(s));
     scanned_to = scanned.pos;
-    if (scanned.pos == n) {
+    if (__builtin_expect(scanned.pos == n, 1)) {
       s.position() += n;
       if (s.carry_len() != 0 && !h.valid(carried(s), s.carry_len())) return false;
       const std::size_t keep = open_length_of(scanned);
@@ -285,7 +295,7 @@ bool stream_feed(stream_cursor<State> s, const std::uint8_t* p, std::size_t n, H
       return true;
     }
   }
-  return stream_feed_rest(s, p, n, h, scanned_to);
+  return stream_feed_rest<Handler>(s, p, n, h, scanned_to);
 }
 
 template <class Handler, class State>
