@@ -97,7 +97,7 @@ bool scan(utf8guard_scanner* s, batch_fn deliver, void* ctx, Step step) {
 // validator_feed is utf8guard_validator_feed, inlined into the C++ wrapper
 // too: with 4 KiB chunks, every call layer shows in the throughput.
 inline const utf8guard_result& validator_feed(utf8guard_validator* v, std::string_view chunk) {
-  if (__builtin_expect(v->priv_error.kind != UTF8GUARD_ERROR_NONE, 0)) {
+  if (v->priv_error.kind != UTF8GUARD_ERROR_NONE) {
     v->priv_position += chunk.size();  // keep bytes_fed() honest; the verdict stands
     return v->priv_error;
   }
