@@ -77,7 +77,7 @@ struct stream_cursor {
 
 // The carry holds the carried bytes as the prior word that kernels take
 // (scalar/prior.hpp), byte k of the word in carry[k] (a little-endian host,
-// as dense::store32's U+FFFD word assumes too): the sequence is
+// as dfa::kFffd's U+FFFD word assumes too): the sequence is
 // carry[4 - len .. 4), and the bytes below it are 0, but for the ASCII hint
 // a kernel may leave in carry[0] (prior.hpp). It is written and read
 // whole, so no branch depends on how many bytes there are, and as one 4-byte

@@ -10,10 +10,10 @@
 // that sequence's lead, so that the next window (or kernel scan) starts at a
 // boundary again.
 //
-// Two walks share the DFA and its action table: errors_in() lists the
-// subparts (for the error scanner), replace_in() writes the sanitized bytes
-// (for sanitize). Per byte, the state moves by one shift and everything else
-// is read from dfa::action: no branch depends on the data.
+// Two walks share the DFA and its actions: errors_in() lists the subparts
+// (for the error scanner), replace_in() writes the sanitized bytes (for
+// sanitize). Per byte, the state moves by one shift and everything else is
+// read from the action columns of dfa.hpp: no branch depends on the data.
 #ifndef UTF8GUARD_SCALAR_DENSE_HPP
 #define UTF8GUARD_SCALAR_DENSE_HPP
 
@@ -26,23 +26,30 @@ namespace utf8guard::detail::dense {
 
 inline constexpr std::size_t kWindow = 256;
 // Every byte adds at most 6 output bytes (U+FFFD for the sequence it breaks,
-// U+FFFD for itself); the last 4-byte store may reach 3 bytes further.
+// U+FFFD for itself); the last 8-byte store may reach 2 bytes further.
 inline constexpr std::size_t kMaxOutput = 6 * kWindow + 4;
 
-// store32 writes 4 bytes at p with one unaligned store. (__builtin_memcpy,
-// not memcpy: _FORTIFY_SOURCE turns memcpy into a checked library call when
-// the offset is not a constant, one call per byte here.)
+// store32 and store64 write 4 or 8 bytes at p with one unaligned store.
+// (__builtin_memcpy, not memcpy: _FORTIFY_SOURCE turns memcpy into a checked
+// library call when the offset is not a constant, one call per byte here.)
 inline void store32(char* p, std::uint32_t v) noexcept { __builtin_memcpy(p, &v, 4); }
+inline void store64(char* p, std::uint64_t v) noexcept { __builtin_memcpy(p, &v, 8); }
 
-// The action of byte b in the DFA state `state` (an offset into the rows),
-// and the state after it.
+// The number of the action of byte b in the DFA state `state` (a position
+// in the rows), and the state after it.
+inline unsigned action_number(std::uint64_t state, std::uint8_t b) noexcept {
+  return (dfa::kTables.action_code[b] >> (state & 63)) & (dfa::kMaxActions - 1);
+}
 inline const dfa::action& action_of(std::uint64_t state, std::uint8_t b) noexcept {
-  return dfa::kTables.act[(state & 63) / dfa::kClassifySpacing][b];
+  return dfa::kTables.actions[action_number(state, b)];
 }
 inline std::uint64_t next_state(std::uint64_t state, std::uint8_t b) noexcept {
   return dfa::kTables.classify[b] >> (state & 63);
 }
-inline bool at_boundary(std::uint64_t state) noexcept { return (state & 63) == dfa::A; }
+// The bytes of the sequence in progress in `state` (0 at the boundary).
+inline std::size_t open_bytes(std::uint64_t state) noexcept {
+  return dfa::kTables.have_at[state & 63];
+}
 
 struct window_end {
   std::size_t stop;          // where the walk ended: a sequence boundary
@@ -51,15 +58,19 @@ struct window_end {
 };
 
 // One maximal subpart of a window, in one word (one store per entry, and an
-// array of them costs no initialization): its start (bits 0-15) and end
-// (bits 16-31) relative to the window, and its kind (bits 32-39).
+// array of them costs no initialization): its kind (bits 0-2), its start
+// (bits 3-18) and end (bits 19-34) relative to the window. The kind is
+// lowest so that the walk adds a kind and a signed offset to one word
+// (dfa::action's broken and second).
 struct window_error {
   std::uint64_t bits;
-  std::size_t offset() const noexcept { return bits & 0xFFFF; }
-  std::size_t length() const noexcept { return ((bits >> 16) & 0xFFFF) - offset(); }
-  error kind() const noexcept { return static_cast<error>((bits >> 32) & 0xFF); }
+  std::size_t offset() const noexcept { return (bits >> 3) & 0xFFFF; }
+  std::size_t length() const noexcept { return ((bits >> 19) & 0xFFFF) - offset(); }
+  error kind() const noexcept { return static_cast<error>(bits & 7); }
 };
 inline constexpr std::size_t kMaxErrors = 2 * kWindow;  // two per byte at most
+inline constexpr std::uint64_t kByteOffsets = (std::uint64_t{1} << 3) | dfa::kErrorEnd;
+static_assert(static_cast<unsigned>(error::incomplete) < 8, "a kind fits 3 bits");
 
 // errors_in lists, in out[0..kMaxErrors), every maximal subpart of p[0..n)
 // (n <= kWindow), in order. Both possible entries of a byte are written and
@@ -67,58 +78,49 @@ inline constexpr std::size_t kMaxErrors = 2 * kWindow;  // two per byte at most
 // (Not inlined: on its own the loop keeps its counters in registers.)
 __attribute__((noinline)) inline window_end errors_in(const std::uint8_t* p, std::size_t n,
                                                       window_error* out) noexcept {
-  std::uint64_t state = dfa::A;
-  std::uint64_t lead = 0;  // offset of the sequence in progress
+  const dfa::action_columns& c = dfa::kTables.column;
+  std::uint64_t state = dfa::kPosition[dfa::A];
+  std::uint64_t here = 0;  // the offsets (i, i) as a window_error
   std::size_t count = 0;
   // SAFETY: count <= 2 * i before byte i, so both stores are below 2 * n.
-  // Offsets fit 16 bits: n <= kWindow.
+  // Offsets fit 16 bits (n <= kWindow), and a broken sequence starts at or
+  // after 0 (the walk starts at a boundary), so `broken` borrows from none.
   for (std::size_t i = 0; i < n; ++i) {
-    const dfa::action& a = action_of(state, p[i]);
-    const std::uint64_t here = std::uint64_t{i} << 16;  // byte i ends a broken sequence
-    out[count] = {lead | here | std::uint64_t{static_cast<std::uint8_t>(a.first)} << 32};
-    count += a.broke != 0;
-    out[count] = {i | (here + (1 << 16)) |
-                  std::uint64_t{static_cast<std::uint8_t>(a.second)} << 32};
-    count += a.kept == 0;
-    lead = a.starts ? i : lead;
+    const unsigned k = action_number(state, p[i]);
+    out[count] = {here + static_cast<std::uint64_t>(c.broken[k])};
+    out[count + c.first_count[k]] = {here + c.second[k]};
+    count += c.count[k];
+    here += kByteOffsets;
     state = next_state(state, p[i]);
   }
-  return {at_boundary(state) ? n : static_cast<std::size_t>(lead), count, count};
+  return {n - open_bytes(state), count, count};
 }
 
 // replace_in writes the sanitized bytes of p[0..n), n <= kWindow, to
 // out[0..kMaxOutput): well-formed bytes unchanged, each maximal subpart as
 // U+FFFD (EF BF BD). Bytes of a sequence in progress are written at once and
-// written over when the sequence breaks.
+// written over when the sequence breaks (dfa::action says where).
 __attribute__((noinline)) inline window_end replace_in(const std::uint8_t* p, std::size_t n,
                                                        char* out) noexcept {
-  // U+FFFD as a little-endian word: a 4-byte store writes EF BF BD and one
-  // byte that a later store writes over (or that lies past the output).
-  constexpr std::uint32_t kFffd = 0xEF | 0xBF << 8 | 0xBD << 16;
-  std::uint64_t state = dfa::A;
-  std::size_t lead = 0;  // output offset of the sequence in progress
-  std::size_t o = 0, replacements = 0;
-  // SAFETY: o <= 6 * i and lead <= o before byte i; every store is 4 bytes
-  // at most 3 past o, below 6 * n + 4 <= kMaxOutput.
+  const dfa::action_columns& c = dfa::kTables.column;
+  std::uint64_t state = dfa::kPosition[dfa::A];
+  char* q = out;
+  std::size_t replacements = 0;
+  // SAFETY: q - out <= 6 * i before byte i (advance <= 6), and a broken
+  // sequence's bytes (fffd_at = -have) were written at or after out: each
+  // 8-byte store lies in out[0 .. 6 * i + 8), below 6 * n + 2 <= kMaxOutput.
   for (std::size_t i = 0; i < n; ++i) {
-    const std::uint32_t b = p[i];
-    const dfa::action& a = action_of(state, p[i]);
-    // A broken sequence's U+FFFD goes over its bytes; otherwise this store
-    // lands at o and the byte's own store writes over it.
-    const std::size_t t = a.broke ? lead : o;
-    store32(out + t, kFffd);
-    const std::size_t u = t + a.broke;  // where the byte (or its U+FFFD) goes
-    store32(out + u, b);
-    store32(out + u + a.kept, kFffd);  // over the byte, or just past it
-    lead = a.starts ? u : lead;
-    o = t + a.advance;
-    replacements += a.count;
+    const unsigned k = action_number(state, p[i]);
+    const std::uint64_t bytes = c.word[k] + p[i] * c.byte_mult[k];
+    store64(q + c.fffd_at[k], bytes);
+    q += c.advance[k];
+    replacements += c.count[k];
     state = next_state(state, p[i]);
   }
   // A sequence still open at the end is not output yet: the next walk
   // starts at its lead, whose bytes were copied one for one.
-  const std::size_t open = at_boundary(state) ? 0 : o - lead;
-  return {n - open, o - open, replacements};
+  const std::size_t open = open_bytes(state);
+  return {n - open, static_cast<std::size_t>(q - out) - open, replacements};
 }
 
 }  // namespace utf8guard::detail::dense

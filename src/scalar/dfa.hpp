@@ -24,31 +24,52 @@
 
 namespace utf8guard::detail::dfa {
 
-// The states, by id: the boundary; in a sequence, waiting for 1, 2 or 3 more
-// continuation bytes; after a lead whose second byte has a narrow range (E0,
-// ED, F0, F4); and, in the yes/no DFA only, the sticky error state.
-enum state_id : unsigned { A, N1, N2, N3, S_E0, S_ED, S_F0, S_F4, ERR };
-inline constexpr unsigned kClassifyingStates = 8;  // A .. S_F4
+// The classifying states, by id: the boundary; in a sequence, with `have`
+// bytes of it read and `need` more continuation bytes wanted (N<need>H<have>);
+// after a lead whose second byte has a narrow range (E0, ED, F0, F4; have 1).
+// The states count the bytes read so that a walk knows, from the state alone,
+// where the sequence that a byte breaks began: without that it kept the
+// lead's offset in a register, a chain of two conditional moves and an add
+// per byte that, with the loads around it, held the hostile-input paths to
+// 0.36-0.45 GB/s on random bytes.
+enum state_id : unsigned { A, N1H1, N1H2, N1H3, N2H1, N2H2, N3H1, S_E0, S_ED, S_F0, S_F4 };
+inline constexpr unsigned kClassifyingStates = 11;
 
-// The lead byte that puts the DFA in each narrow-range state; its kLeads
-// entry gives the range and the kind of an out-of-range continuation.
-constexpr std::uint8_t representative_lead(unsigned s) {
-  return s == S_E0 ? 0xE0 : s == S_ED ? 0xED : s == S_F0 ? 0xF0 : s == S_F4 ? 0xF4 : 0xC2;
+struct state_info {
+  unsigned need;      // continuation bytes still wanted
+  unsigned have;      // bytes of the sequence read so far
+  std::uint8_t lead;  // a lead byte whose kLeads entry gives the next byte's range
+};
+constexpr state_info info(unsigned s) {
+  switch (s) {
+    case N1H1: return {1, 1, 0xC2};
+    case N1H2: return {1, 2, 0xC2};
+    case N1H3: return {1, 3, 0xC2};
+    case N2H1: return {2, 1, 0xC2};
+    case N2H2: return {2, 2, 0xC2};
+    case N3H1: return {3, 1, 0xC2};
+    case S_E0: return {2, 1, 0xE0};
+    case S_ED: return {2, 1, 0xED};
+    case S_F0: return {3, 1, 0xF0};
+    case S_F4: return {3, 1, 0xF4};
+    default: return {0, 0, 0x00};  // A
+  }
 }
-constexpr bool narrow(unsigned s) { return s == S_E0 || s == S_ED || s == S_F0 || s == S_F4; }
+constexpr bool narrow(unsigned s) { return info(s).lead != 0xC2 && s != A; }
 
-// needs is how many more bytes a state in a sequence waits for; needing is
-// the state that waits for k more bytes with no range narrower than 80..BF.
-constexpr unsigned needs(unsigned s) {
-  return s == N1 ? 1 : s == N2 ? 2 : s == N3 ? 3 : kLeads.entry[representative_lead(s)].size - 1;
+// The state with `have` bytes read that wants `need` more, any 80..BF next.
+constexpr unsigned in_sequence(unsigned need, unsigned have) {
+  if (need == 0) return A;
+  if (need == 1) return have == 1 ? N1H1 : have == 2 ? N1H2 : N1H3;
+  if (need == 2) return have == 1 ? N2H1 : N2H2;
+  return N3H1;
 }
-constexpr unsigned needing(unsigned k) { return k == 0 ? A : k == 1 ? N1 : k == 2 ? N2 : N3; }
 
 // The state after a lead byte (from the boundary), by its kLeads entry.
 constexpr unsigned state_after_lead(std::uint8_t b) {
   const lead_info& lead = kLeads.entry[b];
   if (lead.size <= 1) return A;  // ASCII, or no lead at all (then an error)
-  if (lead.lo == 0x80 && lead.hi == 0xBF) return needing(lead.size - 1u);
+  if (lead.lo == 0x80 && lead.hi == 0xBF) return in_sequence(lead.size - 1u, 1);
   if (lead.size == 3) return lead.lo == 0xA0 ? S_E0 : S_ED;
   return lead.lo == 0x90 ? S_F0 : S_F4;
 }
@@ -74,63 +95,199 @@ constexpr transition step(unsigned s, std::uint8_t b) {
   // bytes have a narrow one) or the sequence ends here, as sequence_at says:
   // an out-of-range continuation gives the lead's range kind, anything else
   // "truncated"; the byte then starts over from the boundary.
-  const lead_info& lead = kLeads.entry[representative_lead(s)];
+  const state_info here = info(s);
+  const lead_info& lead = kLeads.entry[here.lead];
   const std::uint8_t lo = narrow(s) ? lead.lo : 0x80, hi = narrow(s) ? lead.hi : 0xBF;
-  if (b >= lo && b <= hi) return {needing(needs(s) - 1), error::none, error::none};
+  if (b >= lo && b <= hi)
+    return {in_sequence(here.need - 1, here.have + 1), error::none, error::none};
   const transition again = from_boundary(b);
   return {again.next, is_continuation(b) ? lead.range_kind : error::truncated, again.second};
 }
 
-// The yes/no DFA of the scalar kernel: 9 states 6 bits apart, any error
-// leading to the sticky ERR.
+// The yes/no DFA of the scalar kernel needs no byte count: its states are
+// the classifying ones with `have` dropped, plus the sticky error state, 6
+// bits apart.
+enum valid_id : unsigned { V_A, V_N1, V_N2, V_N3, V_E0, V_ED, V_F0, V_F4, ERR };
 inline constexpr unsigned kValidSpacing = 6;
-// The classifying DFA: 8 states 8 bits apart, so that state >> 3 is its id.
-inline constexpr unsigned kClassifySpacing = 8;
+constexpr unsigned valid_of(unsigned s) {
+  const state_info i = info(s);
+  if (s == A) return V_A;
+  if (!narrow(s)) return i.need == 1 ? V_N1 : i.need == 2 ? V_N2 : V_N3;
+  return s == S_E0 ? V_E0 : s == S_ED ? V_ED : s == S_F0 ? V_F0 : V_F4;
+}
+// A classifying state of each yes/no state (its transitions are the same).
+constexpr unsigned classifying_of(unsigned v) {
+  constexpr unsigned kFirst[ERR] = {A, N1H1, N2H1, N3H1, S_E0, S_ED, S_F0, S_F4};
+  return kFirst[v];
+}
 
-// What one byte does to the output of sanitize and to the list of errors, by
-// (state id, byte). Byte fields, so each is one load, not a shift and a mask.
+// The classifying states' offsets in a row. Eleven 6-bit fields take 66
+// bits, so two pairs overlap by one bit: bit 5 of the field at 30 is bit 0
+// of the field at 35, and bit 5 of the field at 53 is bit 0 of the one at
+// 58. That is consistent for every byte because
+// - every state that a lead, ASCII or an invalid byte leads to sits where
+//   bit 5 and bit 0 agree (even below 32, odd above), and from two states a
+//   byte that is no continuation leads to the same state;
+// - on a continuation N1H1 (at 30) and N1H2 (at 53) go to A (0: bit 5 is 0),
+//   and F0 (at 35) and N1H3 (at 58) go to A or to N2H2 (6: bit 0 is 0).
+// kClassifyRows checks every field of every row at compile time.
+inline constexpr unsigned kPosition[kClassifyingStates] = {
+    /* A */ 0,     /* N1H1 */ 30, /* N1H2 */ 53, /* N1H3 */ 58, /* N2H1 */ 41, /* N2H2 */ 6,
+    /* N3H1 */ 47, /* S_E0 */ 12, /* S_ED */ 18, /* S_F0 */ 35, /* S_F4 */ 24};
+
+// What one byte does to the two walks of dense.hpp, by (state id, byte), so
+// that the walks read every decision from tables and branch on nothing.
+//
+// sanitize writes, at fffd_at from its output cursor, U+FFFD for the
+// sequence that the byte breaks (if it breaks one: fffd_at is then -have,
+// the start of that sequence's bytes, which were copied as they came), then
+// the byte itself or, if it is an error, U+FFFD; and moves the cursor by
+// `advance`. The bytes of a sequence in progress are thus copied at once
+// and written over if it breaks.
+//
+// The error list holds words (dense.hpp, window_error) whose kind is bits
+// 0-2 and whose start and end offsets are bits 3-18 and 19-34; a walk keeps
+// the word of offsets (i, i) and adds to it:
+//   broken  the kind of the sequence this byte breaks, less 8 * have (its
+//           start is have bytes back)
+//   second  the kind of the byte itself (its end is 1 further)
+// the first word counting when `first_count` is 1, the second when `count`
+// says there are two, or one and no broken sequence.
 struct action {
-  std::uint8_t broke;    // 3 if the byte ends the sequence in progress as an error, else 0
-  std::uint8_t advance;  // output bytes: broke (its U+FFFD) + 1 (the byte) or + 3 (U+FFFD)
-  std::uint8_t kept;     // 1 if the byte itself is output, 0 if it becomes U+FFFD
-  std::uint8_t count;    // maximal subparts that end at this byte: 0, 1 or 2
-  std::uint8_t starts;   // 1 if the byte starts a sequence (or a one-byte subpart)
-  error first;           // the kind of the sequence it breaks, if any
-  error second;          // the kind of the byte itself, if it cannot start a sequence
-  std::uint8_t unused;
+  std::int8_t fffd_at;       // -have of a broken sequence, else 0
+  std::uint8_t advance;      // the cursor's move: fffd_at + 3 (if broken) + 3 (an error) or 1
+  std::uint8_t count;        // maximal subparts that end at this byte: 0, 1 or 2
+  std::uint8_t first_count;  // 1 if the byte ends a sequence as an error
+  std::uint8_t broke;        // 1 if the byte breaks the sequence in progress
+  std::uint8_t bad;          // 1 if the byte itself is an error
+  std::int8_t broken;        // kind - 8 * have of the broken sequence
+  std::uint8_t second;       // kind of the byte itself, 0 if none
 };
 
+constexpr action action_for(unsigned s, std::uint8_t b) {
+  const transition t = step(s, b);
+  const bool broke = t.first != error::none, bad = t.second != error::none;
+  const int have = broke ? static_cast<int>(info(s).have) : 0;
+  return action{static_cast<std::int8_t>(-have),
+                static_cast<std::uint8_t>(-have + (broke ? 3 : 0) + (bad ? 3 : 1)),
+                static_cast<std::uint8_t>(broke + bad),
+                static_cast<std::uint8_t>(broke),
+                static_cast<std::uint8_t>(broke),
+                static_cast<std::uint8_t>(bad),
+                static_cast<std::int8_t>(static_cast<int>(t.first) - 8 * have),
+                static_cast<std::uint8_t>(t.second)};
+}
+
+// The actions are few (16: a byte kept; an error byte of 3 kinds; a broken
+// sequence of 6 lengths and kinds, each followed by a kept or an error byte
+// of the kinds that can follow), so the walks do not index a table by
+// (state, byte): a second row per byte holds, at each state's position, the
+// number of its action. One shift and a mask give it, where a table by state
+// needed the state's id from its position first, and the columns below stay
+// at 256 bytes each.
+inline constexpr unsigned kCodeBits = 5;
+inline constexpr unsigned kMaxActions = 1u << kCodeBits;
+
+// The actions as the walks read them: one 64-bit column per quantity,
+// indexed by action number, so that a walk adds each straight from memory
+// to its cursor or counter, and sanitize's bytes are one 8-byte store
+// (U+FFFD if a sequence broke, then the byte, by byte_mult, or U+FFFD).
+inline constexpr std::uint64_t kFffd = 0xEF | 0xBF << 8 | 0xBD << 16;  // little-endian
+inline constexpr std::uint64_t kErrorEnd = std::uint64_t{1} << 19;     // window_error's end + 1
+struct action_columns {
+  std::int64_t fffd_at[kMaxActions];
+  std::uint64_t advance[kMaxActions];
+  std::uint64_t count[kMaxActions];
+  std::uint64_t first_count[kMaxActions];
+  std::uint64_t word[kMaxActions];       // what sanitize writes, the byte left 0
+  std::uint64_t byte_mult[kMaxActions];  // the byte times this goes into word
+  std::int64_t broken[kMaxActions];
+  std::uint64_t second[kMaxActions];  // kind + kErrorEnd
+};
+
+constexpr bool same_action(const action& x, const action& y) {
+  return x.fffd_at == y.fffd_at && x.advance == y.advance && x.count == y.count &&
+         x.first_count == y.first_count && x.broke == y.broke && x.bad == y.bad &&
+         x.broken == y.broken && x.second == y.second;
+}
+
 struct tables {
-  std::uint64_t valid[256];     // yes/no rows, kValidSpacing
-  std::uint64_t classify[256];  // next-state rows, kClassifySpacing
-  action act[kClassifyingStates][256];
-  constexpr tables() : valid{}, classify{}, act{} {
+  std::uint64_t valid[256];        // yes/no rows, kValidSpacing
+  std::uint64_t classify[256];     // next-state rows, at kPosition
+  std::uint64_t action_code[256];  // action numbers, kCodeBits at kPosition
+  action actions[kMaxActions];     // the distinct actions, by number
+  unsigned action_count;
+  action_columns column;
+  std::uint8_t have_at[64];  // the bytes read in the state at each position
+  constexpr tables()
+      : valid{}, classify{}, action_code{}, actions{}, action_count{0}, column{}, have_at{} {
+    for (unsigned s = 0; s < kClassifyingStates; ++s) {
+      have_at[kPosition[s]] = static_cast<std::uint8_t>(info(s).have);
+    }
     for (unsigned b = 0; b < 256; ++b) {
-      std::uint64_t v = std::uint64_t{ERR * kValidSpacing} << (ERR * kValidSpacing), c = 0;
+      const auto byte = static_cast<std::uint8_t>(b);
+      std::uint64_t v = std::uint64_t{ERR * kValidSpacing} << (ERR * kValidSpacing), c = 0, a = 0;
+      for (unsigned s = 0; s < ERR; ++s) {
+        const transition t = step(classifying_of(s), byte);
+        const bool ok = t.first == error::none && t.second == error::none;
+        v |= std::uint64_t{(ok ? valid_of(t.next) : unsigned{ERR}) * kValidSpacing}
+             << (s * kValidSpacing);
+      }
       for (unsigned s = 0; s < kClassifyingStates; ++s) {
-        const transition t = step(s, static_cast<std::uint8_t>(b));
-        const bool broke = t.first != error::none, bad = t.second != error::none;
-        const unsigned valid_next = (broke || bad) ? unsigned{ERR} : t.next;
-        v |= std::uint64_t{valid_next * kValidSpacing} << (s * kValidSpacing);
-        c |= std::uint64_t{t.next * kClassifySpacing} << (s * kClassifySpacing);
-        act[s][b] = action{static_cast<std::uint8_t>(broke ? 3 : 0),
-                           static_cast<std::uint8_t>((broke ? 3 : 0) + (bad ? 3 : 1)),
-                           static_cast<std::uint8_t>(bad ? 0 : 1),
-                           static_cast<std::uint8_t>(broke + bad),
-                           static_cast<std::uint8_t>(s == A || broke),
-                           t.first,
-                           t.second,
-                           0};
+        c |= std::uint64_t{kPosition[step(s, byte).next]} << kPosition[s];
+        a |= std::uint64_t{number_of(action_for(s, byte))} << kPosition[s];
       }
       valid[b] = v;
       classify[b] = c;
+      action_code[b] = a;
     }
+    for (unsigned k = 0; k < action_count; ++k) {
+      const action& x = actions[k];
+      const unsigned at = x.broke ? 3 : 0;  // where the byte goes in word
+      column.fffd_at[k] = x.fffd_at;
+      column.advance[k] = x.advance;
+      column.count[k] = x.count;
+      column.first_count[k] = x.first_count;
+      column.word[k] = (x.broke ? kFffd : 0) | (x.bad ? kFffd << (8 * at) : 0);
+      column.byte_mult[k] = x.bad ? 0 : std::uint64_t{1} << (8 * at);
+      column.broken[k] = x.broken;
+      column.second[k] = x.second + kErrorEnd;
+    }
+  }
+  // number_of finds the action in the list, or adds it (a full list is
+  // caught by a static_assert below: the number would not fit its field).
+  constexpr unsigned number_of(const action& x) {
+    for (unsigned k = 0; k < action_count; ++k) {
+      if (same_action(actions[k], x)) return k;
+    }
+    if (action_count < kMaxActions) actions[action_count] = x;
+    return action_count++;
   }
 };
 inline constexpr tables kTables{};
+static_assert(kTables.action_count <= kMaxActions, "the action numbers need wider fields");
+
+// Every field of every classifying row holds the state its transition names,
+// overlaps included (see kPosition), and every field of the action rows its
+// action (5-bit fields, at least 5 bits apart, do not overlap).
+constexpr bool classify_rows_hold_the_transitions() {
+  for (unsigned b = 0; b < 256; ++b) {
+    for (unsigned s = 0; s < kClassifyingStates; ++s) {
+      const unsigned next = step(s, static_cast<std::uint8_t>(b)).next;
+      if (((kTables.classify[b] >> kPosition[s]) & 63) != kPosition[next]) return false;
+      const unsigned code = (kTables.action_code[b] >> kPosition[s]) & (kMaxActions - 1);
+      if (!same_action(kTables.actions[code], action_for(s, static_cast<std::uint8_t>(b)))) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+static_assert(classify_rows_hold_the_transitions(), "kPosition: overlapping fields disagree");
+static_assert(kPosition[A] == 0, "the boundary is state 0");
 
 // Offsets of the yes/no DFA's boundary and error states.
-inline constexpr std::uint64_t kValidAccept = A * kValidSpacing;
+inline constexpr std::uint64_t kValidAccept = V_A * kValidSpacing;
 inline constexpr std::uint64_t kValidError = ERR * kValidSpacing;
 
 }  // namespace utf8guard::detail::dfa

@@ -101,9 +101,11 @@ const std::vector<std::string>& state_prefixes() {
 TEST(Dfa, EveryStateIsReachedByTheTestPrefixes) {
   std::vector<bool> seen(dfa::kClassifyingStates, false);
   for (const std::string& prefix : state_prefixes()) {
-    std::uint64_t s = dfa::A;
+    std::uint64_t s = dfa::kPosition[dfa::A];
     for (unsigned char c : prefix) s = dense::next_state(s, c);
-    seen[(s & 63) / dfa::kClassifySpacing] = true;
+    for (unsigned id = 0; id < dfa::kClassifyingStates; ++id) {
+      if ((s & 63) == dfa::kPosition[id]) seen[id] = true;
+    }
   }
   for (unsigned id = 0; id < dfa::kClassifyingStates; ++id) EXPECT_TRUE(seen[id]) << "state " << id;
 }
@@ -123,34 +125,66 @@ TEST(Dfa, EveryTransitionAgreesWithSequenceAt) {
 }
 
 TEST(Dfa, TheRowsAndActionsAreTheTransitions) {
-  // The yes/no rows (the scalar kernel's) are the classifying DFA with every
-  // error sent to the sticky ERR state; the classifying rows and the action
-  // table say what dfa::step says.
+  // The yes/no rows (the scalar kernel's) are the classifying DFA without
+  // the byte count, with every error sent to the sticky ERR state; the
+  // classifying rows and the actions say what dfa::step says.
   for (unsigned id = 0; id < dfa::kClassifyingStates; ++id) {
     for (int b = 0; b < 256; ++b) {
       const dfa::transition t = dfa::step(id, static_cast<std::uint8_t>(b));
       const bool broke = t.first != utf8guard::error::none;
       const bool bad = t.second != utf8guard::error::none;
       const unsigned v =
-          static_cast<unsigned>(dfa::kTables.valid[b] >> (id * dfa::kValidSpacing)) & 63;
-      EXPECT_EQ(v, (broke || bad ? unsigned{dfa::ERR} : t.next) * dfa::kValidSpacing)
+          static_cast<unsigned>(dfa::kTables.valid[b] >> (dfa::valid_of(id) * dfa::kValidSpacing)) &
+          63;
+      EXPECT_EQ(v, (broke || bad ? unsigned{dfa::ERR} : dfa::valid_of(t.next)) * dfa::kValidSpacing)
           << id << " " << b;
-      const std::uint64_t state = id * dfa::kClassifySpacing;
+      const std::uint64_t state = dfa::kPosition[id];
       EXPECT_EQ(dense::next_state(state, static_cast<std::uint8_t>(b)) & 63,
-                t.next * dfa::kClassifySpacing);
+                dfa::kPosition[t.next]);
+      EXPECT_EQ(dense::open_bytes(dfa::kPosition[t.next]), dfa::info(t.next).have);
+      // A broken sequence started `have` bytes back: sanitize writes its
+      // U+FFFD there, and its error word starts there.
+      const int have = broke ? static_cast<int>(dfa::info(id).have) : 0;
       const dfa::action& a = dense::action_of(state, static_cast<std::uint8_t>(b));
-      EXPECT_EQ(a.first, t.first);
-      EXPECT_EQ(a.second, t.second);
+      EXPECT_EQ(a.fffd_at, -have);
+      EXPECT_EQ(a.advance, -have + (broke ? 3 : 0) + (bad ? 3 : 1));
       EXPECT_EQ(a.count, unsigned{broke} + unsigned{bad});
-      EXPECT_EQ(a.broke, broke ? 3 : 0);
-      EXPECT_EQ(a.advance, (broke ? 3 : 0) + (bad ? 3 : 1));
-      EXPECT_EQ(a.kept, bad ? 0 : 1);
-      EXPECT_EQ(a.starts, id == dfa::A || broke);
+      EXPECT_EQ(a.first_count, unsigned{broke});
+      EXPECT_EQ(a.broke, unsigned{broke});
+      EXPECT_EQ(a.bad, unsigned{bad});
+      EXPECT_EQ(a.broken, static_cast<int>(t.first) - 8 * have);
+      EXPECT_EQ(a.second, static_cast<unsigned>(t.second));
+      // The columns the walks read hold the same action.
+      const dfa::action_columns& c = dfa::kTables.column;
+      const unsigned k = dense::action_number(state, static_cast<std::uint8_t>(b));
+      EXPECT_EQ(c.fffd_at[k], a.fffd_at);
+      EXPECT_EQ(c.advance[k], a.advance);
+      EXPECT_EQ(c.count[k], a.count);
+      EXPECT_EQ(c.first_count[k], a.first_count);
+      EXPECT_EQ(c.broken[k], a.broken);
+      EXPECT_EQ(c.second[k], a.second + dfa::kErrorEnd);
     }
   }
   const unsigned err = dfa::ERR * dfa::kValidSpacing;
   for (int b = 0; b < 256; ++b)
     EXPECT_EQ(static_cast<unsigned>(dfa::kTables.valid[b] >> err) & 63, err);
+}
+
+TEST(Dfa, TheStatesCountTheBytesOfTheSequence) {
+  // Each prefix of a sequence puts the DFA in a state whose byte count is
+  // the prefix's length; the boundary counts 0.
+  for (const std::string& prefix : state_prefixes()) {
+    std::uint64_t s = dfa::kPosition[dfa::A];
+    for (unsigned char c : prefix) s = dense::next_state(s, c);
+    const auto* p = kcheck::bytes_of(prefix);
+    std::size_t i = 0;
+    while (i < prefix.size()) {
+      const result r = detail::sequence_at(p, prefix.size(), i);
+      if (r.kind == utf8guard::error::incomplete) break;
+      i += r.length;
+    }
+    EXPECT_EQ(dense::open_bytes(s), prefix.size() - i) << kcheck::hex(prefix, 0, 4);
+  }
 }
 
 TEST(Dfa, EveryInputOfUpToThreeBytes) {
