@@ -58,40 +58,46 @@ struct window_end {
 };
 
 // One maximal subpart of a window, in one word (one store per entry, and an
-// array of them costs no initialization): its kind (bits 0-2), its start
-// (bits 3-18) and end (bits 19-34) relative to the window. The kind is
-// lowest so that the walk adds a kind and a signed offset to one word
-// (dfa::action's broken and second).
+// array of them costs no initialization): its kind (bits 0-2), its length
+// (bits 3-4) and its start relative to the window (from bit 5). A walk makes
+// each by adding a signed constant to the word of the byte's offset
+// (dfa::action's broken and second), and the consumer takes each field with
+// one shift or mask.
 struct window_error {
   std::uint64_t bits;
-  std::size_t offset() const noexcept { return (bits >> 3) & 0xFFFF; }
-  std::size_t length() const noexcept { return ((bits >> 19) & 0xFFFF) - offset(); }
+  std::size_t offset() const noexcept { return bits >> 5; }
+  std::size_t length() const noexcept { return (bits >> 3) & 3; }
   error kind() const noexcept { return static_cast<error>(bits & 7); }
 };
-inline constexpr std::size_t kMaxErrors = 2 * kWindow;  // two per byte at most
-inline constexpr std::uint64_t kByteOffsets = (std::uint64_t{1} << 3) | dfa::kErrorEnd;
+inline constexpr std::size_t kMaxErrors = 2 * kWindow;             // two per byte at most
+inline constexpr std::uint64_t kNextByte = std::uint64_t{1} << 5;  // start + 1
 static_assert(static_cast<unsigned>(error::incomplete) < 8, "a kind fits 3 bits");
 
 // errors_in lists, in out[0..kMaxErrors), every maximal subpart of p[0..n)
-// (n <= kWindow), in order. Both possible entries of a byte are written and
-// the count advances by the ones that are real.
+// (n <= kWindow), in order. Two entries are written for every byte and the
+// count advances by the ones that are real (dfa::action_columns).
 // (Not inlined: on its own the loop keeps its counters in registers.)
 __attribute__((noinline)) inline window_end errors_in(const std::uint8_t* p, std::size_t n,
                                                       window_error* out) noexcept {
   const dfa::action_columns& c = dfa::kTables.column;
   std::uint64_t state = dfa::kPosition[dfa::A];
-  std::uint64_t here = 0;  // the offsets (i, i) as a window_error
+  std::uint64_t here = 0;  // start i as a window_error
   std::size_t count = 0;
   // SAFETY: count <= 2 * i before byte i, so both stores are below 2 * n.
-  // Offsets fit 16 bits (n <= kWindow), and a broken sequence starts at or
-  // after 0 (the walk starts at a boundary), so `broken` borrows from none.
+  // (Unsigned wrap-around: first_word may hold a negative offset.)
+  // A broken sequence starts at or after 0 (the walk starts at a boundary),
+  // so adding `broken` borrows from no bit above the start.
+  // The byte is read once, before the stores: the compiler cannot tell that
+  // they miss p, and read it again after them, a load that waited for the
+  // stores' addresses (38 % of errors_in's time in a profile).
   for (std::size_t i = 0; i < n; ++i) {
-    const unsigned k = action_number(state, p[i]);
-    out[count] = {here + static_cast<std::uint64_t>(c.broken[k])};
-    out[count + c.first_count[k]] = {here + c.second[k]};
+    const std::uint8_t b = p[i];
+    const unsigned k = action_number(state, b);
+    state = next_state(state, b);
+    out[count] = {here + c.first_word[k]};
+    out[count + 1] = {here + c.second_word[k]};
     count += c.count[k];
-    here += kByteOffsets;
-    state = next_state(state, p[i]);
+    here += kNextByte;
   }
   return {n - open_bytes(state), count, count};
 }
@@ -109,13 +115,14 @@ __attribute__((noinline)) inline window_end replace_in(const std::uint8_t* p, st
   // SAFETY: q - out <= 6 * i before byte i (advance <= 6), and a broken
   // sequence's bytes (fffd_at = -have) were written at or after out: each
   // 8-byte store lies in out[0 .. 6 * i + 8), below 6 * n + 2 <= kMaxOutput.
+  // (The byte is read once, before the store, as in errors_in.)
   for (std::size_t i = 0; i < n; ++i) {
-    const unsigned k = action_number(state, p[i]);
-    const std::uint64_t bytes = c.word[k] + p[i] * c.byte_mult[k];
-    store64(q + c.fffd_at[k], bytes);
+    const std::uint8_t b = p[i];
+    const unsigned k = action_number(state, b);
+    state = next_state(state, b);
+    store64(q + c.fffd_at[k], c.word[k] + b * c.byte_mult[k]);
     q += c.advance[k];
     replacements += c.count[k];
-    state = next_state(state, p[i]);
   }
   // A sequence still open at the end is not output yet: the next walk
   // starts at its lead, whose bytes were copied one for one.

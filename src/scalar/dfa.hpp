@@ -145,12 +145,15 @@ inline constexpr unsigned kPosition[kClassifyingStates] = {
 // `advance`. The bytes of a sequence in progress are thus copied at once
 // and written over if it breaks.
 //
-// The error list holds words (dense.hpp, window_error) whose kind is bits
-// 0-2 and whose start and end offsets are bits 3-18 and 19-34; a walk keeps
-// the word of offsets (i, i) and adds to it:
-//   broken  the kind of the sequence this byte breaks, less 8 * have (its
-//           start is have bytes back)
-//   second  the kind of the byte itself (its end is 1 further)
+// The error list holds words (dense.hpp, window_error): the kind in bits
+// 0-2, the length in bits 3-4, the start offset from bit 5 on. A walk keeps
+// the word of start i (length 0, no kind) and adds to it:
+//   broken  for the sequence this byte breaks: its kind, its length have,
+//           its start have bytes back (kind + 8 * have - 32 * have)
+//   second  for the byte itself: its kind and length 1
+// The walk writes the first real word of the byte at its count and the
+// second after it (first_word and second_word below), so that where it
+// stores depends on the count alone.
 // the first word counting when `first_count` is 1, the second when `count`
 // says there are two, or one and no broken sequence.
 struct action {
@@ -160,7 +163,7 @@ struct action {
   std::uint8_t first_count;  // 1 if the byte ends a sequence as an error
   std::uint8_t broke;        // 1 if the byte breaks the sequence in progress
   std::uint8_t bad;          // 1 if the byte itself is an error
-  std::int8_t broken;        // kind - 8 * have of the broken sequence
+  std::int8_t broken;        // kind - 24 * have of the broken sequence
   std::uint8_t second;       // kind of the byte itself, 0 if none
 };
 
@@ -174,7 +177,7 @@ constexpr action action_for(unsigned s, std::uint8_t b) {
                 static_cast<std::uint8_t>(broke),
                 static_cast<std::uint8_t>(broke),
                 static_cast<std::uint8_t>(bad),
-                static_cast<std::int8_t>(static_cast<int>(t.first) - 8 * have),
+                static_cast<std::int8_t>(static_cast<int>(t.first) - 24 * have),
                 static_cast<std::uint8_t>(t.second)};
 }
 
@@ -193,16 +196,15 @@ inline constexpr unsigned kMaxActions = 1u << kCodeBits;
 // to its cursor or counter, and sanitize's bytes are one 8-byte store
 // (U+FFFD if a sequence broke, then the byte, by byte_mult, or U+FFFD).
 inline constexpr std::uint64_t kFffd = 0xEF | 0xBF << 8 | 0xBD << 16;  // little-endian
-inline constexpr std::uint64_t kErrorEnd = std::uint64_t{1} << 19;     // window_error's end + 1
+inline constexpr std::uint64_t kLengthOne = std::uint64_t{1} << 3;     // in a window_error
 struct action_columns {
   std::int64_t fffd_at[kMaxActions];
   std::uint64_t advance[kMaxActions];
   std::uint64_t count[kMaxActions];
-  std::uint64_t first_count[kMaxActions];
-  std::uint64_t word[kMaxActions];       // what sanitize writes, the byte left 0
-  std::uint64_t byte_mult[kMaxActions];  // the byte times this goes into word
-  std::int64_t broken[kMaxActions];
-  std::uint64_t second[kMaxActions];  // kind + kErrorEnd
+  std::uint64_t word[kMaxActions];         // what sanitize writes, the byte left 0
+  std::uint64_t byte_mult[kMaxActions];    // the byte times this goes into word
+  std::uint64_t first_word[kMaxActions];   // broken if the byte breaks a sequence, else second
+  std::uint64_t second_word[kMaxActions];  // second (counted only after a broken sequence)
 };
 
 constexpr bool same_action(const action& x, const action& y) {
@@ -247,11 +249,11 @@ struct tables {
       column.fffd_at[k] = x.fffd_at;
       column.advance[k] = x.advance;
       column.count[k] = x.count;
-      column.first_count[k] = x.first_count;
       column.word[k] = (x.broke ? kFffd : 0) | (x.bad ? kFffd << (8 * at) : 0);
       column.byte_mult[k] = x.bad ? 0 : std::uint64_t{1} << (8 * at);
-      column.broken[k] = x.broken;
-      column.second[k] = x.second + kErrorEnd;
+      column.second_word[k] = x.second + kLengthOne;
+      column.first_word[k] =
+          x.broke ? static_cast<std::uint64_t>(std::int64_t{x.broken}) : column.second_word[k];
     }
   }
   // number_of finds the action in the list, or adds it (a full list is

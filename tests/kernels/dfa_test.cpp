@@ -152,7 +152,7 @@ TEST(Dfa, TheRowsAndActionsAreTheTransitions) {
       EXPECT_EQ(a.first_count, unsigned{broke});
       EXPECT_EQ(a.broke, unsigned{broke});
       EXPECT_EQ(a.bad, unsigned{bad});
-      EXPECT_EQ(a.broken, static_cast<int>(t.first) - 8 * have);
+      EXPECT_EQ(a.broken, static_cast<int>(t.first) - 24 * have);
       EXPECT_EQ(a.second, static_cast<unsigned>(t.second));
       // The columns the walks read hold the same action.
       const dfa::action_columns& c = dfa::kTables.column;
@@ -160,9 +160,9 @@ TEST(Dfa, TheRowsAndActionsAreTheTransitions) {
       EXPECT_EQ(c.fffd_at[k], a.fffd_at);
       EXPECT_EQ(c.advance[k], a.advance);
       EXPECT_EQ(c.count[k], a.count);
-      EXPECT_EQ(c.first_count[k], a.first_count);
-      EXPECT_EQ(c.broken[k], a.broken);
-      EXPECT_EQ(c.second[k], a.second + dfa::kErrorEnd);
+      const std::uint64_t second = a.second + dfa::kLengthOne;
+      EXPECT_EQ(c.first_word[k], broke ? static_cast<std::uint64_t>(a.broken) : second);
+      EXPECT_EQ(c.second_word[k], second);
     }
   }
   const unsigned err = dfa::ERR * dfa::kValidSpacing;
