@@ -130,7 +130,8 @@ constexpr unsigned classifying_of(unsigned v) {
 //   byte that is no continuation leads to the same state;
 // - on a continuation N1H1 (at 30) and N1H2 (at 53) go to A (0: bit 5 is 0),
 //   and F0 (at 35) and N1H3 (at 58) go to A or to N2H2 (6: bit 0 is 0).
-// kClassifyRows checks every field of every row at compile time.
+// classify_rows_hold_the_transitions() checks every field of every row at
+// compile time.
 inline constexpr unsigned kPosition[kClassifyingStates] = {
     /* A */ 0,     /* N1H1 */ 30, /* N1H2 */ 53, /* N1H3 */ 58, /* N2H1 */ 41, /* N2H2 */ 6,
     /* N3H1 */ 47, /* S_E0 */ 12, /* S_ED */ 18, /* S_F0 */ 35, /* S_F4 */ 24};
@@ -151,20 +152,18 @@ inline constexpr unsigned kPosition[kClassifyingStates] = {
 //   broken  for the sequence this byte breaks: its kind, its length have,
 //           its start have bytes back (kind + 8 * have - 32 * have)
 //   second  for the byte itself: its kind and length 1
-// The walk writes the first real word of the byte at its count and the
-// second after it (first_word and second_word below), so that where it
-// stores depends on the count alone.
-// the first word counting when `first_count` is 1, the second when `count`
-// says there are two, or one and no broken sequence.
+// The walk writes the byte's first real word (broken if it broke a sequence,
+// else second) at its count and the other after it (first_word and
+// second_word below), and adds `count`: where it stores depends on the count
+// alone.
 struct action {
-  std::int8_t fffd_at;       // -have of a broken sequence, else 0
-  std::uint8_t advance;      // the cursor's move: fffd_at + 3 (if broken) + 3 (an error) or 1
-  std::uint8_t count;        // maximal subparts that end at this byte: 0, 1 or 2
-  std::uint8_t first_count;  // 1 if the byte ends a sequence as an error
-  std::uint8_t broke;        // 1 if the byte breaks the sequence in progress
-  std::uint8_t bad;          // 1 if the byte itself is an error
-  std::int8_t broken;        // kind - 24 * have of the broken sequence
-  std::uint8_t second;       // kind of the byte itself, 0 if none
+  std::int8_t fffd_at;   // -have of a broken sequence, else 0
+  std::uint8_t advance;  // the cursor's move: fffd_at + 3 (if broken) + 3 (an error) or 1
+  std::uint8_t count;    // maximal subparts that end at this byte: 0, 1 or 2
+  std::uint8_t broke;    // 1 if the byte ends the sequence in progress as an error
+  std::uint8_t bad;      // 1 if the byte itself is an error
+  std::int8_t broken;    // kind - 24 * have of the broken sequence
+  std::uint8_t second;   // kind of the byte itself, 0 if none
 };
 
 constexpr action action_for(unsigned s, std::uint8_t b) {
@@ -174,7 +173,6 @@ constexpr action action_for(unsigned s, std::uint8_t b) {
   return action{static_cast<std::int8_t>(-have),
                 static_cast<std::uint8_t>(-have + (broke ? 3 : 0) + (bad ? 3 : 1)),
                 static_cast<std::uint8_t>(broke + bad),
-                static_cast<std::uint8_t>(broke),
                 static_cast<std::uint8_t>(broke),
                 static_cast<std::uint8_t>(bad),
                 static_cast<std::int8_t>(static_cast<int>(t.first) - 24 * have),
@@ -209,8 +207,7 @@ struct action_columns {
 
 constexpr bool same_action(const action& x, const action& y) {
   return x.fffd_at == y.fffd_at && x.advance == y.advance && x.count == y.count &&
-         x.first_count == y.first_count && x.broke == y.broke && x.bad == y.bad &&
-         x.broken == y.broken && x.second == y.second;
+         x.broke == y.broke && x.bad == y.bad && x.broken == y.broken && x.second == y.second;
 }
 
 struct tables {

@@ -149,7 +149,6 @@ TEST(Dfa, TheRowsAndActionsAreTheTransitions) {
       EXPECT_EQ(a.fffd_at, -have);
       EXPECT_EQ(a.advance, -have + (broke ? 3 : 0) + (bad ? 3 : 1));
       EXPECT_EQ(a.count, unsigned{broke} + unsigned{bad});
-      EXPECT_EQ(a.first_count, unsigned{broke});
       EXPECT_EQ(a.broke, unsigned{broke});
       EXPECT_EQ(a.bad, unsigned{bad});
       EXPECT_EQ(a.broken, static_cast<int>(t.first) - 24 * have);
