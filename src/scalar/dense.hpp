@@ -38,7 +38,8 @@ inline void store64(char* p, std::uint64_t v) noexcept { __builtin_memcpy(p, &v,
 // The number of the action of byte b in the DFA state `state` (a position
 // in the rows), and the state after it.
 inline unsigned action_number(std::uint64_t state, std::uint8_t b) noexcept {
-  return (dfa::kTables.action_code[b] >> (state & 63)) & (dfa::kMaxActions - 1);
+  return static_cast<unsigned>(dfa::kTables.action_code[b] >> (state & 63)) &
+         (dfa::kMaxActions - 1);
 }
 inline const dfa::action& action_of(std::uint64_t state, std::uint8_t b) noexcept {
   return dfa::kTables.actions[action_number(state, b)];
@@ -120,7 +121,7 @@ __attribute__((noinline)) inline window_end replace_in(const std::uint8_t* p, st
     const std::uint8_t b = p[i];
     const unsigned k = action_number(state, b);
     state = next_state(state, b);
-    store64(q + c.fffd_at[k], c.word[k] + b * c.byte_mult[k]);
+    store64(q + c.fffd_at[k], c.word[k] + std::uint64_t{b} * c.byte_mult[k]);
     q += c.advance[k];
     replacements += c.count[k];
   }
