@@ -19,10 +19,12 @@
 // which takes already sanitized bytes from the hostile-input path.
 //
 // Errors far apart cost one kernel scan each: the kernel runs at vector
-// speed up to the next error. When kDenseRun errors in a row each come
-// within kDenseGap bytes of the one before, the engine switches to the
-// branch-free DFA walks of scalar/dense.hpp, window by window, until a
-// window's errors are on average more than kDenseGap bytes apart.
+// speed up to the next error; subparts right behind an error are settled by
+// the classifier without one. When kDenseRun errors in a row (a burst of
+// adjacent subparts counting as one) each come within kDenseGap bytes of the
+// one before, the engine switches to the branch-free DFA walks of
+// scalar/dense.hpp, window by window, until a window's errors are on average
+// more than kDenseGap bytes apart.
 #ifndef UTF8GUARD_STREAM_HPP
 #define UTF8GUARD_STREAM_HPP
 
@@ -113,8 +115,8 @@ inline std::size_t open_length_of(const open_scan& o) noexcept { return o.open <
 
 // Where a kernel scan per error costs more than walking the DFA: about the
 // bytes the DFA walks in the time of one scan's fixed cost (call, setup,
-// classification). A run of close errors, not one, switches (one broken
-// sequence is often two subparts).
+// classification). A run of close errors, not one, switches: a single
+// error costs one scan either way.
 inline constexpr std::size_t kDenseGap = 32;
 inline constexpr unsigned kDenseRun = 4;
 // After an error, a rest shorter than kShortRest goes straight to the
@@ -227,6 +229,7 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor<State> s, const st
     }
   }
   unsigned close_errors = 0;
+  bool after_error = false;  // p[i] follows a subpart just reported
   while (i < n) {
     if (close_errors >= kDenseRun) {
       const std::size_t len = n - i < dense::kWindow ? n - i : dense::kWindow;
@@ -238,7 +241,23 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor<State> s, const st
       }
       i += stop;
       if (errors * kDenseGap < stop) close_errors = 0;
+      after_error = false;
       continue;
+    }
+    if (after_error) {
+      // A broken sequence often leaves more subparts right behind it (C0 AF
+      // is two, ED A0 80 three, F4 90 80 80 four). The classifier settles
+      // the byte after an error before a kernel scan is set up for it, and
+      // such a burst counts as one error towards kDenseRun: counted one by
+      // one, a single F4 90 80 80 sent the engine to a 256-byte DFA window,
+      // which took most of the time of sanitizing text with 0.1-1 % errors.
+      const result r = sequence_at(p + i, n - i, 0);
+      if (!r.ok() && r.kind != error::incomplete) {
+        if (!h.error(result{r.kind, base + i, r.length})) return false;
+        i += r.length;
+        continue;
+      }
+      after_error = false;
     }
     std::size_t pos = 0;   // p[i..i + pos) is a valid prefix; an error follows
     if (scanned_to > i) {  // stream_feed's scan already found one past i
@@ -267,6 +286,7 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor<State> s, const st
     if (!h.error(result{r.kind, base + i + r.offset, r.length})) return false;
     i += r.offset + r.length;
     close_errors = r.offset < kDenseGap ? close_errors + 1 : 0;
+    after_error = true;
   }
   return true;
 }

@@ -298,6 +298,38 @@ TEST_P(Stream, ACallbackThatSaysStopStopsTheScanner) {
   EXPECT_EQ(utf8guard_scanner_feed(&c, "\xFF", 1, c_stop, nullptr), UTF8GUARD_SINK_FAILED);
 }
 
+// How often the engine runs the kernel is part of its speed contract
+// (stream.hpp): the subparts right behind an error are settled by the
+// classifier, so a burst such as F4 90 80 80 (four subparts) costs no scan
+// of its own - one scan reaches it, one goes on after it.
+TEST_P(Stream, ABurstOfAdjacentSubpartsCostsNoScanOfItsOwn) {
+  const std::string text(100, 'a');
+  for (const std::string burst : {"\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80",
+                                  "\x80\x80\x80\x80\x80\x80", "\xE2\x82\xF0\x9F\x98\xFF"}) {
+    const std::string in = text + burst + text;
+    SCOPED_TRACE(hex(burst));
+    error_scanner scan;
+    std::vector<result> errors;
+    const std::size_t before = runs_of(GetParam());
+    ASSERT_TRUE(scan.feed(in, [&errors](const result& r) { errors.push_back(r); }));
+    EXPECT_EQ(runs_of(GetParam()) - before, 2u);
+    EXPECT_EQ(errors, oracle_all_errors(in));
+  }
+}
+
+// Errors everywhere send the engine to the DFA windows, which run no kernel
+// scan: on random bytes, far fewer scans than one per error.
+TEST_P(Stream, RandomBytesRunTheDfaNotAScanPerError) {
+  input_maker maker(0x5EED0004);
+  std::string in(1 << 16, '\0');
+  for (char& c : in) c = static_cast<char>(maker.below(256));
+  error_scanner scan;
+  const std::size_t before = runs_of(GetParam());
+  ASSERT_TRUE(scan.feed(in, [](const result&) {}));
+  EXPECT_LT(runs_of(GetParam()) - before, in.size() / 256);
+  EXPECT_GT(scan.errors(), in.size() / 4);
+}
+
 // The C streaming API is the engine under the C++ classes; check it on its
 // own over splits too, with a C sink.
 TEST_P(Stream, TheCApiStreamsLikeTheCppOne) {
