@@ -4,7 +4,8 @@
 # checks its answer before timing it (every kernel against the scalar one,
 # every competitor against the input's known validity), so a wrong kernel
 # fails this job too. Also runs the report, the Node timer and the callgrind
-# driver once. Takes well under a minute after the build.
+# driver once, and compare.py on the run against itself. Takes well under a
+# minute after the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -30,6 +31,15 @@ if ! python3 bench/report.py "$tmp/smoke.json" >"$tmp/report.txt"; then
   sed -n '/FAILED/,$p' "$tmp/report.txt" >&2
   exit 1
 fi
+
+# compare.py on the same run as both sides: every benchmark listed, every ratio 1.00.
+mkdir "$tmp/compare"
+cp "$tmp/smoke.json" "$tmp/compare/base-gcc-1.json"
+cp "$tmp/smoke.json" "$tmp/compare/work-gcc-1.json"
+python3 bench/compare.py --compilers gcc "$tmp/compare" >"$tmp/compare.txt"
+rows=$(tail -n +2 "$tmp/compare.txt" | grep -c ' 1\.00$' || true)
+[ "$rows" -gt 0 ] && [ "$rows" -eq "$(tail -n +2 "$tmp/compare.txt" | wc -l)" ] ||
+  { echo "bench: compare.py did not list every benchmark at ratio 1.00" >&2; cat "$tmp/compare.txt" >&2; exit 1; }
 
 if command -v node >/dev/null; then
   node bench/node_isutf8.js --reps 1 --min-ms 1 "$tmp/mixed_256K.bin" >/dev/null

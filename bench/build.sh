@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# bench/build.sh [--committed] COMPILER... - configure and build the benchmark
-# binaries (utf8guard_bench, utf8guard_validate_n) in Release, with only the
-# library and bench/ enabled, so the rest of the tree cannot break them.
+# bench/build.sh [--committed | --rev REV] COMPILER... - configure and build
+# the benchmark binaries (utf8guard_bench, utf8guard_validate_n) in Release,
+# with only the library and bench/ enabled, so the rest of the tree cannot
+# break them.
 #
 #   COMPILER      gcc (into build-bench) or clang (into build-bench-clang)
 #   --committed   build the library as committed at HEAD (a git archive in
 #                 build-bench-committed-src) with the working tree's bench/:
 #                 measures what is on main, not what someone is editing now
+#   --rev REV     the same for commit REV, into build-bench-rev and
+#                 build-bench-clang-rev (so that bench/compare.sh can run it
+#                 next to the working tree's build)
 #
 # Builds run under nice with at most 2 jobs (the machine is shared).
 set -euo pipefail
@@ -14,28 +18,37 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 source_dir=$root
+rev=
+suffix=
 compilers=()
-for arg in "$@"; do
-  case $arg in
-    --committed) source_dir=$root/build-bench-committed-src ;;
-    gcc | clang) compilers+=("$arg") ;;
-    *) echo "build.sh: unknown argument $arg (gcc, clang, --committed)" >&2; exit 2 ;;
+while [ $# -gt 0 ]; do
+  case $1 in
+    --committed) source_dir=$root/build-bench-committed-src rev=HEAD ;;
+    --rev)
+      [ $# -ge 2 ] || { echo "build.sh: --rev needs a commit" >&2; exit 2; }
+      source_dir=$root/build-bench-rev-src rev=$2 suffix=-rev
+      shift ;;
+    gcc | clang) compilers+=("$1") ;;
+    *) echo "build.sh: unknown argument $1 (gcc, clang, --committed, --rev REV)" >&2; exit 2 ;;
   esac
+  shift
 done
 [ ${#compilers[@]} -gt 0 ] || compilers=(gcc)
 
-if [ "$source_dir" != "$root" ]; then
+if [ -n "$rev" ]; then
+  commit=$(git rev-parse --verify --quiet "$rev^{commit}") ||
+    { echo "build.sh: no commit $rev" >&2; exit 2; }
   rm -rf "$source_dir"
   mkdir -p "$source_dir"
-  git archive HEAD | tar -x -C "$source_dir"
+  git archive "$commit" | tar -x -C "$source_dir"
   rm -rf "$source_dir/bench"
   cp -r "$root/bench" "$source_dir/bench"
-  echo "build.sh: library as committed at $(git rev-parse --short HEAD), bench/ from the working tree"
+  echo "build.sh: library as committed at $(git rev-parse --short "$commit"), bench/ from the working tree"
 fi
 
 for c in "${compilers[@]}"; do
-  if [ "$c" = gcc ]; then dir=$root/build-bench cc=gcc cxx=g++; fi
-  if [ "$c" = clang ]; then dir=$root/build-bench-clang cc=clang cxx=clang++; fi
+  if [ "$c" = gcc ]; then dir=$root/build-bench$suffix cc=gcc cxx=g++; fi
+  if [ "$c" = clang ]; then dir=$root/build-bench-clang$suffix cc=clang cxx=clang++; fi
   # A build dir configured from the other source tree is started afresh
   # (CMake refuses to switch); its results/ folder is kept.
   if [ -f "$dir/CMakeCache.txt" ] &&

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""compare.py [--base-name NAME] DIR - the table of bench/compare.sh.
+
+DIR holds SIDE-COMPILER-ROUND.json (SIDE: base or work), Google Benchmark
+JSON (with the aggregates of repetitions, or without repetitions). For each benchmark and compiler: the median over
+rounds of the per-run median, for both sides, and work / base. A ratio
+above 1 means the working tree is faster.
+"""
+import argparse
+import collections
+import json
+import pathlib
+import statistics
+
+
+def rate(bench):
+    # GB/s where the benchmark counts bytes, else calls per second (the
+    # small-input benchmarks report ns per call): either way, higher is faster.
+    if 'bytes_per_second' in bench:
+        return bench['bytes_per_second'] / 1e9, 'GB/s'
+    return 1e9 / bench['real_time'] if bench.get('time_unit') == 'ns' else None, 'G/s'
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--base-name', default='base')
+    ap.add_argument('--compilers', default='', help='column order, space-separated')
+    ap.add_argument('dir')
+    args = ap.parse_args()
+    runs = collections.defaultdict(list)  # (name, compiler, side) -> medians
+    units = {}
+    failed = set()
+    compilers = args.compilers.split()
+    for path in sorted(pathlib.Path(args.dir).glob('*.json')):
+        side, compiler, _round = path.stem.split('-')
+        if compiler not in compilers:
+            compilers.append(compiler)
+        benchmarks = json.loads(path.read_text())['benchmarks']
+        # The median of a run's repetitions; a run without repetitions has
+        # only its one result per benchmark.
+        if any(b.get('run_type') == 'aggregate' for b in benchmarks):
+            benchmarks = [b for b in benchmarks if b.get('aggregate_name') == 'median']
+        for b in benchmarks:
+            if b.get('error_occurred'):  # it failed its answer check
+                failed.add((b['run_name'], compiler, side))
+                continue
+            value, unit = rate(b)
+            if value is not None:
+                runs[(b['run_name'], compiler, side)].append(value)
+                units[b['run_name']] = unit
+    names = sorted({key[0] for key in runs} | {key[0] for key in failed})
+    width = max([len(n) for n in names] + [9])
+    header = f'{"benchmark":{width}s}'
+    for c in compilers:
+        header += f' | {c + ": " + args.base_name:>16s} {"work":>8s} {"ratio":>6s}'
+    print(header)
+    for name in names:
+        line = f'{name:{width}s}'
+        for c in compilers:
+            base, work = runs.get((name, c, 'base')), runs.get((name, c, 'work'))
+            if (name, c, 'base') in failed or (name, c, 'work') in failed:
+                line += f' | {"FAILED":>16s} {"":8s} {"":6s}'
+            elif base and work:
+                b, w = statistics.median(base), statistics.median(work)
+                line += f' | {b:11.3f} {units[name]:4s} {w:8.3f} {w / b:6.2f}'
+            else:
+                line += f' | {"-":>16s} {"-":>8s} {"-":>6s}'
+        print(line)
+
+
+if __name__ == '__main__':
+    main()
