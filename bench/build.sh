@@ -40,7 +40,9 @@ if [ -n "$rev" ]; then
     { echo "build.sh: no commit $rev" >&2; exit 2; }
   rm -rf "$source_dir"
   mkdir -p "$source_dir"
-  git archive "$commit" | tar -x -C "$source_dir"
+  # -m: files dated now, not at the commit's time, so that ninja rebuilds
+  # what an older build of another commit left in the build directory.
+  git archive "$commit" | tar -x -m -C "$source_dir"
   rm -rf "$source_dir/bench"
   cp -r "$root/bench" "$source_dir/bench"
   echo "build.sh: library as committed at $(git rev-parse --short "$commit"), bench/ from the working tree"

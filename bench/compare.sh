@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# bench/compare.sh BASE [FILTER] - time the library as committed at BASE next
-# to the working tree's, side by side, and print each benchmark's GB/s for
-# both and their ratio (working tree / BASE).
+# bench/compare.sh BASE [FILTER [FILE...]] - time the library as committed at
+# BASE next to the working tree's, side by side, and print each benchmark's
+# GB/s for both and their ratio (working tree / BASE). FILEs are timed next
+# to the synthetic inputs, as with run.sh (none by default).
 #
 # On a shared machine the speed drifts from minute to minute, so the two
 # builds take turns: ROUNDS (default 3) rounds, each running every binary
@@ -16,9 +17,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: bench/compare.sh BASE [FILTER]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: bench/compare.sh BASE [FILTER [FILE...]]" >&2; exit 2; }
 base=$1
 filter=${2:-.}
+files=("${@:3}")
 rounds=${ROUNDS:-3}
 reps=${REPS:-3}
 min_time=${MIN_TIME:-0.1}
@@ -41,7 +43,7 @@ for r in $(seq "$rounds"); do
   echo "compare.sh: round $r of $rounds; load: $(uptime)"
   for side in base work; do
     for c in "${compilers[@]}"; do
-      "$(binary "$side" "$c")" --benchmark_filter="$filter" \
+      "$(binary "$side" "$c")" "${files[@]}" --benchmark_filter="$filter" \
         --benchmark_repetitions="$reps" --benchmark_report_aggregates_only=true \
         --benchmark_min_time="$min_time" \
         --benchmark_out="$out/$side-$c-$r.json" --benchmark_out_format=json \

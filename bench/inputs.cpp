@@ -171,6 +171,18 @@ std::string make_random_bytes(std::size_t n, std::uint64_t seed) {
   return s;
 }
 
+std::string make_bursts(std::size_t n, std::uint64_t seed) {
+  // Each piece starts with a byte that breaks the piece before it.
+  static constexpr std::string_view kPieces[] = {"\xC2", "\xE1\x80", "\xF1\x80\x80", "\xFF",
+                                                 "\xC0\x80"};
+  prng rng(seed);
+  std::string s;
+  s.reserve(n + 3);
+  while (s.size() < n) s.append(kPieces[rng.below(std::size(kPieces))]);
+  s.resize(n);
+  return s;
+}
+
 std::vector<std::shared_ptr<input>> synthetic_inputs() {
   using k = input_kind;
   const std::size_t c = kCachedSize, m = kMemorySize;
@@ -190,6 +202,7 @@ std::vector<std::shared_ptr<input>> synthetic_inputs() {
       broken("err1%_256K", k::cached, [c] { return make_with_errors(c, 0.01, 7); }),
       broken("err10%_256K", k::cached, [c] { return make_with_errors(c, 0.1, 8); }),
       broken("random_256K", k::cached, [c] { return make_random_bytes(c, 9); }),
+      broken("bursts_256K", k::cached, [c] { return make_bursts(c, 12); }),
       valid("ascii_64M", k::memory, [m] { return make_ascii(m, 10); }),
       valid("mixed_64M", k::memory, [m] { return make_mixed(m, 11); }),
   };

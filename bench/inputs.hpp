@@ -78,6 +78,10 @@ std::string make_mixed(std::size_t n, std::uint64_t seed);  // each length 1..4 
 // 1/rate bytes, cycling through every error kind of DESIGN.md.
 std::string make_with_errors(std::size_t n, double rate, std::uint64_t seed);
 std::string make_random_bytes(std::size_t n, std::uint64_t seed);
+// make_bursts is nothing but broken sequences back to back, chosen at random
+// (C2, E1 80, F1 80 80, FF, C0 80): subparts of 1-3 bytes in an order no
+// branch predictor can learn, the worst case for a classifier that branches.
+std::string make_bursts(std::size_t n, std::uint64_t seed);
 
 // The synthetic inputs of the suite, in report order.
 std::vector<std::shared_ptr<input>> synthetic_inputs();

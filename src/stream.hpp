@@ -22,9 +22,10 @@
 // speed up to the next error; subparts right behind an error are settled by
 // the classifier without one. When kDenseRun errors in a row (a burst of
 // adjacent subparts counting as one) each come within kDenseGap bytes of the
-// one before, the engine switches to the branch-free DFA walks of
-// scalar/dense.hpp, window by window, until a window's errors are on average
-// more than kDenseGap bytes apart.
+// one before, or a burst runs longer than any broken sequence makes it, the
+// engine switches to the branch-free DFA walks of scalar/dense.hpp, window by
+// window, until a window's errors are on average more than kDenseGap bytes
+// apart.
 #ifndef UTF8GUARD_STREAM_HPP
 #define UTF8GUARD_STREAM_HPP
 
@@ -119,6 +120,11 @@ inline std::size_t open_length_of(const open_scan& o) noexcept { return o.open <
 // error costs one scan either way.
 inline constexpr std::size_t kDenseGap = 32;
 inline constexpr unsigned kDenseRun = 4;
+// A burst of adjacent subparts longer than one broken sequence gives (six:
+// the 6-byte form FC 84 80 80 80 80) is hostile input, which the DFA walks
+// without a branch per byte: after kDenseBurst subparts behind the first,
+// the engine switches.
+inline constexpr unsigned kDenseBurst = 6;
 // After an error, a rest shorter than kShortRest goes straight to the
 // classifier: setting up a kernel scan costs more than walking a few bytes.
 inline constexpr std::size_t kShortRest = 16;
@@ -230,6 +236,7 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor<State> s, const st
   }
   unsigned close_errors = 0;
   bool after_error = false;  // p[i] follows a subpart just reported
+  unsigned burst = 0;        // subparts settled right behind that one
   while (i < n) {
     if (close_errors >= kDenseRun) {
       const std::size_t len = n - i < dense::kWindow ? n - i : dense::kWindow;
@@ -255,6 +262,7 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor<State> s, const st
       if (!r.ok() && r.kind != error::incomplete) {
         if (!h.error(result{r.kind, base + i, r.length})) return false;
         i += r.length;
+        if (++burst >= kDenseBurst) close_errors = kDenseRun;
         continue;
       }
       after_error = false;
@@ -287,6 +295,7 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor<State> s, const st
     i += r.offset + r.length;
     close_errors = r.offset < kDenseGap ? close_errors + 1 : 0;
     after_error = true;
+    burst = 0;
   }
   return true;
 }

@@ -317,6 +317,23 @@ TEST_P(Stream, ABurstOfAdjacentSubpartsCostsNoScanOfItsOwn) {
   }
 }
 
+// A burst longer than any broken sequence (here 4096 stray continuations)
+// is hostile input: it goes to the DFA windows, whose sanitized bytes reach
+// the sink one window at a time, not one U+FFFD per call.
+TEST_P(Stream, ALongBurstGoesToTheDfaWindows) {
+  const std::string in = "ab" + std::string(4096, '\x80') + "cd";
+  sanitizer s;
+  std::string out;
+  std::size_t calls = 0;
+  ASSERT_TRUE(s.feed(in, [&](std::string_view bytes) {
+    ++calls;
+    out.append(bytes);
+  }));
+  ASSERT_TRUE(s.finish([&](std::string_view bytes) { out.append(bytes); }));
+  EXPECT_EQ(hex(out), hex(reference::sanitize(in)));
+  EXPECT_LT(calls, 64u);
+}
+
 // Errors everywhere send the engine to the DFA windows, which run no kernel
 // scan: on random bytes, far fewer scans than one per error.
 TEST_P(Stream, RandomBytesRunTheDfaNotAScanPerError) {
