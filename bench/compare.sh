@@ -15,12 +15,16 @@
 # build-bench-clang-rev); results in build-bench/compare/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
 
 [ $# -ge 1 ] || { echo "usage: bench/compare.sh BASE [FILTER [FILE...]]" >&2; exit 2; }
 base=$1
 filter=${2:-.}
-files=("${@:3}")
+files=()
+for f in "${@:3}"; do  # named from the caller's directory
+  [ -r "$f" ] || { echo "compare.sh: cannot read $f" >&2; exit 2; }
+  files+=("$(realpath "$f")")
+done
+cd "$root"
 rounds=${ROUNDS:-3}
 reps=${REPS:-3}
 min_time=${MIN_TIME:-0.1}

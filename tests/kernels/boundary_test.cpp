@@ -3,6 +3,10 @@
 // zero-padded tail, across carried sequences, and on random and mutated text.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <string>
+#include <string_view>
+
 #include "kernel_check.hpp"
 
 namespace {
@@ -36,6 +40,26 @@ TEST(KernelBoundaries, EveryErrorKindAtEveryPosition) { run(&kcheck::each_error_
 TEST(KernelBoundaries, SequencesCarriedAcrossEveryPosition) { run(&kcheck::each_carry); }
 
 TEST(KernelBoundaries, ErrorsAroundTheBlocksOfLongAsciiRuns) { run(&kcheck::each_ascii_block); }
+
+// Runs of ASCII are read by 1 KiB blocks of registers: one byte that is not
+// ASCII must be seen wherever it lies in a block, whatever the input's
+// alignment. The input is placed at every offset from a 16-byte boundary.
+TEST(KernelBoundaries, OneNonAsciiByteAnywhereInAsciiBlocksAtEveryAlignment) {
+  run([](const kcheck::visit_fn& visit) {
+    const std::size_t n = 2 * 1024 + 64 + 40;
+    const std::string ascii = kcheck::background(kcheck::text::ascii, n);
+    std::string buf(n + 32, 'x');
+    const std::size_t aligned = (16 - reinterpret_cast<std::uintptr_t>(buf.data()) % 16) % 16;
+    for (std::size_t shift = 0; shift < 16; ++shift) {
+      char* const at = buf.data() + aligned + shift;  // 16-byte boundary + shift
+      for (std::size_t pos = 0; pos < n; ++pos) {
+        ascii.copy(at, n);
+        at[pos] = static_cast<char>(pos % 2 == 0 ? 0x80 : 0xFF);
+        visit("one byte that is not ASCII", std::string_view(at, n));
+      }
+    }
+  });
+}
 
 // The scalar body walks inputs of 256 bytes and more as two halves cut near
 // the middle: every error kind at every position around the cut, on every
