@@ -28,6 +28,9 @@ constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
 constexpr std::size_t kBlock = 16;
 // Inputs at least this long are walked as two halves side by side.
 constexpr std::size_t kSplitMin = 256;
+// Inputs up to this long (stream chunks, typically) have their first 4 KiB
+// prefetched (walk_all).
+constexpr std::size_t kPrefetchMax = 64 * 1024;
 
 // load64 reads the 8 bytes at p (SAFETY: the caller checked they are inside).
 inline std::uint64_t load64(const std::uint8_t* p) noexcept {
@@ -128,7 +131,14 @@ walk_all_end walk_all(const std::uint8_t* p, std::size_t n, std::uint64_t state)
   // prefetch per cache line, all inside p[0..n): 4 KiB streams of bench/'s
   // mixed_64M went from 0.77x one-shot to 0.94x (g++), from 0.87x to
   // 0.93-0.96x (clang); prefetching only the second half's start did not help.
-  for (std::size_t o = start; o < n && o - start < 4096; o += 64) __builtin_prefetch(p + o);
+  // Only for inputs up to kPrefetchMax: a call on a long input is one-shot
+  // (the hardware prefetcher soon has its stream) or, far more often, the
+  // rest of an input after an error, whose next lines the scan that found
+  // the error has just read; there the 64 prefetches were a fifth of
+  // walk_all's time on bench/'s err1%_256K.
+  if (n - start <= kPrefetchMax) {
+    for (std::size_t o = start; o < n && o - start < 4096; o += 64) __builtin_prefetch(p + o);
+  }
   // The cut steps over at most 3 continuations, counted without branches:
   // whether p[mid] continues a sequence is a coin toss on non-ASCII text, and
   // a mispredicted branch on it waits for a line of the input that nothing
