@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""compare.py [--base-name NAME] DIR - the table of bench/compare.sh.
+"""compare.py [--base-name NAME] [--compilers "gcc clang"] DIR - the table
+of bench/compare.sh.
 
 DIR holds SIDE-COMPILER-ROUND.json (SIDE: base or work), Google Benchmark
-JSON (with the aggregates of repetitions, or without repetitions). For each benchmark and compiler: the median over
-rounds of the per-run median, for both sides, and work / base. A ratio
-above 1 means the working tree is faster.
+JSON with the aggregates of repetitions, or without repetitions. For each
+benchmark and compiler: the median over rounds of the per-run median, for
+both sides, and work / base. A ratio above 1 means the working tree is
+faster.
 """
 import argparse
 import collections
@@ -13,12 +15,16 @@ import pathlib
 import statistics
 
 
+UNIT_SECONDS = {'ns': 1e-9, 'us': 1e-6, 'ms': 1e-3, 's': 1.0}
+
+
 def rate(bench):
-    # GB/s where the benchmark counts bytes, else calls per second (the
-    # small-input benchmarks report ns per call): either way, higher is faster.
+    # GB/s where the benchmark counts bytes, else billions of calls per
+    # second: either way, higher is faster.
     if 'bytes_per_second' in bench:
         return bench['bytes_per_second'] / 1e9, 'GB/s'
-    return 1e9 / bench['real_time'] if bench.get('time_unit') == 'ns' else None, 'G/s'
+    seconds = bench['real_time'] * UNIT_SECONDS[bench['time_unit']]
+    return 1e-9 / seconds, 'G/s'
 
 
 def main():
@@ -45,9 +51,8 @@ def main():
                 failed.add((b['run_name'], compiler, side))
                 continue
             value, unit = rate(b)
-            if value is not None:
-                runs[(b['run_name'], compiler, side)].append(value)
-                units[b['run_name']] = unit
+            runs[(b['run_name'], compiler, side)].append(value)
+            units[b['run_name']] = unit
     names = sorted({key[0] for key in runs} | {key[0] for key in failed})
     width = max([len(n) for n in names] + [9])
     header = f'{"benchmark":{width}s}'

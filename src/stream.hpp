@@ -235,8 +235,6 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor<State> s, const st
     }
   }
   unsigned close_errors = 0;
-  bool after_error = false;  // p[i] follows a subpart just reported
-  unsigned burst = 0;        // subparts settled right behind that one
   while (i < n) {
     if (close_errors >= kDenseRun) {
       const std::size_t len = n - i < dense::kWindow ? n - i : dense::kWindow;
@@ -248,24 +246,7 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor<State> s, const st
       }
       i += stop;
       if (errors * kDenseGap < stop) close_errors = 0;
-      after_error = false;
       continue;
-    }
-    if (after_error) {
-      // A broken sequence often leaves more subparts right behind it (C0 AF
-      // is two, ED A0 80 three, F4 90 80 80 four). The classifier settles
-      // the byte after an error before a kernel scan is set up for it, and
-      // such a burst counts as one error towards kDenseRun: counted one by
-      // one, a single F4 90 80 80 sent the engine to a 256-byte DFA window,
-      // which took most of the time of sanitizing text with 0.1-1 % errors.
-      const result r = sequence_at(p + i, n - i, 0);
-      if (!r.ok() && r.kind != error::incomplete) {
-        if (!h.error(result{r.kind, base + i, r.length})) return false;
-        i += r.length;
-        if (++burst >= kDenseBurst) close_errors = kDenseRun;
-        continue;
-      }
-      after_error = false;
     }
     std::size_t pos = 0;   // p[i..i + pos) is a valid prefix; an error follows
     if (scanned_to > i) {  // stream_feed's scan already found one past i
@@ -294,8 +275,22 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor<State> s, const st
     if (!h.error(result{r.kind, base + i + r.offset, r.length})) return false;
     i += r.offset + r.length;
     close_errors = r.offset < kDenseGap ? close_errors + 1 : 0;
-    after_error = true;
-    burst = 0;
+    // A broken sequence often leaves more subparts right behind it (C0 AF
+    // is two, ED A0 80 three, F4 90 80 80 four). The classifier settles them
+    // before a kernel scan is set up, and such a burst counts as one error
+    // towards kDenseRun: counted one by one, a single F4 90 80 80 sent the
+    // engine to a 256-byte DFA window, which took most of the time of
+    // sanitizing text with 0.1-1 % errors.
+    for (unsigned burst = 1; i < n; ++burst) {
+      const result next = sequence_at(p + i, n - i, 0);
+      if (next.ok() || next.kind == error::incomplete) break;
+      if (!h.error(result{next.kind, base + i, next.length})) return false;
+      i += next.length;
+      if (burst >= kDenseBurst) {
+        close_errors = kDenseRun;
+        break;
+      }
+    }
   }
   return true;
 }
