@@ -3,9 +3,9 @@
 # every benchmark once with a tiny min time, so that none rots. Each benchmark
 # checks its answer before timing it (every kernel against the scalar one,
 # every competitor against the input's known validity), so a wrong kernel
-# fails this job too. Also runs the report, the Node timer and the callgrind
-# driver once, and compare.py on the run against itself. Takes well under a
-# minute after the build.
+# fails this job too. Also runs the report, the Node timer, the callgrind
+# driver and utf8guard_feed_layers once, and compare.py on the run against
+# itself. Takes well under a minute after the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -41,6 +41,15 @@ rows=$(tail -n +2 "$tmp/compare.txt" | grep -c ' 1\.00$' || true)
 [ "$rows" -gt 0 ] && [ "$rows" -eq "$(tail -n +2 "$tmp/compare.txt" | wc -l)" ] ||
   { echo "bench: compare.py did not list every benchmark at ratio 1.00" >&2; cat "$tmp/compare.txt" >&2; exit 1; }
 
+# The feed-layers diagnostic: every layer on every usable body, each checked
+# (a layer that finds an error in its valid input fails its benchmark).
+layers=$("$bin/utf8guard_feed_layers" --benchmark_min_time=0.0001 --benchmark_format=json 2>"$tmp/layers.err" |
+  python3 -c 'import json,sys; b=json.load(sys.stdin)["benchmarks"]
+bad=[x["name"] for x in b if x.get("error_occurred")]
+print(len(b) if b and not bad else "failed: " + " ".join(bad or ["none ran"]))') ||
+  { cat "$tmp/layers.err" >&2; exit 1; }
+case $layers in failed*) echo "bench: utf8guard_feed_layers $layers" >&2; exit 1 ;; esac
+
 if command -v node >/dev/null; then
   node bench/node_isutf8.js --reps 1 --min-ms 1 "$tmp/mixed_256K.bin" >/dev/null
 fi
@@ -50,4 +59,4 @@ for k in $kernels; do
   UTF8GUARD_KERNEL=$k "$bin/utf8guard_validate_n" "$tmp/mixed_256K.bin" 2 | grep -q "^kernel=$k .*valid=2$" ||
     { echo "bench: utf8guard_validate_n did not run kernel $k" >&2; exit 1; }
 done
-echo "bench: $count benchmarks ran and checked their answers in $((SECONDS - start))s"
+echo "bench: $count benchmarks and $layers feed layers ran and checked their answers in $((SECONDS - start))s"

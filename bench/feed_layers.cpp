@@ -1,0 +1,140 @@
+// feed_layers.cpp - utf8guard_feed_layers: where the time of a 4 KiB stream
+// feed goes, layer by layer, for every kernel body this CPU runs.
+//
+// For each body and input (ASCII and mixed 1-4-byte text, 256 KiB: in L2):
+//   oneshot/K/IN   the body's scan over the whole input (the reference)
+//   kernel4k/K/IN  its scan_open called on 4 KiB chunks, the tail of one
+//                  chunk the prior of the next: the kernel's own cost per call
+//   engine4k/K/IN  the streaming engine's stream_feed (stream.hpp) inlined
+//                  into this loop: the engine's work without a call layer
+//   feed4k/K/IN    the public validator::feed: what a caller pays
+// Each chunked time over the oneshot time is what the 4 KiB goal of issue 3
+// compares. Diagnostic: it uses the library's internals (src/), so it is
+// built only with the static library.
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <utf8guard/utf8guard.hpp>
+
+#include "inputs.hpp"
+#include "kernel.hpp"
+#include "stream.hpp"
+
+namespace {
+
+using namespace utf8guard::detail;
+
+constexpr std::size_t kChunk = 4096;
+
+// The validator's handler, as stream.cpp has it: the first error stops.
+struct stop_at_error {
+  static constexpr bool kIgnoresValid = true;
+  bool valid(const std::uint8_t*, std::size_t) noexcept { return true; }
+  bool error(const utf8guard::result&) noexcept { return false; }
+};
+
+const std::uint8_t* bytes_of(const std::string& s) { return bytes(s.data()); }
+
+// Every layer runs the body as the active kernel, as the library would.
+void activate(const kernel& body) { g_active.store(&body, std::memory_order_release); }
+
+void count(benchmark::State& state, const std::string& in) {
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * in.size()));
+}
+
+void bm_oneshot(benchmark::State& state, const kernel* body, const std::string* in) {
+  activate(*body);
+  for (auto _ : state) {
+    std::size_t pos = body->scan(bytes_of(*in), in->size());
+    benchmark::DoNotOptimize(pos);
+  }
+  count(state, *in);
+}
+
+void bm_kernel(benchmark::State& state, const kernel* body, const std::string* in) {
+  activate(*body);
+  const std::uint8_t* p = bytes_of(*in);
+  const std::size_t n = in->size();
+  for (auto _ : state) {
+    std::uint32_t prior = 0;
+    for (std::size_t off = 0; off < n; off += kChunk) {
+      const std::size_t len = n - off < kChunk ? n - off : kChunk;
+      const open_scan r = body->scan_open(p + off, len, prior);
+      if (r.pos != len) return state.SkipWithError("scan_open: an error in valid input");
+      prior = r.tail;
+    }
+    benchmark::DoNotOptimize(prior);
+  }
+  count(state, *in);
+}
+
+void bm_engine(benchmark::State& state, const kernel* body, const std::string* in) {
+  activate(*body);
+  const std::uint8_t* p = bytes_of(*in);
+  const std::size_t n = in->size();
+  utf8guard_validator v{};
+  for (auto _ : state) {
+    v = utf8guard_validator{};
+    stop_at_error h;
+    for (std::size_t off = 0; off < n; off += kChunk) {
+      const std::size_t len = n - off < kChunk ? n - off : kChunk;
+      if (!stream_feed(stream_cursor<utf8guard_validator>{v}, p + off, len, h)) {
+        return state.SkipWithError("stream_feed: an error in valid input");
+      }
+    }
+    benchmark::DoNotOptimize(v);
+  }
+  count(state, *in);
+}
+
+void bm_feed(benchmark::State& state, const kernel* body, const std::string* in) {
+  activate(*body);
+  const std::size_t n = in->size();
+  utf8guard::validator v;
+  const auto stream = [&] {
+    v.reset();
+    for (std::size_t off = 0; off < n; off += kChunk) {
+      v.feed(std::string_view(*in).substr(off, kChunk));
+    }
+    return v.finish();
+  };
+  if (!stream().ok()) return state.SkipWithError("validator: an error in valid input");
+  for (auto _ : state) {
+    utf8guard::result r = stream();
+    benchmark::DoNotOptimize(r);
+  }
+  count(state, *in);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  static const std::string ascii = bench::make_ascii(256 * 1024, 1);
+  static const std::string mixed = bench::make_mixed(256 * 1024, 2);
+  const std::pair<const char*, const std::string*> inputs[] = {{"ascii_256K", &ascii},
+                                                               {"mixed_256K", &mixed}};
+  using layer_fn = void (*)(benchmark::State&, const kernel*, const std::string*);
+  const std::pair<const char*, layer_fn> layers[] = {
+      {"oneshot", bm_oneshot}, {"kernel4k", bm_kernel}, {"engine4k", bm_engine}, {"feed4k", bm_feed}};
+  std::size_t count = 0;
+  const kernel* const* bodies = kernel_bodies(count);
+  for (std::size_t b = 0; b < count; ++b) {
+    const kernel* body = bodies[b];
+    if (!body->usable()) continue;
+    const std::string name = std::string(body->name) + (*body->variant ? "-" : "") + body->variant;
+    for (const auto& [in_name, in] : inputs) {
+      for (const auto& [layer, fn] : layers) {
+        benchmark::RegisterBenchmark((std::string(layer) + "/" + name + "/" + in_name).c_str(), fn,
+                                     body, in);
+      }
+    }
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
