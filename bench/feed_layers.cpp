@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <utf8guard/utf8guard.hpp>
 
@@ -113,13 +115,19 @@ void bm_feed(benchmark::State& state, const kernel* body, const std::string* in)
 }  // namespace
 
 int main(int argc, char** argv) {
-  static const std::string ascii = bench::make_ascii(256 * 1024, 1);
-  static const std::string mixed = bench::make_mixed(256 * 1024, 2);
-  const std::pair<const char*, const std::string*> inputs[] = {{"ascii_256K", &ascii},
-                                                               {"mixed_256K", &mixed}};
+  // utf8guard_bench's inputs of those names, the same bytes.
+  std::vector<std::pair<std::string, const std::string*>> inputs;
+  static const auto synthetic = bench::synthetic_inputs();
+  for (const auto& in : synthetic) {
+    if (in->name() == "ascii_256K" || in->name() == "mixed_256K") {
+      inputs.emplace_back(in->name(), &in->bytes());
+    }
+  }
   using layer_fn = void (*)(benchmark::State&, const kernel*, const std::string*);
-  const std::pair<const char*, layer_fn> layers[] = {
-      {"oneshot", bm_oneshot}, {"kernel4k", bm_kernel}, {"engine4k", bm_engine}, {"feed4k", bm_feed}};
+  const std::pair<const char*, layer_fn> layers[] = {{"oneshot", bm_oneshot},
+                                                     {"kernel4k", bm_kernel},
+                                                     {"engine4k", bm_engine},
+                                                     {"feed4k", bm_feed}};
   std::size_t count = 0;
   const kernel* const* bodies = kernel_bodies(count);
   for (std::size_t b = 0; b < count; ++b) {

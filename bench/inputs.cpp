@@ -185,7 +185,6 @@ std::string make_bursts(std::size_t n, std::uint64_t seed) {
 
 std::vector<std::shared_ptr<input>> synthetic_inputs() {
   using k = input_kind;
-  const std::size_t c = kCachedSize, m = kMemorySize;
   auto valid = [](std::string name, input_kind kind, std::function<std::string()> f) {
     return std::make_shared<input>(std::move(name), kind, std::move(f), true);
   };
@@ -193,18 +192,18 @@ std::vector<std::shared_ptr<input>> synthetic_inputs() {
     return std::make_shared<input>(std::move(name), kind, std::move(f), false);
   };
   return {
-      valid("ascii_256K", k::cached, [c] { return make_ascii(c, 1); }),
-      valid("2byte_256K", k::cached, [c] { return make_fixed_length(c, 2, 2); }),
-      valid("3byte_256K", k::cached, [c] { return make_fixed_length(c, 3, 3); }),
-      valid("4byte_256K", k::cached, [c] { return make_fixed_length(c, 4, 4); }),
-      valid("mixed_256K", k::cached, [c] { return make_mixed(c, 5); }),
-      broken("err0.1%_256K", k::cached, [c] { return make_with_errors(c, 0.001, 6); }),
-      broken("err1%_256K", k::cached, [c] { return make_with_errors(c, 0.01, 7); }),
-      broken("err10%_256K", k::cached, [c] { return make_with_errors(c, 0.1, 8); }),
-      broken("random_256K", k::cached, [c] { return make_random_bytes(c, 9); }),
-      broken("bursts_256K", k::cached, [c] { return make_bursts(c, 12); }),
-      valid("ascii_64M", k::memory, [m] { return make_ascii(m, 10); }),
-      valid("mixed_64M", k::memory, [m] { return make_mixed(m, 11); }),
+      valid("ascii_256K", k::cached, [] { return make_ascii(kCachedSize, 1); }),
+      valid("2byte_256K", k::cached, [] { return make_fixed_length(kCachedSize, 2, 2); }),
+      valid("3byte_256K", k::cached, [] { return make_fixed_length(kCachedSize, 3, 3); }),
+      valid("4byte_256K", k::cached, [] { return make_fixed_length(kCachedSize, 4, 4); }),
+      valid("mixed_256K", k::cached, [] { return make_mixed(kCachedSize, 5); }),
+      broken("err0.1%_256K", k::cached, [] { return make_with_errors(kCachedSize, 0.001, 6); }),
+      broken("err1%_256K", k::cached, [] { return make_with_errors(kCachedSize, 0.01, 7); }),
+      broken("err10%_256K", k::cached, [] { return make_with_errors(kCachedSize, 0.1, 8); }),
+      broken("random_256K", k::cached, [] { return make_random_bytes(kCachedSize, 9); }),
+      broken("bursts_256K", k::cached, [] { return make_bursts(kCachedSize, 12); }),
+      valid("ascii_64M", k::memory, [] { return make_ascii(kMemorySize, 10); }),
+      valid("mixed_64M", k::memory, [] { return make_mixed(kMemorySize, 11); }),
   };
 }
 
