@@ -60,18 +60,27 @@ void bm_oneshot(benchmark::State& state, const kernel* body, const std::string* 
   count(state, *in);
 }
 
+// each_chunk calls f(chunk, length) on every 4 KiB chunk of in, in order,
+// until f returns false; it says whether every call returned true.
+template <class F>
+bool each_chunk(const std::string& in, F f) {
+  const std::uint8_t* p = bytes_of(in);
+  for (std::size_t off = 0; off < in.size(); off += kChunk) {
+    if (!f(p + off, in.size() - off < kChunk ? in.size() - off : kChunk)) return false;
+  }
+  return true;
+}
+
 void bm_kernel(benchmark::State& state, const kernel* body, const std::string* in) {
   activate(*body);
-  const std::uint8_t* p = bytes_of(*in);
-  const std::size_t n = in->size();
   for (auto _ : state) {
     std::uint32_t prior = 0;
-    for (std::size_t off = 0; off < n; off += kChunk) {
-      const std::size_t len = n - off < kChunk ? n - off : kChunk;
-      const open_scan r = body->scan_open(p + off, len, prior);
-      if (r.pos != len) return state.SkipWithError("scan_open: an error in valid input");
+    const bool clean = each_chunk(*in, [&](const std::uint8_t* p, std::size_t n) {
+      const open_scan r = body->scan_open(p, n, prior);
       prior = r.tail;
-    }
+      return r.pos == n;
+    });
+    if (!clean) return state.SkipWithError("scan_open: an error in valid input");
     benchmark::DoNotOptimize(prior);
   }
   count(state, *in);
@@ -79,18 +88,14 @@ void bm_kernel(benchmark::State& state, const kernel* body, const std::string* i
 
 void bm_engine(benchmark::State& state, const kernel* body, const std::string* in) {
   activate(*body);
-  const std::uint8_t* p = bytes_of(*in);
-  const std::size_t n = in->size();
   utf8guard_validator v{};
   for (auto _ : state) {
     v = utf8guard_validator{};
     stop_at_error h;
-    for (std::size_t off = 0; off < n; off += kChunk) {
-      const std::size_t len = n - off < kChunk ? n - off : kChunk;
-      if (!stream_feed(stream_cursor<utf8guard_validator>{v}, p + off, len, h)) {
-        return state.SkipWithError("stream_feed: an error in valid input");
-      }
-    }
+    const bool clean = each_chunk(*in, [&](const std::uint8_t* p, std::size_t n) {
+      return stream_feed(stream_cursor<utf8guard_validator>{v}, p, n, h);
+    });
+    if (!clean) return state.SkipWithError("stream_feed: an error in valid input");
     benchmark::DoNotOptimize(v);
   }
   count(state, *in);
@@ -98,13 +103,13 @@ void bm_engine(benchmark::State& state, const kernel* body, const std::string* i
 
 void bm_feed(benchmark::State& state, const kernel* body, const std::string* in) {
   activate(*body);
-  const std::size_t n = in->size();
   utf8guard::validator v;
   const auto stream = [&] {
     v.reset();
-    for (std::size_t off = 0; off < n; off += kChunk) {
-      v.feed(std::string_view(*in).substr(off, kChunk));
-    }
+    each_chunk(*in, [&](const std::uint8_t* p, std::size_t n) {
+      v.feed(std::string_view(reinterpret_cast<const char*>(p), n));
+      return true;
+    });
     return v.finish();
   };
   if (!stream().ok()) return state.SkipWithError("validator: an error in valid input");
