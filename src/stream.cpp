@@ -12,17 +12,6 @@ stream_cursor<State> cursor(State& s) noexcept {
   return {s};
 }
 
-// Keeps the first error and stops there; valid runs need no work.
-struct first_error_handler {
-  static constexpr bool kIgnoresValid = true;
-  utf8guard_result& first;
-  bool valid(const std::uint8_t*, std::size_t) noexcept { return true; }
-  bool error(const result& r) noexcept {
-    first = to_c(r);
-    return false;
-  }
-};
-
 // Sanitized output goes to the caller's sink.
 auto sink_handler(utf8guard_sink sink, void* ctx, std::size_t& replacements) {
   return replacing_handler{[sink, ctx](const char* p, std::size_t n) { return sink(ctx, p, n); },

@@ -31,6 +31,7 @@
 
 #include <type_traits>
 
+#include "convert.hpp"
 #include "kernel.hpp"
 #include "scalar/dense.hpp"
 #include "scalar/prior.hpp"
@@ -64,6 +65,18 @@ struct replacing_handler {
 };
 template <class Put>
 replacing_handler(Put, std::size_t&) -> replacing_handler<Put>;
+
+// first_error_handler is the validator's rule: keep the first error and stop
+// there; valid runs need no work.
+struct first_error_handler {
+  static constexpr bool kIgnoresValid = true;
+  utf8guard_result& first;
+  bool valid(const std::uint8_t*, std::size_t) noexcept { return true; }
+  bool error(const result& r) noexcept {
+    first = to_c(r);
+    return false;
+  }
+};
 
 // stream_cursor is a streaming object's state, through the three fields the
 // C structs of utf8guard.h share. It is one pointer, so the engine's
