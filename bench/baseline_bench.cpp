@@ -62,7 +62,7 @@ void bm_small(benchmark::State& state, const small_pool& pool, Call call) {
 }
 
 void bm_read(benchmark::State& state, const in_ptr& in) {
-  const std::string& b = in->bytes();
+  const std::string_view b = in->bytes();
   const auto* p = reinterpret_cast<const std::uint8_t*>(b.data());
   for (auto _ : state) {
     std::uint64_t acc = read_pass(p, b.size());
@@ -73,7 +73,7 @@ void bm_read(benchmark::State& state, const in_ptr& in) {
 }
 
 void bm_memcpy(benchmark::State& state, const in_ptr& in) {
-  const std::string& b = in->bytes();
+  const std::string_view b = in->bytes();
   std::unique_ptr<char[]> dst(new char[b.size()]);
   std::memcpy(dst.get(), b.data(), b.size());  // fault the pages in before timing
   for (auto _ : state) {

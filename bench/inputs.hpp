@@ -33,12 +33,15 @@ class input {
   // for_validation says whether validators should be timed on it: true for
   // well-formed inputs, false for ones with errors from the start (they are
   // for sanitize and the error scanner); unset means "look at the bytes".
+  // shift places the bytes that many bytes past a 64-byte boundary (the
+  // widest register); unset, they are where the allocator put a std::string.
   input(std::string name, input_kind kind, std::function<std::string()> make,
-        std::optional<bool> for_validation = std::nullopt);
+        std::optional<bool> for_validation = std::nullopt,
+        std::optional<std::size_t> shift = std::nullopt);
 
   const std::string& name() const { return name_; }
   input_kind kind() const { return kind_; }
-  const std::string& bytes() const;
+  std::string_view bytes() const;
   // first_error is the offset of the first ill-formed byte, or size() when
   // the input is well-formed (computed once, with utf8guard::validate).
   std::size_t first_error() const;
@@ -56,7 +59,9 @@ class input {
   input_kind kind_;
   std::function<std::string()> make_;
   std::optional<bool> for_validation_;
-  mutable std::shared_ptr<const std::string> bytes_;
+  std::optional<std::size_t> shift_;
+  mutable std::shared_ptr<const std::string> storage_;  // holds bytes_
+  mutable std::string_view bytes_;
   mutable std::size_t first_error_ = 0;
   mutable std::size_t chars_ = 0;
 };
