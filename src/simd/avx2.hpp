@@ -11,6 +11,10 @@ struct simd8 {
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) {
     return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))};
   }
+  // SAFETY: as load, and p is 32-byte aligned.
+  static UTF8GUARD_SIMD_INLINE simd8 load_aligned(const std::uint8_t* p) {
+    return {_mm256_load_si256(reinterpret_cast<const __m256i*>(p))};
+  }
   // load_partial reads p[0..len), len < 32: the whole 4-byte words by a
   // masked load (masked-off words are not read and cannot fault), the last
   // 0..3 bytes as a word of their own (partial.hpp), put in place by a mask.

@@ -17,6 +17,10 @@ struct simd8 {
   static UTF8GUARD_SIMD_INLINE simd8 load_partial(const std::uint8_t* p, std::size_t len) {
     return {_mm512_maskz_loadu_epi8(_bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(len)), p)};
   }
+  // SAFETY: as load, and p is 64-byte aligned.
+  static UTF8GUARD_SIMD_INLINE simd8 load_aligned(const std::uint8_t* p) {
+    return {_mm512_load_si512(p)};
+  }
   static UTF8GUARD_SIMD_INLINE simd8 splat(std::uint8_t b) {
     return {_mm512_set1_epi8(static_cast<char>(b))};
   }

@@ -17,6 +17,8 @@ struct simd8 {
     const std::uint64_t b = len > 8 ? load_up_to_8(p + 8, len - 8) : 0;
     return {vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(a), vcreate_u64(b)))};
   }
+  // NEON's loads take any alignment.
+  static UTF8GUARD_SIMD_INLINE simd8 load_aligned(const std::uint8_t* p) { return load(p); }
   static UTF8GUARD_SIMD_INLINE simd8 splat(std::uint8_t b) { return {vdupq_n_u8(b)}; }
   static UTF8GUARD_SIMD_INLINE simd8 zero() { return {vdupq_n_u8(0)}; }
   static UTF8GUARD_SIMD_INLINE simd8 last_word(std::uint32_t w) {

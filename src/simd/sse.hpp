@@ -3,8 +3,8 @@
 // Included by src/kernels/sse42.cpp inside its target region and its ISA
 // namespace, after <immintrin.h> and <cstring>. Every wrapper under src/simd/
 // offers the same members, so src/generic/ is written once:
-//   width, load, load_partial, splat, zero, last_word, top_word, repeat_16, prev<N>,
-//   high_nibble_lookup, low_nibble_lookup, saturating_sub, | & ^,
+//   width, load, load_aligned, load_partial, splat, zero, last_word, top_word,
+//   repeat_16, prev<N>, high_nibble_lookup, low_nibble_lookup, saturating_sub, | & ^,
 //   any, is_ascii, first_nonzero.
 
 struct simd8 {
@@ -15,6 +15,11 @@ struct simd8 {
   // SAFETY: the caller guarantees p[0..16) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) {
     return {_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))};
+  }
+  // SAFETY: as load, and p is 16-byte aligned. Without VEX only an aligned
+  // load can be folded into the instruction that uses it.
+  static UTF8GUARD_SIMD_INLINE simd8 load_aligned(const std::uint8_t* p) {
+    return {_mm_load_si128(reinterpret_cast<const __m128i*>(p))};
   }
   // load_partial reads p[0..len), len < 16, and zero-fills the rest, from
   // two words (partial.hpp): never past the input, never through memory.

@@ -41,17 +41,22 @@ TEST(KernelBoundaries, SequencesCarriedAcrossEveryPosition) { run(&kcheck::each_
 
 TEST(KernelBoundaries, ErrorsAroundTheBlocksOfLongAsciiRuns) { run(&kcheck::each_ascii_block); }
 
-// Runs of ASCII are read by 1 KiB blocks of registers: one byte that is not
-// ASCII must be seen wherever it lies in a block, whatever the input's
-// alignment. The input is placed at every offset from a 16-byte boundary.
+// Runs of ASCII are read by 1 KiB blocks of registers from the first
+// register-aligned address on (the bytes before it by one unaligned
+// register), then by groups, and a short rest by a group that overlaps what
+// was read: one byte that is not ASCII must be seen wherever it lies, whatever
+// the input's alignment. The input is placed at every offset from a 64-byte
+// boundary (the widest register).
 TEST(KernelBoundaries, OneNonAsciiByteAnywhereInAsciiBlocksAtEveryAlignment) {
   run([](const kcheck::visit_fn& visit) {
+    constexpr std::size_t kWidest = 64;
     const std::size_t n = 2 * 1024 + 64 + 40;
     const std::string ascii = kcheck::background(kcheck::text::ascii, n);
-    std::string buf(n + 32, 'x');
-    const std::size_t aligned = (16 - reinterpret_cast<std::uintptr_t>(buf.data()) % 16) % 16;
-    for (std::size_t shift = 0; shift < 16; ++shift) {
-      char* const at = buf.data() + aligned + shift;  // 16-byte boundary + shift
+    std::string buf(n + 2 * kWidest, 'x');
+    const std::size_t aligned =
+        (kWidest - reinterpret_cast<std::uintptr_t>(buf.data()) % kWidest) % kWidest;
+    for (std::size_t shift = 0; shift < kWidest; ++shift) {
+      char* const at = buf.data() + aligned + shift;  // 64-byte boundary + shift
       for (std::size_t pos = 0; pos < n; ++pos) {
         ascii.copy(at, n);
         at[pos] = static_cast<char>(pos % 2 == 0 ? 0x80 : 0xFF);
