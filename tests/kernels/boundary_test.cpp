@@ -43,10 +43,10 @@ TEST(KernelBoundaries, ErrorsAroundTheBlocksOfLongAsciiRuns) { run(&kcheck::each
 
 // Runs of ASCII are read by 1 KiB blocks of registers from the first
 // register-aligned address on (the bytes before it by one unaligned
-// register), then by groups, and a short rest by a group that overlaps what
-// was read: one byte that is not ASCII must be seen wherever it lies, whatever
-// the input's alignment. The input is placed at every offset from a 64-byte
-// boundary (the widest register).
+// register), then by groups, and after a stream's ASCII hint a short rest by
+// a group that overlaps what was read: one byte that is not ASCII must be
+// seen wherever it lies, whatever the input's alignment. The input is placed
+// at every offset from a 64-byte boundary (the widest register).
 TEST(KernelBoundaries, OneNonAsciiByteAnywhereInAsciiBlocksAtEveryAlignment) {
   run([](const kcheck::visit_fn& visit) {
     constexpr std::size_t kWidest = 64;
