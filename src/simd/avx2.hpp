@@ -36,10 +36,13 @@ struct simd8 {
   static UTF8GUARD_SIMD_INLINE simd8 last_word(std::uint32_t w) {
     return {_mm256_insert_epi32(_mm256_setzero_si256(), static_cast<int>(w), 7)};
   }
-  UTF8GUARD_SIMD_INLINE std::uint32_t top_word() const {
+  UTF8GUARD_SIMD_INLINE simd8 kept() const {  // see sse.hpp
     __m256i x = v;
-    asm("" : "+x"(x));  // see sse.hpp
-    return static_cast<std::uint32_t>(_mm256_extract_epi32(x, 7));
+    asm("" : "+x"(x));
+    return {x};
+  }
+  UTF8GUARD_SIMD_INLINE std::uint32_t top_word() const {
+    return static_cast<std::uint32_t>(_mm256_extract_epi32(kept().v, 7));
   }
   // vpshufb looks up within each 128-bit lane: the table is in both lanes.
   static UTF8GUARD_SIMD_INLINE simd8 repeat_16(const std::uint8_t (&t)[16]) {

@@ -28,10 +28,13 @@ struct simd8 {
   static UTF8GUARD_SIMD_INLINE simd8 last_word(std::uint32_t w) {
     return {_mm512_maskz_set1_epi32(0x8000, static_cast<int>(w))};
   }
-  UTF8GUARD_SIMD_INLINE std::uint32_t top_word() const {
+  UTF8GUARD_SIMD_INLINE simd8 kept() const {  // see sse.hpp
     __m512i x = v;
-    asm("" : "+v"(x));  // see sse.hpp
-    return static_cast<std::uint32_t>(_mm_extract_epi32(_mm512_extracti32x4_epi32(x, 3), 3));
+    asm("" : "+v"(x));
+    return {x};
+  }
+  UTF8GUARD_SIMD_INLINE std::uint32_t top_word() const {
+    return static_cast<std::uint32_t>(_mm_extract_epi32(_mm512_extracti32x4_epi32(kept().v, 3), 3));
   }
   // The table in all four 128-bit lanes serves vpshufb (per lane) and, as a
   // 64-entry table whose index bits 4-5 do not matter, vpermb.

@@ -24,10 +24,13 @@ struct simd8 {
   static UTF8GUARD_SIMD_INLINE simd8 last_word(std::uint32_t w) {
     return {vreinterpretq_u8_u32(vsetq_lane_u32(w, vdupq_n_u32(0), 3))};
   }
-  UTF8GUARD_SIMD_INLINE std::uint32_t top_word() const {
+  UTF8GUARD_SIMD_INLINE simd8 kept() const {  // see sse.hpp
     uint8x16_t x = v;
-    asm("" : "+w"(x));  // see sse.hpp
-    return vgetq_lane_u32(vreinterpretq_u32_u8(x), 3);
+    asm("" : "+w"(x));
+    return {x};
+  }
+  UTF8GUARD_SIMD_INLINE std::uint32_t top_word() const {
+    return vgetq_lane_u32(vreinterpretq_u32_u8(kept().v), 3);
   }
   static UTF8GUARD_SIMD_INLINE simd8 repeat_16(const std::uint8_t (&t)[16]) {
     return {vld1q_u8(t)};

@@ -4,7 +4,7 @@
 // namespace, after <immintrin.h> and <cstring>. Every wrapper under src/simd/
 // offers the same members, so src/generic/ is written once:
 //   width, load, load_aligned, load_partial, splat, zero, last_word, top_word,
-//   repeat_16, prev<N>, high_nibble_lookup, low_nibble_lookup, saturating_sub, | & ^,
+//   kept, repeat_16, prev<N>, high_nibble_lookup, low_nibble_lookup, saturating_sub, | & ^,
 //   any, is_ascii, first_nonzero.
 
 struct simd8 {
@@ -38,14 +38,20 @@ struct simd8 {
   static UTF8GUARD_SIMD_INLINE simd8 last_word(std::uint32_t w) {
     return {_mm_insert_epi32(_mm_setzero_si128(), static_cast<int>(w), 3)};
   }
-  // top_word is the last 4 bytes, little-endian: the inverse of last_word.
-  // The empty asm keeps the value in a vector register: a compiler would
-  // otherwise narrow load-then-extract into a 4-byte load, the kind of
-  // load of a chunk's end that utf8_lookup.hpp avoids.
-  UTF8GUARD_SIMD_INLINE std::uint32_t top_word() const {
+  // kept is this value, held in a register: the empty asm hides where it
+  // came from, so a loaded value is loaded once and not folded into each
+  // instruction that uses it (g++ 12 read the same bytes two or three times
+  // so), and an extract from it is not narrowed into a small load.
+  UTF8GUARD_SIMD_INLINE simd8 kept() const {
     __m128i x = v;
     asm("" : "+x"(x));
-    return static_cast<std::uint32_t>(_mm_extract_epi32(x, 3));
+    return {x};
+  }
+  // top_word is the last 4 bytes, little-endian: the inverse of last_word.
+  // Kept: a load of a register and its extract would otherwise become a
+  // 4-byte load, the kind of load of a chunk's end that utf8_lookup.hpp avoids.
+  UTF8GUARD_SIMD_INLINE std::uint32_t top_word() const {
+    return static_cast<std::uint32_t>(_mm_extract_epi32(kept().v, 3));
   }
   // repeat_16 is a 16-entry lookup table, for the nibble lookups.
   static UTF8GUARD_SIMD_INLINE simd8 repeat_16(const std::uint8_t (&t)[16]) {
