@@ -4,8 +4,8 @@
 # checks its answer before timing it (every kernel against the scalar one,
 # every competitor against the input's known validity), so a wrong kernel
 # fails this job too. Also runs the report, the Node timer, the callgrind
-# driver and utf8guard_feed_layers once, and compare.py on the run against
-# itself. Takes well under a minute after the build.
+# driver and utf8guard_feed_layers once, compare.py on the run against
+# itself, and kernel_ab.sh against HEAD (a build of its own, about a minute).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -59,4 +59,16 @@ for k in $kernels; do
   UTF8GUARD_KERNEL=$k "$bin/utf8guard_validate_n" "$tmp/mixed_256K.bin" 2 | grep -q "^kernel=$k .*valid=2$" ||
     { echo "bench: utf8guard_validate_n did not run kernel $k" >&2; exit 1; }
 done
-echo "bench: $count benchmarks and $layers feed layers ran and checked their answers in $((SECONDS - start))s"
+
+# kernel_ab.sh end to end against HEAD (git archive, its own build, the
+# split into compare.py's files): every x86 body this CPU runs, both sides,
+# each reaching the end of the valid file.
+ab=$(COMPILERS=gcc REPS=1 MIN_TIME=0.0001 bench/kernel_ab.sh HEAD "$tmp/mixed_256K.bin" 2>"$tmp/ab.err") ||
+  { cat "$tmp/ab.err" >&2; exit 1; }
+ab_rows=$(tail -n +2 <<<"$ab" | grep -c 'GB/s' || true)
+if [ "$ab_rows" -eq 0 ] || grep -q FAILED <<<"$ab"; then
+  echo "bench: kernel_ab.sh listed no body, or a body failed its answer check" >&2
+  echo "$ab" >&2
+  exit 1
+fi
+echo "bench: $count benchmarks, $layers feed layers and $ab_rows kernel A/B bodies ran and checked their answers in $((SECONDS - start))s"
