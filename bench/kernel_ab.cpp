@@ -1,11 +1,12 @@
 // kernel_ab.cpp - the x86 SIMD kernel bodies' one-shot scan as the working
 // tree has them and as a base commit had them, side by side in one process.
 //
-// Built by bench/kernel_ab.sh, which puts the two versions of src/simd/ and
-// src/generic/ under AB_DIR/work and AB_DIR/base. Every body is compiled
-// twice, in namespaces of its own, as src/kernels/<isa>.cpp compiles it (the
-// same target region and registers per group, as the working tree has them);
-// everything else comes from the working tree and the library.
+// Built by bench/kernel_ab.sh, which points base/ at the base commit's src/
+// (bench/CMakeLists.txt; work/ is the working tree's). Every body is
+// compiled twice, base and work (kernel_ab_sides.hpp), as src/kernels/<isa>.cpp
+// compiles it (the same target region and registers per group, as the
+// working tree has them); everything else comes from the working tree and
+// the library.
 //
 // On a shared machine two processes run minutes apart can differ by 20 %
 // where the code did not change; with both versions in one process and the
@@ -36,16 +37,9 @@ UTF8GUARD_TARGET_REGION("ssse3,sse4.1,sse4.2,popcnt")
 namespace utf8guard::detail::ab::sse42 {
 constexpr std::size_t kGroupRegs = 8;
 constexpr kernel_id kKernelId = kSse42;
-namespace base {
-#include "base/simd/sse.hpp"  // the wrapper
-// The algorithm, written against it:
-#include "base/generic/utf8_lookup.hpp"
-}  // namespace base
-namespace work {
-#include "work/simd/sse.hpp"  // the wrapper
-// The algorithm, written against it:
-#include "work/generic/utf8_lookup.hpp"
-}  // namespace work
+#define UTF8GUARD_AB_BASE_WRAPPER "base/simd/sse.hpp"
+#define UTF8GUARD_AB_WORK_WRAPPER "work/simd/sse.hpp"
+#include "kernel_ab_sides.hpp"
 }  // namespace utf8guard::detail::ab::sse42
 UTF8GUARD_TARGET_REGION_END
 
@@ -53,16 +47,9 @@ UTF8GUARD_TARGET_REGION("avx2,bmi,bmi2,popcnt")
 namespace utf8guard::detail::ab::avx2 {
 constexpr std::size_t kGroupRegs = 8;
 constexpr kernel_id kKernelId = kAvx2;
-namespace base {
-#include "base/simd/avx2.hpp"  // the wrapper
-// The algorithm, written against it:
-#include "base/generic/utf8_lookup.hpp"
-}  // namespace base
-namespace work {
-#include "work/simd/avx2.hpp"  // the wrapper
-// The algorithm, written against it:
-#include "work/generic/utf8_lookup.hpp"
-}  // namespace work
+#define UTF8GUARD_AB_BASE_WRAPPER "base/simd/avx2.hpp"
+#define UTF8GUARD_AB_WORK_WRAPPER "work/simd/avx2.hpp"
+#include "kernel_ab_sides.hpp"
 }  // namespace utf8guard::detail::ab::avx2
 UTF8GUARD_TARGET_REGION_END
 
@@ -76,16 +63,9 @@ namespace utf8guard::detail::ab::avx512bw {
 constexpr bool kVbmi = false;
 constexpr std::size_t kGroupRegs = 4;
 constexpr kernel_id kKernelId = kAvx512;
-namespace base {
-#include "base/simd/avx512.hpp"  // the wrapper
-// The algorithm, written against it:
-#include "base/generic/utf8_lookup.hpp"
-}  // namespace base
-namespace work {
-#include "work/simd/avx512.hpp"  // the wrapper
-// The algorithm, written against it:
-#include "work/generic/utf8_lookup.hpp"
-}  // namespace work
+#define UTF8GUARD_AB_BASE_WRAPPER "base/simd/avx512.hpp"
+#define UTF8GUARD_AB_WORK_WRAPPER "work/simd/avx512.hpp"
+#include "kernel_ab_sides.hpp"
 }  // namespace utf8guard::detail::ab::avx512bw
 UTF8GUARD_TARGET_REGION_END
 UTF8GUARD_TARGET_REGION("avx512f,avx512bw,avx512vbmi,avx2,bmi,bmi2,popcnt")
@@ -93,16 +73,9 @@ namespace utf8guard::detail::ab::avx512vbmi {
 constexpr bool kVbmi = true;
 constexpr std::size_t kGroupRegs = 4;
 constexpr kernel_id kKernelId = kAvx512;
-namespace base {
-#include "base/simd/avx512.hpp"  // the wrapper
-// The algorithm, written against it:
-#include "base/generic/utf8_lookup.hpp"
-}  // namespace base
-namespace work {
-#include "work/simd/avx512.hpp"  // the wrapper
-// The algorithm, written against it:
-#include "work/generic/utf8_lookup.hpp"
-}  // namespace work
+#define UTF8GUARD_AB_BASE_WRAPPER "base/simd/avx512.hpp"
+#define UTF8GUARD_AB_WORK_WRAPPER "work/simd/avx512.hpp"
+#include "kernel_ab_sides.hpp"
 }  // namespace utf8guard::detail::ab::avx512vbmi
 UTF8GUARD_TARGET_REGION_END
 #if defined(__GNUC__) && !defined(__clang__)

@@ -1,0 +1,19 @@
+// kernel_ab_sides.hpp - both sides of one kernel body, for kernel_ab.cpp.
+//
+// No include guard on purpose: included once per body, inside the body's
+// namespace and target region, after kGroupRegs, kKernelId (and kVbmi for
+// AVX-512) and the wrapper's two paths are defined:
+//   #define UTF8GUARD_AB_BASE_WRAPPER "base/simd/<isa>.hpp"
+//   #define UTF8GUARD_AB_WORK_WRAPPER "work/simd/<isa>.hpp"
+// base/ and work/ are the two versions' src/ folders (bench/CMakeLists.txt).
+namespace base {
+#include UTF8GUARD_AB_BASE_WRAPPER  // the wrapper
+// The algorithm, written against it:
+#include "base/generic/utf8_lookup.hpp"
+}  // namespace base
+namespace work {
+#include UTF8GUARD_AB_WORK_WRAPPER
+#include "work/generic/utf8_lookup.hpp"
+}  // namespace work
+#undef UTF8GUARD_AB_BASE_WRAPPER
+#undef UTF8GUARD_AB_WORK_WRAPPER
