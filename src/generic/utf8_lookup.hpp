@@ -193,25 +193,30 @@ UTF8GUARD_SIMD_INLINE bool all_ascii(const std::uint8_t* p) {
 // 0.99-1.00x (AVX2, g++, Zen 3): the exit of the longer loop is likely
 // mispredicted at every call.
 //
-// The blocks are read at W-aligned addresses, the bytes before the first one
-// by one unaligned register. Read so, no load spans two cache lines (from an
-// odd address one 16-byte load in four does, and every 32- and 64-byte one),
-// and legacy SSE folds the load into por, which takes only an aligned memory
-// operand: one instruction per 16 bytes instead of a movdqu and a por. With
-// the input one byte past a cache line, SSE4.2's ASCII scans in L2 went
-// 35-43 % faster (HACKING.md has the figures).
+// Where the wrapper says align_blocks (SSE4.2), the blocks are read at
+// W-aligned addresses, the bytes before the first one by one unaligned
+// register. Read so, no load spans two cache lines (from an odd address one
+// 16-byte load in four does), and legacy SSE folds the load into por, which
+// takes only an aligned memory operand: one instruction per 16 bytes instead
+// of a movdqu and a por. With the input one byte past a cache line, SSE4.2's
+// ASCII scans in L2 went 35-43 % faster. AVX2 and AVX-512 read from wherever
+// the input starts: aligned, ASCII streamed from memory 5-26 % slower on
+// Zen 4 (HACKING.md has the figures).
 constexpr std::size_t kAsciiBytes = 1024;
 UTF8GUARD_SIMD_INLINE std::size_t ascii_blocks(const std::uint8_t* p, std::size_t n,
                                                std::size_t i) {
   if (n - i < kAsciiBytes) return i;  // short inputs first, at the cost of one compare
-  const std::size_t skew = (W - reinterpret_cast<std::uintptr_t>(p + i) % W) % W;
+  const std::size_t skew =
+      simd8::align_blocks ? (W - reinterpret_cast<std::uintptr_t>(p + i) % W) % W : 0;
   // SAFETY: the unaligned register and every block read are bounded by
   // n - i >= skew + kAsciiBytes, checked before each.
   if (skew != 0) {
     if (n - i - kAsciiBytes < skew || !simd8::load(p + i).is_ascii()) return i;
     i += skew;
   }
-  while (n - i >= kAsciiBytes && all_ascii<kAsciiBytes / W, true>(p + i)) i += kAsciiBytes;
+  while (n - i >= kAsciiBytes && all_ascii<kAsciiBytes / W, simd8::align_blocks>(p + i)) {
+    i += kAsciiBytes;
+  }
   return i;
 }
 

@@ -7,6 +7,7 @@ struct simd8 {
   uint8x16_t v;
 
   static constexpr std::size_t width = 16;
+  static constexpr bool align_blocks = false;  // NEON's loads take any alignment
 
   // SAFETY: the caller guarantees p[0..16) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) { return {vld1q_u8(p)}; }
