@@ -200,7 +200,7 @@ UTF8GUARD_SIMD_INLINE bool all_ascii(const std::uint8_t* p) {
 // takes only an aligned memory operand: one instruction per 16 bytes instead
 // of a movdqu and a por. With the input one byte past a cache line, SSE4.2's
 // ASCII scans in L2 went 35-43 % faster. AVX2 and AVX-512 read from wherever
-// the input starts: aligned, ASCII streamed from memory 5-26 % slower on
+// the input starts: aligned, ASCII streamed from memory 2-30 % slower on
 // Zen 4 (HACKING.md has the figures).
 constexpr std::size_t kAsciiBytes = 1024;
 UTF8GUARD_SIMD_INLINE std::size_t ascii_blocks(const std::uint8_t* p, std::size_t n,

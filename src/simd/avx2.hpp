@@ -7,7 +7,7 @@ struct simd8 {
 
   static constexpr std::size_t width = 32;
   // VEX folds unaligned loads too, and read from aligned addresses ASCII
-  // streamed from memory 5-20 % slower on Zen 4 (see sse.hpp; HACKING.md).
+  // streamed from memory 2-18 % slower on Zen 4 (see sse.hpp; HACKING.md).
   static constexpr bool align_blocks = false;
 
   // SAFETY: the caller guarantees p[0..32) is inside the input.

@@ -9,8 +9,8 @@ struct simd8 {
   __m512i v;
 
   static constexpr std::size_t width = 64;
-  // As AVX2 (avx2.hpp): aligned, ASCII in L2 validated 3-8 % faster, but
-  // from memory 14-26 % slower on Zen 4.
+  // As AVX2 (avx2.hpp): aligned, ASCII in L2 validated 4-8 % faster, but
+  // from memory 2-30 % slower on Zen 4.
   static constexpr bool align_blocks = false;
 
   // SAFETY: the caller guarantees p[0..64) is inside the input.
