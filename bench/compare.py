@@ -42,14 +42,17 @@ def main():
         if compiler not in compilers:
             compilers.append(compiler)
         benchmarks = json.loads(path.read_text())['benchmarks']
+        # A benchmark that failed its answer check has no aggregates, only
+        # its erroring run: collect those before keeping the medians.
+        for b in benchmarks:
+            if b.get('error_occurred'):
+                failed.add((b['run_name'], compiler, side))
+        benchmarks = [b for b in benchmarks if not b.get('error_occurred')]
         # The median of a run's repetitions; a run without repetitions has
         # only its one result per benchmark.
         if any(b.get('run_type') == 'aggregate' for b in benchmarks):
             benchmarks = [b for b in benchmarks if b.get('aggregate_name') == 'median']
         for b in benchmarks:
-            if b.get('error_occurred'):  # it failed its answer check
-                failed.add((b['run_name'], compiler, side))
-                continue
             value, unit = rate(b)
             runs[(b['run_name'], compiler, side)].append(value)
             units[b['run_name']] = unit

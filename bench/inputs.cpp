@@ -247,13 +247,14 @@ std::string input_name_from_path(std::string_view path) {
   return std::string(base);
 }
 
-std::shared_ptr<input> file_input(const std::string& path) {
+std::shared_ptr<input> file_input(const std::string& path, std::optional<std::size_t> shift) {
   // Read now, so that a missing file fails before any benchmark runs; the
   // generator hands the bytes over once instead of keeping a second copy.
   auto bytes = std::make_shared<std::string>(read_file(path));
   const input_kind kind = bytes->size() > kLargestCached ? input_kind::memory : input_kind::cached;
-  return std::make_shared<input>(input_name_from_path(path), kind,
-                                 [bytes]() mutable { return std::move(*bytes); });
+  return std::make_shared<input>(
+      input_name_from_path(path), kind, [bytes]() mutable { return std::move(*bytes); },
+      std::nullopt, shift);
 }
 
 std::vector<small_pool> small_pools() {

@@ -92,8 +92,10 @@ std::string make_bursts(std::size_t n, std::uint64_t seed);
 std::vector<std::shared_ptr<input>> synthetic_inputs();
 
 // file_input loads a file (throws std::runtime_error if it cannot). Its name
-// is the file's base name without ".utf8.txt", ".txt" or ".bin".
-std::shared_ptr<input> file_input(const std::string& path);
+// is the file's base name without ".utf8.txt", ".txt" or ".bin"; shift as for
+// input's constructor.
+std::shared_ptr<input> file_input(const std::string& path,
+                                  std::optional<std::size_t> shift = std::nullopt);
 std::string input_name_from_path(std::string_view path);
 
 // small_pools builds the pools for sizes 8, 16, 64, 256, 1024 (ASCII and mixed).

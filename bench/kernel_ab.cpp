@@ -19,14 +19,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
+#include <exception>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "inputs.hpp"
 #include "kernel.hpp"
 #include "scalar/prior.hpp"
 #include "scalar/table37.hpp"
@@ -88,83 +88,71 @@ using namespace utf8guard::detail;
 using scan_fn = std::size_t (*)(const std::uint8_t*, std::size_t) noexcept;
 
 struct body {
-  const char* name;
-  bool usable;
+  const char* name;  // the library's body: kernel name + variant
+  const char* variant;
   scan_fn base;
   scan_fn work;
 };
 
-std::vector<body> bodies() {
-  __builtin_cpu_init();
-  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
-  return {
-      {"sse42", __builtin_cpu_supports("sse4.2") != 0, ab::sse42::base::lookup::scan,
-       ab::sse42::work::lookup::scan},
-      {"avx2", __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"),
-       ab::avx2::base::lookup::scan, ab::avx2::work::lookup::scan},
-      {"avx512bw", avx512, ab::avx512bw::base::lookup::scan, ab::avx512bw::work::lookup::scan},
-      {"avx512vbmi", avx512 && __builtin_cpu_supports("avx512vbmi"),
-       ab::avx512vbmi::base::lookup::scan, ab::avx512vbmi::work::lookup::scan},
+// The bodies this binary holds, each usable when the library's body of that
+// name says so (the same cpuid and xgetbv checks).
+std::vector<body> usable_bodies() {
+  const body all[] = {
+      {"sse42", "", ab::sse42::base::lookup::scan, ab::sse42::work::lookup::scan},
+      {"avx2", "", ab::avx2::base::lookup::scan, ab::avx2::work::lookup::scan},
+      {"avx512", "bw", ab::avx512bw::base::lookup::scan, ab::avx512bw::work::lookup::scan},
+      {"avx512", "vbmi", ab::avx512vbmi::base::lookup::scan, ab::avx512vbmi::work::lookup::scan},
   };
-}
-
-// The file's bytes in a buffer of their own, 16 bytes past a 64-byte
-// boundary (as malloc places them), so both sides read the same addresses.
-struct text {
-  std::string name;
-  std::unique_ptr<std::uint8_t, decltype(&std::free)> buffer{nullptr, &std::free};
-  const std::uint8_t* bytes = nullptr;
-  std::size_t size = 0;
-};
-
-text read_text(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "kernel_ab: cannot read %s\n", path);
-    std::exit(2);
+  std::size_t count = 0;
+  const kernel* const* library = kernel_bodies(count);
+  std::vector<body> usable;
+  for (const body& b : all) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (std::strcmp(library[i]->name, b.name) == 0 &&
+          std::strcmp(library[i]->variant, b.variant) == 0 && library[i]->usable()) {
+        usable.push_back(b);
+      }
+    }
   }
-  const std::string s{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  text t;
-  std::string name = path;
-  name = name.substr(name.find_last_of('/') + 1);
-  t.name = name.substr(0, name.find('.'));
-  t.buffer.reset(
-      static_cast<std::uint8_t*>(std::aligned_alloc(64, (s.size() + 16 + 63) / 64 * 64)));
-  t.bytes = t.buffer.get() + 16;
-  t.size = s.size();
-  std::memcpy(t.buffer.get() + 16, s.data(), s.size());
-  return t;
+  return usable;
 }
 
-void scan(benchmark::State& state, scan_fn f, const text* t) {
+void scan(benchmark::State& state, scan_fn f, std::string_view text) {
+  const auto* p = bytes(text.data());
   for (auto _ : state) {
-    const std::size_t end = f(t->bytes, t->size);
+    const std::size_t end = f(p, text.size());
     benchmark::DoNotOptimize(end);
-    if (end != t->size) {  // the files are valid UTF-8: a shorter prefix is a wrong answer
+    if (end != text.size()) {  // the files are valid UTF-8: a shorter prefix is a wrong answer
       state.SkipWithError("the scan did not reach the end of valid input");
       break;
     }
   }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * t->size));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  static std::vector<text> texts;
-  for (int i = 1; i < argc; ++i) texts.push_back(read_text(argv[i]));
+  // Each file 16 bytes past a 64-byte boundary, as malloc places large
+  // buffers, and the same bytes for both sides.
+  constexpr std::size_t kShift = 16;
+  static std::vector<std::shared_ptr<bench::input>> texts;
+  try {
+    for (int i = 1; i < argc; ++i) texts.push_back(bench::file_input(argv[i], kShift));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "kernel_ab: %s\n", e.what());
+    return 2;
+  }
   if (texts.empty()) {
     std::fprintf(stderr, "usage: kernel_ab [benchmark options] FILE...\n");
     return 2;
   }
-  for (const body& b : bodies()) {
-    if (!b.usable) continue;
-    for (const text& t : texts) {
-      const std::string tail = std::string("/") + b.name + "/" + t.name;
-      benchmark::RegisterBenchmark(("base" + tail).c_str(), scan, b.base, &t);
-      benchmark::RegisterBenchmark(("work" + tail).c_str(), scan, b.work, &t);
+  for (const body& b : usable_bodies()) {
+    for (const auto& t : texts) {
+      const std::string tail = std::string("/") + b.name + b.variant + "/" + t->name();
+      benchmark::RegisterBenchmark(("base" + tail).c_str(), scan, b.base, t->bytes());
+      benchmark::RegisterBenchmark(("work" + tail).c_str(), scan, b.work, t->bytes());
     }
   }
   benchmark::RunSpecifiedBenchmarks();
