@@ -110,30 +110,75 @@ struct incomplete_max {
 };
 inline constexpr incomplete_max kIncompleteMax{};
 
+// The check's constants, made once per scan and passed down: made where
+// they were used, g++ 12 built most of them again, with two to four
+// instructions each, for every group.
+struct constants {
+  simd8 byte1_high, byte1_low, byte2_high, e0, f0, bit7;
+  static UTF8GUARD_SIMD_INLINE constants make() {
+    return {simd8::repeat_16(kByte1High), simd8::repeat_16(kByte1Low),
+            simd8::repeat_16(kByte2High), simd8::splat(0xE0 - 0x80),
+            simd8::splat(0xF0 - 0x80),    simd8::splat(0x80)};
+  }
+};
+
+// lead_flags has bit 7 set at j exactly when input[j] is a lead E0..FF or
+// prev1[j], the byte before it, a lead F0..FF: then the byte two after j
+// must be a continuation (the third or fourth byte of that sequence).
+// Saturating subtraction leaves bit 7 set exactly for those bytes.
+UTF8GUARD_SIMD_INLINE simd8 lead_flags(simd8 input, simd8 prev1, const constants& c) {
+  return input.saturating_sub(c.e0) | prev1.saturating_sub(c.f0);
+}
+
 // check_pairs returns nonzero bytes exactly where `input` breaks Table 3-7,
 // given prev1, the input one byte earlier (prev1[j] is the byte before
-// input[j]). leads carries, from register to register, where third and
-// fourth bytes are due: bit 7 of leads[j] is set when byte j is a lead E0..FF
-// or byte j - 1 a lead F0..FF, so byte j + 2 must be a continuation.
-// Shifting that one register by 2 costs one byte shift where shifting the
-// input by 2 and by 3 cost two.
-UTF8GUARD_SIMD_INLINE simd8 check_pairs(simd8 input, simd8 prev1, simd8& leads) {
-  const simd8 special = prev1.high_nibble_lookup(simd8::repeat_16(kByte1High)) &
-                        prev1.low_nibble_lookup(simd8::repeat_16(kByte1Low)) &
-                        input.high_nibble_lookup(simd8::repeat_16(kByte2High));
-  // Saturating subtraction leaves bit 7 set exactly for E0..FF (input) and
-  // F0..FF (the byte before it).
-  const simd8 here = input.saturating_sub(simd8::splat(0xE0 - 0x80)) |
-                     prev1.saturating_sub(simd8::splat(0xF0 - 0x80));
-  const simd8 must23 = here.template prev<2>(leads);
-  leads = here;
+// input[j]), and must23, the lead flags of the input two bytes earlier
+// (bit 7 of must23[j] says byte j is a third or fourth byte).
+UTF8GUARD_SIMD_INLINE simd8 check_pairs(simd8 input, simd8 prev1, simd8 must23,
+                                        const constants& c) {
+  const simd8 special = prev1.high_nibble_lookup(c.byte1_high) &
+                        prev1.low_nibble_lookup(c.byte1_low) &
+                        input.high_nibble_lookup(c.byte2_high);
   // Where a third or fourth byte is due, the pair must be TWO_CONTS (bit 7);
   // everywhere else no bit may be set.
-  return (must23 & simd8::splat(0x80)) ^ special;
+  return (must23 & c.bit7) ^ special;
 }
-// check is check_pairs for `input` after the register prev_input.
-UTF8GUARD_SIMD_INLINE simd8 check(simd8 input, simd8 prev_input, simd8& leads) {
-  return check_pairs(input, input.template prev<1>(prev_input), leads);
+// check_shifted is check_pairs for `input` after prev1, with the lead flags
+// carried from register to register in leads: shifting that one register by
+// 2 costs one byte shift where shifting the input by 2 and by 3 cost two.
+UTF8GUARD_SIMD_INLINE simd8 check_shifted(simd8 input, simd8 prev1, simd8& leads,
+                                          const constants& c) {
+  const simd8 here = lead_flags(input, prev1, c);
+  const simd8 must23 = here.template prev<2>(leads);
+  leads = here;
+  return check_pairs(input, prev1, must23, c);
+}
+// check is check_pairs for `input` after the register prev_input, from
+// registers alone (where the bytes before `input` may not be in memory).
+UTF8GUARD_SIMD_INLINE simd8 check(simd8 input, simd8 prev_input, simd8& leads,
+                                  const constants& c) {
+  return check_shifted(input, input.template prev<1>(prev_input), leads, c);
+}
+// check_at is check for `input`, the register at p, which is inside the
+// input with the 3 bytes before it (SAFETY: the caller checked), with those
+// bytes read from memory: prev1 always (an unaligned load instead of a byte
+// shift across two registers, a shuffle like the three nibble lookups,
+// where the load units had room: non-ASCII text validated 16-24 % faster
+// with AVX-512 (VBMI) and 4-13 % with AVX2 on Zen 4), and the bytes 2 and 3
+// back for the lead flags where the wrapper says leads_from_memory; else
+// leads carries the flags, as in check. With leads_from_memory the register
+// itself is loaded again, through an opaque pointer, rather than kept from
+// the group's ASCII test: those wrappers have 16 registers, and a group's
+// worth of inputs held live made g++ spill. kept(): see the wrappers.
+UTF8GUARD_SIMD_INLINE simd8 check_at(const std::uint8_t* p, simd8 input, simd8& leads,
+                                     const constants& c) {
+  if constexpr (simd8::leads_from_memory) {
+    asm("" : "+r"(p));
+    return check_pairs(simd8::load(p).kept(), simd8::load(p - 1).kept(),
+                       lead_flags(simd8::load(p - 2), simd8::load(p - 3), c), c);
+  } else {
+    return check_shifted(input, simd8::load(p - 1).kept(), leads, c);
+  }
 }
 
 // is_incomplete is nonzero when the input ends with `last` inside a sequence.
@@ -143,23 +188,42 @@ UTF8GUARD_SIMD_INLINE simd8 is_incomplete(simd8 last) {
 
 constexpr std::size_t W = simd8::width;
 constexpr std::size_t kGroupBytes = kGroupRegs * W;
+// After the first group the register before p[i], and the 3 bytes before
+// each register of a group, are inside the input (before_at, check_at).
+static_assert(kGroupBytes >= W + 3, "a group must hold a register and the bytes before it");
 
-// locate re-checks from p[i] (preceded by the register prev and its leads),
-// one register at a time, and returns the first flagged position. It runs
+// The register before a position of the input and its lead flags: what
+// check() needs to go on from there.
+struct before {
+  simd8 prev;
+  simd8 leads;
+};
+// before_at is the register before p[i]: start (a stream's carried bytes)
+// at i == 0, else read from memory (SAFETY: callers pass i == 0 or
+// i >= kGroupBytes >= W + 3, so p[i - W - 1 .. i) is inside the input).
+UTF8GUARD_SIMD_INLINE before before_at(const std::uint8_t* p, std::size_t i, before start) {
+  if (i == 0) return start;
+  const simd8 prev = simd8::load(p + i - W);
+  return {prev, lead_flags(prev, simd8::load(p + i - W - 1), constants::make())};
+}
+
+// locate re-checks from p[i] (after the register `at`), one register at a
+// time, and returns the first flagged position. It runs
 // only after a group failed, so it stops within that group; an error flagged
 // only past the end means the input ends inside a sequence, whose lead it
 // then returns.
-inline std::size_t locate(const std::uint8_t* p, std::size_t n, std::size_t i, simd8 prev,
-                          simd8 leads) {
+inline std::size_t locate(const std::uint8_t* p, std::size_t n, std::size_t i, before at) {
+  const constants c = constants::make();
+  simd8 prev = at.prev, leads = at.leads;
   // SAFETY: full loads only while W bytes remain.
   for (; n - i >= W; i += W) {
     const simd8 input = simd8::load(p + i);
-    const std::size_t j = check(input, prev, leads).first_nonzero();
+    const std::size_t j = check(input, prev, leads, c).first_nonzero();
     if (j != W) return i + j;
     prev = input;
   }
   if (i < n) {
-    const std::size_t j = check(simd8::load_partial(p + i, n - i), prev, leads).first_nonzero();
+    const std::size_t j = check(simd8::load_partial(p + i, n - i), prev, leads, c).first_nonzero();
     if (j < n - i) return i + j;
   }
   return boundary_before(p, 0, n);
@@ -237,26 +301,28 @@ UTF8GUARD_SIMD_INLINE std::size_t ascii_run(const std::uint8_t* p, std::size_t n
   return i;
 }
 
-// scan_from is the algorithm from p[i] on, after the register prev (the
-// bytes before p[i], or a stream's carried bytes) and its lead flags. With
-// Open, an unfinished sequence at the very end is reported as open bytes, not
-// as an error (kernel.hpp).
+// scan_from is the algorithm over p[0..n), after the register start.prev
+// (the bytes before p[0]: a stream's carried bytes, or zeros) and its lead
+// flags. With Open, an unfinished sequence at the very end is reported as
+// open bytes, not as an error (kernel.hpp).
 template <bool Open>
-UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n, std::size_t i,
-                                          simd8 prev, simd8 leads) noexcept {
+UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
+                                          const before start) noexcept {
+  const constants c = constants::make();
   simd8 error = simd8::zero();
+  simd8 leads = start.leads;  // the lead flags before p[i] (unused where leads_from_memory)
+  std::size_t i = 0;
   // SAFETY: every load of a group is inside p[i .. i + kGroupBytes) <= n.
   while (n - i >= kGroupBytes) {
     simd8 in[kGroupRegs];
     for (std::size_t k = 0; k < kGroupRegs; ++k) in[k] = simd8::load(p + i + k * W);
     simd8 any_high = in[0];
     for (std::size_t k = 1; k < kGroupRegs; ++k) any_high = any_high | in[k];
-    const simd8 group_leads = leads;
     if (any_high.is_ascii()) {
       // ASCII cannot finish a sequence the previous group left open, and
       // leaves no third or fourth byte due.
-      error = error | is_incomplete(prev);
-      if (error.any()) return {locate(p, n, i, prev, group_leads), 0, 0};
+      error = error | is_incomplete(before_at(p, i, start).prev);
+      if (error.any()) return {locate(p, n, i, before_at(p, i, start)), 0, 0};
       // The ASCII that follows costs its loads and an OR each: by blocks,
       // then by groups. (Not ascii_run: inlined here, its overlapping last
       // group made g++ spill the lookup tables to the stack, and validating
@@ -264,23 +330,14 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n, 
       i = ascii_blocks(p, n, i + kGroupBytes);
       // SAFETY: each group read is bounded by n - i >= kGroupBytes.
       while (n - i >= kGroupBytes && all_ascii<kGroupRegs>(p + i)) i += kGroupBytes;
-      // The register before p[i] is ASCII, and any register of ASCII checks
-      // the next one as zeros do: ASCII bytes share their class in all
-      // three tables and flag no lead.
-      prev = simd8::zero();
+      // Any register of ASCII checks the next one as zeros do: ASCII bytes
+      // share their class in all three tables and flag no lead.
       leads = simd8::zero();
       continue;
     }
-    // Each register's prev1 is read from memory, one byte before it: an
-    // unaligned load instead of a byte shift across two registers (vpermt2b
-    // with VBMI, vperm2i128 and vpalignr with AVX2, palignr), a shuffle like
-    // the three nibble lookups, where the load units had room. Non-ASCII
-    // text validated 16-24 % faster with AVX-512 (VBMI) and 4-13 % with AVX2
-    // on Zen 4, SSE4.2 as before (HACKING.md has the figures). Only the
-    // input's first register follows bytes that may not be in memory: a
-    // stream's carried bytes, in prev. kept(): see the wrappers.
-    // SAFETY: p + i - 1 >= p when i != 0; the register read at
-    // p + i + k * W - 1 ends inside the group, which is inside p[0..n).
+    // The bytes before each register are read from memory (check_at), but
+    // for the input's first register, which follows bytes that may not be
+    // in memory: a stream's carried bytes, in start.
     //
     // The error accumulator is kept() after each register, so that each
     // register's check is folded in before the next one starts: left free,
@@ -291,27 +348,28 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n, 
     // none of them. Non-ASCII lipsum, two bench/kernel_ab.sh runs on Zen 3:
     // g++'s AVX2 1.02-1.22x as fast, its SSE4.2 1.15-1.41x, clang's SSE4.2
     // 1.03-1.24x, clang's AVX2 0.94-1.04x (it had not spilled).
-    simd8 prev1;
+    // SAFETY: i != 0 means i >= kGroupBytes >= W + 3; the registers at
+    // k >= 1 read from p + i + k * W - 3 >= p.
     if (i != 0) {
-      prev1 = simd8::load(p + i - 1).kept();
+      error = (error | check_at(p + i, in[0], leads, c)).kept();
     } else {
-      prev1 = in[0].template prev<1>(prev);
+      error = (error | check(in[0], start.prev, leads, c)).kept();
     }
-    error = (error | check_pairs(in[0], prev1, leads)).kept();
     for (std::size_t k = 1; k < kGroupRegs; ++k) {
-      error = (error | check_pairs(in[k], simd8::load(p + i + k * W - 1).kept(), leads)).kept();
+      error = (error | check_at(p + i + k * W, in[k], leads, c)).kept();
     }
-    if (error.any()) return {locate(p, n, i, prev, group_leads), 0, 0};
-    prev = in[kGroupRegs - 1];
+    if (error.any()) return {locate(p, n, i, before_at(p, i, start)), 0, 0};
     i += kGroupBytes;
   }
   // The tail: whole registers, then the last partial one, zero-padded; the
   // padding is ASCII, so it flags a sequence the input leaves unfinished.
   const std::size_t tail = i;
-  const simd8 tail_prev = prev, tail_leads = leads;
+  const before at_tail = before_at(p, i, start);
+  simd8 prev = at_tail.prev;
+  leads = at_tail.leads;
   for (; n - i >= W; i += W) {
     const simd8 input = simd8::load(p + i);
-    error = error | check(input, prev, leads);
+    error = error | check(input, prev, leads, c);
     prev = input;
   }
   if constexpr (Open) {
@@ -319,7 +377,7 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n, 
     // open bytes, if they start with a lead that wants more.
     const bool failed =
         error.any() ||
-        (i < n && check(simd8::load_partial(p + i, n - i), prev, leads).first_nonzero() < n - i);
+        (i < n && check(simd8::load_partial(p + i, n - i), prev, leads, c).first_nonzero() < n - i);
     // The last bytes by a vector load (n >= 3 here), not byte loads: with
     // byte loads of each chunk's end, 4 KiB streams of bench/'s mixed_64M
     // (from memory) ran at 0.5-0.6x one-shot validation on our Zen 5, with
@@ -338,13 +396,13 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n, 
     if (!failed && open_lead_ok(open_bytes, open)) return {n, open, open_bytes | hint};
   } else {
     if (i < n) {
-      error = error | check(simd8::load_partial(p + i, n - i), prev, leads);
+      error = error | check(simd8::load_partial(p + i, n - i), prev, leads, c);
     } else {
       error = error | is_incomplete(prev);
     }
     if (!error.any()) return {n, 0, 0};
   }
-  return {locate(p, n, tail, tail_prev, tail_leads), 0, 0};
+  return {locate(p, n, tail, at_tail), 0, 0};
 }
 
 // scan_open_body is scan_open from p[i] on, where p[0..i) is ASCII (i is 0,
@@ -365,10 +423,8 @@ __attribute__((noinline)) inline open_scan scan_open_body(const std::uint8_t* p,
     // hint's ASCII, the hint's word: ASCII, as p[i - 1] is), with the bytes
     // before them as ASCII (they were a boundary), and its lead flags.
     const simd8 prev = simd8::last_word(prior);
-    const simd8 leads =
-        prev.saturating_sub(simd8::splat(0xE0 - 0x80)) |
-        prev.template prev<1>(simd8::zero()).saturating_sub(simd8::splat(0xF0 - 0x80));
-    r = scan_from<true>(q, m, 0, prev, leads);
+    const simd8 leads = lead_flags(prev, prev.template prev<1>(simd8::zero()), constants::make());
+    r = scan_from<true>(q, m, {prev, leads});
   }
   r.pos += i;
   return r;
@@ -377,7 +433,7 @@ __attribute__((noinline)) inline open_scan scan_open_body(const std::uint8_t* p,
 // scan and scan_open are the kernel's entry points (kernel.hpp).
 inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
   count_run<kKernelId>();
-  return scan_from<false>(p, n, 0, simd8::zero(), simd8::zero()).pos;
+  return scan_from<false>(p, n, {simd8::zero(), simd8::zero()}).pos;
 }
 inline open_scan scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
   count_run<kKernelId>();

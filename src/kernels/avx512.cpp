@@ -18,11 +18,13 @@
 #include "simd/target.hpp"
 
 // GCC 12's AVX-512 intrinsics pass an uninitialized "undefined" vector as the
-// unused pass-through operand, and -Wmaybe-uninitialized reports it where
-// they are inlined into our code. The operand is dead (full masks).
+// unused pass-through operand, and -Wmaybe-uninitialized (or, for the
+// lookup tables made once per scan, -Wuninitialized) reports it where they
+// are inlined into our code. The operand is dead (full masks).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
 UTF8GUARD_TARGET_REGION("avx512f,avx512bw,avx2,bmi,bmi2,popcnt")

@@ -12,6 +12,10 @@ struct simd8 {
   // As AVX2 (avx2.hpp): aligned, ASCII in L2 validated 4-8 % faster, but
   // from memory 2-30 % slower on Zen 4.
   static constexpr bool align_blocks = false;
+  // The lead flags are shifted (vpermt2b with VBMI): read from memory as
+  // AVX2 reads them, AVX-512 validated 7 % slower with clang and 8-13 %
+  // with g++ on Zen 4 (HACKING.md), which splits each 64-byte load in two.
+  static constexpr bool leads_from_memory = false;
 
   // SAFETY: the caller guarantees p[0..64) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) { return {_mm512_loadu_si512(p)}; }

@@ -8,6 +8,9 @@ struct simd8 {
 
   static constexpr std::size_t width = 16;
   static constexpr bool align_blocks = false;  // NEON's loads take any alignment
+  // ext is one cheap instruction; reading the flags' bytes from memory
+  // (sse.hpp) is unmeasured on an AArch64 CPU, so NEON keeps the shift.
+  static constexpr bool leads_from_memory = false;
 
   // SAFETY: the caller guarantees p[0..16) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) { return {vld1q_u8(p)}; }

@@ -3,7 +3,7 @@
 // Included by src/kernels/sse42.cpp inside its target region and its ISA
 // namespace, after <immintrin.h> and <cstring>. Every wrapper under src/simd/
 // offers the same members, so src/generic/ is written once:
-//   width, align_blocks, load, load_aligned, load_partial, splat, zero, last_word, top_word,
+//   width, align_blocks, leads_from_memory, load, load_aligned, load_partial, splat, zero, last_word, top_word,
 //   kept, repeat_16, prev<N>, high_nibble_lookup, low_nibble_lookup, saturating_sub, | & ^,
 //   any, is_ascii, first_nonzero.
 
@@ -18,6 +18,12 @@ struct simd8 {
   // faster in L2 (Zen 4); from memory 0.91-1.00x as fast (64 MiB, kernel_ab.sh),
   // where a bare loop of the blocks read as fast from any offset.
   static constexpr bool align_blocks = true;
+  // leads_from_memory: the full check reads the bytes 2 and 3 before each
+  // register from memory for its lead flags (utf8_lookup.hpp, check_at),
+  // two unaligned loads instead of a byte shift (palignr) of the flags
+  // carried from the register before. Non-ASCII lipsum on Zen 3
+  // (bench/kernel_ab.sh): clang 1.07-1.24x as fast, g++ 0.92-0.99x.
+  static constexpr bool leads_from_memory = true;
 
   // SAFETY: the caller guarantees p[0..16) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) {
