@@ -10,8 +10,8 @@ struct simd8 {
   // streamed from memory 2-18 % slower on Zen 4 (see sse.hpp; HACKING.md).
   static constexpr bool align_blocks = false;
   // Two loads instead of vperm2i128 + vpalignr (see sse.hpp): non-ASCII
-  // lipsum 1.08-1.15x as fast with g++ and 1.09-1.16x with clang (Zen 3,
-  // most files; one at 0.97x and one at 1.00x with g++).
+  // lipsum 1.04-1.10x as fast with g++ and 1.14-1.20x with clang (Zen 3,
+  // with the constants made once per scan, bench/kernel_ab.sh).
   static constexpr bool leads_from_memory = true;
 
   // SAFETY: the caller guarantees p[0..32) is inside the input.

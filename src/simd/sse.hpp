@@ -22,7 +22,9 @@ struct simd8 {
   // register from memory for its lead flags (utf8_lookup.hpp, check_at),
   // two unaligned loads instead of a byte shift (palignr) of the flags
   // carried from the register before. Non-ASCII lipsum on Zen 3
-  // (bench/kernel_ab.sh): clang 1.07-1.24x as fast, g++ 0.92-0.99x.
+  // (bench/kernel_ab.sh, against the shift): clang 1.03-1.21x as fast, g++
+  // 0.87-1.23x (most files 0.96-1.00x); the shift with the constants made
+  // once gave 0.90-1.13x and 0.75-1.11x.
   static constexpr bool leads_from_memory = true;
 
   // SAFETY: the caller guarantees p[0..16) is inside the input.
