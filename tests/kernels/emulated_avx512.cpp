@@ -1,0 +1,156 @@
+// emulated_avx512.cpp - the AVX-512 kernel's own source (src/simd/avx512.hpp
+// under src/generic/utf8_lookup.hpp), compiled over SIMDe's portable
+// AVX-512 intrinsics, so that both of its bodies (BW, and BW + VBMI) are
+// checked against the oracle on CPUs without AVX-512, where the library's
+// own AVX-512 bodies cannot run and no test of them would.
+//
+// What this proves: the algorithm at the 64-byte width, with the AVX-512
+// wrapper's choices (group size, shifted lead flags, no aligned blocks), and
+// the wrapper's use of each intrinsic, taken at the meaning Intel documents.
+// What it cannot: the compiler's AVX-512 code generation, which only the
+// library's own bodies on AVX-512 hardware exercise (kernel_selfcheck and
+// kernels_test run them wherever the CPU has it).
+//
+// Built for the baseline CPU, like the library: SIMDe carries out each
+// intrinsic with SSE2 or plain C, so the program runs on any x86-64.
+#define SIMDE_ENABLE_NATIVE_ALIASES
+#include <simde/x86/avx512.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "emulated_avx512.hpp"
+#include "kernel.hpp"
+#include "scalar/prior.hpp"
+#include "scalar/table37.hpp"
+#include "simd/target.hpp"
+
+// The intrinsics the wrapper uses that SIMDe 0.7.4 (Debian 12) lacks, and
+// the two BMI ones (not in SIMDe), each written from the pseudo-code of the
+// Intel Intrinsics Guide. They take the intrinsics' names by macro, as
+// SIMDe's aliases do.
+namespace emulated_x86 {
+
+struct bytes64 {
+  std::uint8_t b[64];
+};
+inline bytes64 to_bytes(simde__m512i v) {
+  bytes64 out;
+  std::memcpy(out.b, &v, 64);
+  return out;
+}
+inline simde__m512i from_bytes(const bytes64& in) {
+  simde__m512i v;
+  std::memcpy(&v, in.b, 64);
+  return v;
+}
+
+// Byte j is loaded only where mask bit j is set, else 0; masked-off bytes
+// are never read (the instruction suppresses their faults), which the guard
+// page checks rely on.
+inline simde__m512i maskz_loadu_epi8(std::uint64_t k, const void* mem) {
+  bytes64 out{};
+  const auto* p = static_cast<const std::uint8_t*>(mem);
+  for (unsigned j = 0; j < 64; ++j) {
+    if ((k >> j) & 1) out.b[j] = p[j];
+  }
+  return from_bytes(out);
+}
+
+// The 128-byte concatenation a:b (a the upper half) shifted right by
+// imm8[2:0] quadwords; the low 64 bytes.
+inline simde__m512i alignr_epi64(simde__m512i a, simde__m512i b, int imm8) {
+  const bytes64 lo = to_bytes(b), hi = to_bytes(a);
+  const unsigned shift = 8 * (static_cast<unsigned>(imm8) & 7);
+  bytes64 out;
+  for (unsigned j = 0; j < 64; ++j) {
+    const unsigned from = j + shift;
+    out.b[j] = from < 64 ? lo.b[from] : hi.b[from - 64];
+  }
+  return from_bytes(out);
+}
+
+// In each 128-bit lane, the 32-byte concatenation a:b (a the upper half)
+// shifted right by imm8 bytes; the low 16 bytes (zeros past the end).
+inline simde__m512i alignr_epi8(simde__m512i a, simde__m512i b, int imm8) {
+  const bytes64 lo = to_bytes(b), hi = to_bytes(a);
+  const unsigned shift = static_cast<unsigned>(imm8) & 255;
+  bytes64 out;
+  for (unsigned lane = 0; lane < 64; lane += 16) {
+    for (unsigned j = 0; j < 16; ++j) {
+      const unsigned from = j + shift;
+      out.b[lane + j] = from < 16 ? lo.b[lane + from] : from < 32 ? hi.b[lane + from - 16] : 0;
+    }
+  }
+  return from_bytes(out);
+}
+
+// a with bits index[7:0] and up cleared (all of a for an index of 64 or more).
+inline std::uint64_t bzhi_u64(std::uint64_t a, unsigned index) {
+  const unsigned n = index & 255;
+  return n >= 64 ? a : a & ((std::uint64_t{1} << n) - 1);
+}
+
+// The number of trailing zero bits; 64 for 0.
+inline std::uint64_t tzcnt_u64(std::uint64_t a) {
+  return a == 0 ? 64 : static_cast<std::uint64_t>(__builtin_ctzll(a));
+}
+
+}  // namespace emulated_x86
+
+#define _mm512_maskz_loadu_epi8(k, p) emulated_x86::maskz_loadu_epi8((k), (p))
+#define _mm512_alignr_epi64(a, b, imm8) emulated_x86::alignr_epi64((a), (b), (imm8))
+#define _mm512_alignr_epi8(a, b, imm8) emulated_x86::alignr_epi8((a), (b), (imm8))
+#define _bzhi_u64(a, index) emulated_x86::bzhi_u64((a), (index))
+#define _tzcnt_u64(a) emulated_x86::tzcnt_u64(a)
+// kept() only has to hand its register back unchanged (avx512.hpp).
+#define UTF8GUARD_AVX512_KEEP(x) asm("" : "+m"(x))
+
+// The bodies, with the parameters src/kernels/avx512.cpp gives them.
+namespace utf8guard::detail::emulated_avx512bw {
+constexpr bool kVbmi = false;
+constexpr std::size_t kGroupRegs = 4;     // as in src/kernels/avx512.cpp
+constexpr kernel_id kKernelId = kAvx512;  // its run counter
+#include "simd/avx512.hpp"
+#include "generic/utf8_lookup.hpp"
+}  // namespace utf8guard::detail::emulated_avx512bw
+
+namespace utf8guard::detail::emulated_avx512vbmi {
+constexpr bool kVbmi = true;
+constexpr std::size_t kGroupRegs = 4;     // as in src/kernels/avx512.cpp
+constexpr kernel_id kKernelId = kAvx512;  // its run counter
+#include "simd/avx512.hpp"
+#include "generic/utf8_lookup.hpp"
+}  // namespace utf8guard::detail::emulated_avx512vbmi
+
+namespace utf8guard::testing {
+namespace {
+
+using detail::kernel;
+
+bool always() noexcept { return true; }
+
+constexpr const char* kNeeds = "nothing: SIMDe's portable intrinsics";
+const kernel kBw{"avx512",
+                 detail::kAvx512,
+                 &always,
+                 &detail::emulated_avx512bw::lookup::scan,
+                 kNeeds,
+                 &detail::emulated_avx512bw::lookup::scan_open,
+                 nullptr,
+                 "bw-emulated"};
+const kernel kVbmi{"avx512",
+                   detail::kAvx512,
+                   &always,
+                   &detail::emulated_avx512vbmi::lookup::scan,
+                   kNeeds,
+                   &detail::emulated_avx512vbmi::lookup::scan_open,
+                   nullptr,
+                   "vbmi-emulated"};
+
+}  // namespace
+
+std::vector<const detail::kernel*> emulated_avx512_bodies() { return {&kBw, &kVbmi}; }
+
+}  // namespace utf8guard::testing

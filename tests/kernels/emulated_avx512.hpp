@@ -1,0 +1,17 @@
+// emulated_avx512.hpp - the AVX-512 kernel's two bodies compiled over
+// portable intrinsics (emulated_avx512.cpp), for checking on any x86-64.
+#ifndef UTF8GUARD_TESTS_KERNELS_EMULATED_AVX512_HPP
+#define UTF8GUARD_TESTS_KERNELS_EMULATED_AVX512_HPP
+
+#include <vector>
+
+#include "kernel.hpp"
+
+namespace utf8guard::testing {
+
+// emulated_avx512_bodies lists the BW body and the BW + VBMI body.
+std::vector<const detail::kernel*> emulated_avx512_bodies();
+
+}  // namespace utf8guard::testing
+
+#endif  // UTF8GUARD_TESTS_KERNELS_EMULATED_AVX512_HPP
