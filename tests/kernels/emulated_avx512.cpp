@@ -131,23 +131,16 @@ using detail::kernel;
 
 bool always() noexcept { return true; }
 
-constexpr const char* kNeeds = "nothing: SIMDe's portable intrinsics";
-const kernel kBw{"avx512",
-                 detail::kAvx512,
-                 &always,
-                 &detail::emulated_avx512bw::lookup::scan,
-                 kNeeds,
-                 &detail::emulated_avx512bw::lookup::scan_open,
-                 nullptr,
-                 "bw-emulated"};
-const kernel kVbmi{"avx512",
-                   detail::kAvx512,
-                   &always,
-                   &detail::emulated_avx512vbmi::lookup::scan,
-                   kNeeds,
-                   &detail::emulated_avx512vbmi::lookup::scan_open,
-                   nullptr,
-                   "vbmi-emulated"};
+// A body as the library lists its own: the avx512 kernel, usable anywhere.
+constexpr kernel emulated(detail::scan_fn scan, detail::open_scan_fn scan_open,
+                          const char* variant) {
+  return {"avx512", detail::kAvx512, &always, scan, "nothing: SIMDe's portable intrinsics",
+          scan_open, nullptr, variant};
+}
+const kernel kBw = emulated(&detail::emulated_avx512bw::lookup::scan,
+                            &detail::emulated_avx512bw::lookup::scan_open, "bw-emulated");
+const kernel kVbmi = emulated(&detail::emulated_avx512vbmi::lookup::scan,
+                              &detail::emulated_avx512vbmi::lookup::scan_open, "vbmi-emulated");
 
 }  // namespace
 
