@@ -112,7 +112,8 @@ namespace utf8guard::detail::emulated_avx512bw {
 constexpr bool kVbmi = false;
 constexpr std::size_t kGroupRegs = 4;     // as in src/kernels/avx512.cpp
 constexpr kernel_id kKernelId = kAvx512;  // its run counter
-#include "simd/avx512.hpp"
+#include "simd/avx512.hpp"                // the wrapper: struct simd8
+// The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::emulated_avx512bw
 
@@ -120,7 +121,8 @@ namespace utf8guard::detail::emulated_avx512vbmi {
 constexpr bool kVbmi = true;
 constexpr std::size_t kGroupRegs = 4;     // as in src/kernels/avx512.cpp
 constexpr kernel_id kKernelId = kAvx512;  // its run counter
-#include "simd/avx512.hpp"
+#include "simd/avx512.hpp"                // the wrapper: struct simd8
+// The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::emulated_avx512vbmi
 
@@ -134,8 +136,8 @@ bool always() noexcept { return true; }
 // A body as the library lists its own: the avx512 kernel, usable anywhere.
 constexpr kernel emulated(detail::scan_fn scan, detail::open_scan_fn scan_open,
                           const char* variant) {
-  return {"avx512", detail::kAvx512, &always, scan, "nothing: SIMDe's portable intrinsics",
-          scan_open, nullptr, variant};
+  constexpr const char* kNeeds = "nothing: SIMDe's portable intrinsics";
+  return {"avx512", detail::kAvx512, &always, scan, kNeeds, scan_open, nullptr, variant};
 }
 const kernel kBw = emulated(&detail::emulated_avx512bw::lookup::scan,
                             &detail::emulated_avx512bw::lookup::scan_open, "bw-emulated");
