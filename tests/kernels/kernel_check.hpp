@@ -109,26 +109,41 @@ inline std::string describe_open(const utf8guard::detail::open_scan& o) {
   return out;
 }
 
+// carry_point is where a stream may be cut inside the input's first sequence
+// of more than one byte (a valid one, or the valid prefix of a broken one):
+// that sequence starts at `at`, and its first 1..span bytes may be carried
+// into the next chunk as an unfinished sequence (span 0: nowhere).
+struct carry_point {
+  std::size_t at = 0;
+  std::size_t span = 0;
+};
+inline carry_point first_carry_point(std::string_view in) {
+  const auto* p = bytes_of(in);
+  const std::size_t n = in.size();
+  carry_point c;
+  while (c.at < n) {
+    const utf8guard::result r = utf8guard::detail::sequence_at(p, n, c.at);
+    if (r.ok() && r.length == 1) {
+      ++c.at;
+      continue;
+    }
+    const bool lead_ok = utf8guard::detail::kLeads.entry[p[c.at]].size > 1;
+    c.span = r.ok() ? r.length - 1 : lead_ok ? r.length : 0;
+    break;
+  }
+  return c;
+}
+
 // check_prior checks scan_open with carried bytes, as a stream feeds it: the
-// input is cut inside its first sequence of more than one byte (a valid one,
-// or the valid prefix of a broken one), the bytes before the cut are the
-// prior, the rest the chunk. Returns "" or what went wrong.
+// input is cut at its first carry point, the carried bytes are the prior,
+// the rest the chunk. Returns "" or what went wrong.
 inline std::string check_prior(const kernel& k, std::string_view in, const reference::error& want) {
   const auto* p = bytes_of(in);
   const std::size_t n = in.size();
-  std::size_t b = 0, span = 0;  // the sequence cut, and how many of its bytes may be carried
-  while (b < n) {
-    const utf8guard::result r = utf8guard::detail::sequence_at(p, n, b);
-    if (r.ok() && r.length == 1) {
-      ++b;
-      continue;
-    }
-    const bool lead_ok = utf8guard::detail::kLeads.entry[p[b]].size > 1;
-    span = r.ok() ? r.length - 1 : lead_ok ? r.length : 0;
-    break;
-  }
+  const carry_point cut = first_carry_point(in);
+  const std::size_t b = cut.at;
   const std::size_t early = k.id == utf8guard::detail::kScalar ? 16 : 0;
-  for (std::size_t t = 1; t <= span && b + t <= n; ++t) {
+  for (std::size_t t = 1; t <= cut.span && b + t <= n; ++t) {
     const std::size_t j = b + t;
     const std::uint32_t prior = utf8guard::detail::prior_word(p + b, t);
     const utf8guard::detail::open_scan o = k.scan_open(p + j, n - j, prior);
@@ -191,6 +206,7 @@ inline std::string check_one(const kernel& k, std::string_view in, const referen
                                 ? o.pos == n && o.open == (unfinished ? want.length : 0)
                                 : o.pos < n && o.open == 0 && o.pos <= e + 3 && o.pos + early >= e);
       if (!open_ok) {
+        if (!why.empty()) why += "; ";
         why += prior == 0 ? "scan_open returned " : "scan_open after the ASCII hint returned ";
         why += describe_open(o);
       }
