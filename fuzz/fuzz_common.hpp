@@ -123,6 +123,21 @@ inline bool same(const utf8guard::result& r, const reference::error& e) {
   return utf8guard::to_string(r.kind) == e.kind && r.offset == e.offset && r.length == e.length;
 }
 
+// misaligned_copy places the input at the very end of a fresh allocation that
+// starts odd: SIMD kernels then see it unaligned, and a read past its end
+// still hits the allocation's end (ASan's redzone), as it does in the
+// engine's own exact-size buffer.
+struct misaligned_copy {
+  std::unique_ptr<char[]> storage;
+  std::string_view view;
+  explicit misaligned_copy(std::string_view in, std::size_t shift)
+      : storage(new char[in.size() + shift]) {
+    char* start = storage.get() + shift;
+    if (!in.empty()) std::memcpy(start, in.data(), in.size());
+    view = std::string_view(start, in.size());
+  }
+};
+
 // usable_kernels names every compiled kernel this CPU runs. Asked at run time,
 // so kernels added to the library are fuzzed without touching the targets.
 inline const std::vector<std::string>& usable_kernels() {

@@ -29,7 +29,8 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TARGETS = ["validate_differential", "stream_split", "sanitize", "roundtrip", "c_api"]
+TARGETS = ["validate_differential", "stream_split", "sanitize", "roundtrip", "c_api",
+           "avx512_emulated"]
 
 
 def enc(cp):

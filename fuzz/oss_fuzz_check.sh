@@ -12,7 +12,7 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-TARGETS="validate_differential stream_split sanitize roundtrip c_api"
+TARGETS="validate_differential stream_split sanitize roundtrip c_api"  # as fuzz/build.sh
 SKIP=77
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/utf8guard-oss-fuzz.XXXXXX")

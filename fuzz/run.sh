@@ -29,7 +29,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-TARGETS="validate_differential stream_split sanitize roundtrip c_api"
+TARGETS="validate_differential stream_split sanitize roundtrip c_api avx512_emulated"
 PREFIX=${FUZZ_BUILD_PREFIX:-$ROOT/build-fuzz}
 WORK=$PREFIX-work
 MAX_LEN=${FUZZ_MAX_LEN:-4096}
@@ -73,6 +73,11 @@ configure() {
   fi
   "${NICE[@]}" cmake --build "$dir" -j2 > "$dir.build.log" 2>&1 ||
     { tail -50 "$dir.build.log" >&2; die "building $dir failed"; }
+  local t
+  for t in $TARGETS; do
+    [ -x "$dir/fuzz/$t" ] ||
+      die "$dir has no $t (avx512_emulated needs SIMDe: apt-get install libsimde-dev)"
+  done
 }
 
 build() {

@@ -7,28 +7,12 @@
 // The input is the fuzz data itself, unsplit, so a crash file is the exact
 // input to paste into a regression test.
 #include <cstdlib>
-#include <memory>
 
 #include "fuzz_common.hpp"
 
 namespace {
 
 constexpr const char* kTarget = "validate_differential";
-
-// misaligned_copy places the input at the very end of a fresh allocation that
-// starts odd: SIMD kernels then see it unaligned, and a read past its end
-// still hits the allocation's end (ASan's redzone), as it does in the
-// engine's own exact-size buffer.
-struct misaligned_copy {
-  std::unique_ptr<char[]> storage;
-  std::string_view view;
-  explicit misaligned_copy(std::string_view in, std::size_t shift)
-      : storage(new char[in.size() + shift]) {
-    char* start = storage.get() + shift;
-    if (!in.empty()) std::memcpy(start, in.data(), in.size());
-    view = std::string_view(start, in.size());
-  }
-};
 
 // verdict is one kernel's answers, kept raw: strings are built only on failure.
 struct verdict {
@@ -45,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t expected_count = reference::all_errors(input).size();
   // 1..63 bytes off whatever alignment the engine gave: every position of a
   // 64-byte block comes up as inputs vary in size.
-  const misaligned_copy shifted(input, 1 + size % 63);
+  const fuzz::misaligned_copy shifted(input, 1 + size % 63);
 
   bool agree = true;
   std::vector<verdict> verdicts;
