@@ -248,7 +248,8 @@ TEST_P(Stream, FinishDropsTheCarriedBytes) {
   auto on_error = [&errors](const result& r) { errors.push_back(r); };
   EXPECT_TRUE(scan.feed("\xF0\x9F\x98", on_error));
   EXPECT_TRUE(scan.finish(on_error));
-  EXPECT_TRUE(scan.feed("\x80" + std::string(63, 'a'), on_error));
+  // (Appended: GCC 12 -Wrestrict misfires on a literal + std::string.)
+  EXPECT_TRUE(scan.feed(std::string("\x80").append(63, 'a'), on_error));
   EXPECT_EQ(errors, (std::vector<result>{{error::incomplete, 0, 3},
                                          {error::unexpected_continuation, 3, 1}}));
 }
