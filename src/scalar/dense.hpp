@@ -74,18 +74,27 @@ inline constexpr std::size_t kMaxErrors = 2 * kWindow;             // two per by
 inline constexpr std::uint64_t kNextByte = std::uint64_t{1} << 5;  // start + 1
 static_assert(static_cast<unsigned>(error::incomplete) < 8, "a kind fits 3 bits");
 
+// Two error words as one value, so that errors_in moves an action's pair
+// with one 16-byte load, add and store (SSE2 on x86-64, NEON on AArch64):
+// as two words, g++ put them together from two loads and clang used two
+// of everything (HACKING.md, "How a call flows", has the figures).
+using word_pair = std::uint64_t __attribute__((vector_size(16)));
+static_assert(sizeof(word_pair) == sizeof(dfa::action_columns::words[0]), "a pair is 16 bytes");
+
 // errors_in lists, in out[0..kMaxErrors), every maximal subpart of p[0..n)
 // (n <= kWindow), in order. Two entries are written for every byte and the
 // count advances by the ones that are real (dfa::action_columns).
 // (Not inlined: on its own the loop keeps its counters in registers.)
 __attribute__((noinline)) inline window_end errors_in(const std::uint8_t* p, std::size_t n,
                                                       window_error* out) noexcept {
+  static_assert(sizeof(window_error) == 8, "out holds the words as they are");
   const dfa::action_columns& c = dfa::kTables.column;
   std::uint64_t state = dfa::kPosition[dfa::A];
-  std::uint64_t here = 0;  // start i as a window_error
+  word_pair here = {0, 0};  // start i as a window_error, twice
+  const word_pair next = {kNextByte, kNextByte};
   std::size_t count = 0;
-  // SAFETY: count <= 2 * i before byte i, so both stores are below 2 * n.
-  // (Unsigned wrap-around: first_word may hold a negative offset.)
+  // SAFETY: count <= 2 * i before byte i, so the pair's store is below 2 * n.
+  // (Unsigned wrap-around: the first word may hold a negative offset.)
   // A broken sequence starts at or after 0 (the walk starts at a boundary),
   // so adding `broken` borrows from no bit above the start.
   // The byte is read once, before the stores: the compiler cannot tell that
@@ -95,10 +104,12 @@ __attribute__((noinline)) inline window_end errors_in(const std::uint8_t* p, std
     const std::uint8_t b = p[i];
     const unsigned k = action_number(state, b);
     state = next_state(state, b);
-    out[count] = {here + c.first_word[k]};
-    out[count + 1] = {here + c.second_word[k]};
+    word_pair words;
+    __builtin_memcpy(&words, c.words[k], sizeof words);
+    words += here;
+    __builtin_memcpy(out + count, &words, sizeof words);
     count += c.count[k];
-    here += kNextByte;
+    here += next;
   }
   return {n - open_bytes(state), count, count};
 }
@@ -111,24 +122,25 @@ __attribute__((noinline)) inline window_end replace_in(const std::uint8_t* p, st
                                                        char* out) noexcept {
   const dfa::action_columns& c = dfa::kTables.column;
   std::uint64_t state = dfa::kPosition[dfa::A];
-  char* q = out;
-  std::size_t replacements = 0;
-  // SAFETY: q - out <= 6 * i before byte i (advance <= 6), and a broken
-  // sequence's bytes (fffd_at = -have) were written at or after out: each
-  // 8-byte store lies in out[0 .. 6 * i + 8), below 6 * n + 2 <= kMaxOutput.
-  // (The byte is read once, before the store, as in errors_in.)
+  // The cursor's offset from out (dfa::kCursor) and the subparts met, one add.
+  std::uint64_t moved = 0;
+  // SAFETY: the cursor is <= 6 * i before byte i (advance <= 6), and a
+  // broken sequence's bytes (store_offset = -have) were written at or after
+  // out: each 8-byte store lies in out[0 .. 6 * i + 8), below 6 * n + 2 <=
+  // kMaxOutput. (The byte is read once, before the store, as in errors_in.)
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint8_t b = p[i];
     const unsigned k = action_number(state, b);
     state = next_state(state, b);
-    store64(q + c.fffd_at[k], c.word[k] + std::uint64_t{b} * c.byte_mult[k]);
-    q += c.advance[k];
-    replacements += c.count[k];
+    const std::uint64_t s = c.store[k];
+    store64(out + (moved & dfa::kCursor) + dfa::store_offset(s), dfa::stored_bytes(s, b));
+    moved += c.advance_count[k];
   }
   // A sequence still open at the end is not output yet: the next walk
   // starts at its lead, whose bytes were copied one for one.
   const std::size_t open = open_bytes(state);
-  return {n - open, static_cast<std::size_t>(q - out) - open, replacements};
+  return {n - open, static_cast<std::size_t>(moved & dfa::kCursor) - open,
+          static_cast<std::size_t>(moved >> dfa::kCountAt)};
 }
 
 }  // namespace utf8guard::detail::dense

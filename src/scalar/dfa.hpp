@@ -189,21 +189,45 @@ constexpr action action_for(unsigned s, std::uint8_t b) {
 inline constexpr unsigned kCodeBits = 5;
 inline constexpr unsigned kMaxActions = 1u << kCodeBits;
 
-// The actions as the walks read them: one 64-bit column per quantity,
-// indexed by action number, so that a walk adds each straight from memory
-// to its cursor or counter, and sanitize's bytes are one 8-byte store
-// (U+FFFD if a sequence broke, then the byte, by byte_mult, or U+FFFD).
+// The actions as the walks read them, indexed by action number, packed so
+// that each byte loads as few words as it can: on random bytes the walks
+// wait on their loads (eight per byte, when every quantity had a column of
+// its own), not on the state's shift.
+// - sanitize's `store` is all of its one 8-byte store: the bytes (U+FFFD
+//   if a sequence broke, then the byte or, if the byte is an error,
+//   U+FFFD) in bits 0-47, where the byte goes among them (a shift; 56 puts
+//   it past bit 47, where stored_bytes drops it) in bits 48-55, and where
+//   the store lands from the cursor (fffd_at, signed) in bits 56-63. Its
+//   `advance_count` is added to one accumulator that keeps the cursor's
+//   offset in the low 32 bits and the subparts met in the high 32.
+// - The error walk's two words of a byte sit side by side (`words`), one
+//   16-byte load.
 inline constexpr std::uint64_t kFffd = 0xEF | 0xBF << 8 | 0xBD << 16;  // little-endian
 inline constexpr std::uint64_t kLengthOne = std::uint64_t{1} << 3;     // in a window_error
+inline constexpr unsigned kByteShiftAt = 48, kStoreOffsetAt = 56;
+inline constexpr std::uint64_t kStoredBytes = (std::uint64_t{1} << kByteShiftAt) - 1;
+inline constexpr std::uint64_t kCursor = 0xFFFFFFFF;  // advance_count's cursor part
+inline constexpr unsigned kCountAt = 32;              // and where its count starts
 struct action_columns {
-  std::int64_t fffd_at[kMaxActions];
-  std::uint64_t advance[kMaxActions];
+  std::uint64_t store[kMaxActions];          // sanitize's store, as above
+  std::uint64_t advance_count[kMaxActions];  // advance | count << kCountAt
   std::uint64_t count[kMaxActions];
-  std::uint64_t word[kMaxActions];         // what sanitize writes, the byte left 0
-  std::uint64_t byte_mult[kMaxActions];    // the byte times this goes into word
-  std::uint64_t first_word[kMaxActions];   // broken if the byte breaks a sequence, else second
-  std::uint64_t second_word[kMaxActions];  // second (counted only after a broken sequence)
+  // The error words: broken if the byte breaks a sequence, else second;
+  // then second (counted only after a broken sequence).
+  alignas(16) std::uint64_t words[kMaxActions][2];
 };
+
+// The 8 bytes sanitize stores for the action word s and the input byte b
+// (the last two are 0), and where from its cursor: 0, or back over the
+// bytes of the sequence that b breaks.
+constexpr std::uint64_t stored_bytes(std::uint64_t s, std::uint8_t b) {
+  // A shift uses the low 6 bits of its count on x86 and AArch64: the mask
+  // costs nothing there.
+  return (s | std::uint64_t{b} << ((s >> kByteShiftAt) & 63)) & kStoredBytes;
+}
+constexpr std::int64_t store_offset(std::uint64_t s) {
+  return static_cast<std::int64_t>(s) >> kStoreOffsetAt;  // arithmetic: fffd_at <= 0
+}
 
 constexpr bool same_action(const action& x, const action& y) {
   return x.fffd_at == y.fffd_at && x.advance == y.advance && x.count == y.count &&
@@ -242,15 +266,16 @@ struct tables {
     }
     for (unsigned k = 0; k < action_count; ++k) {
       const action& x = actions[k];
-      const unsigned at = x.broke ? 3 : 0;  // where the byte goes in word
-      column.fffd_at[k] = x.fffd_at;
-      column.advance[k] = x.advance;
+      const unsigned at = x.broke ? 3 : 0;  // where the byte goes among the stored bytes
+      const std::uint64_t bytes = (x.broke ? kFffd : 0) | (x.bad ? kFffd << (8 * at) : 0);
+      const std::uint64_t byte_shift = x.bad ? 56 : 8 * at;
+      column.store[k] = bytes | byte_shift << kByteShiftAt |
+                        static_cast<std::uint64_t>(std::int64_t{x.fffd_at}) << kStoreOffsetAt;
+      column.advance_count[k] = x.advance | std::uint64_t{x.count} << kCountAt;
       column.count[k] = x.count;
-      column.word[k] = (x.broke ? kFffd : 0) | (x.bad ? kFffd << (8 * at) : 0);
-      column.byte_mult[k] = x.bad ? 0 : std::uint64_t{1} << (8 * at);
-      column.second_word[k] = x.second + kLengthOne;
-      column.first_word[k] =
-          x.broke ? static_cast<std::uint64_t>(std::int64_t{x.broken}) : column.second_word[k];
+      const std::uint64_t second = x.second + kLengthOne;
+      column.words[k][0] = x.broke ? static_cast<std::uint64_t>(std::int64_t{x.broken}) : second;
+      column.words[k][1] = second;
     }
   }
   // number_of finds the action in the list, or adds it (a full list is

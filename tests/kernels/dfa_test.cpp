@@ -156,12 +156,19 @@ TEST(Dfa, TheRowsAndActionsAreTheTransitions) {
       // The columns the walks read hold the same action.
       const dfa::action_columns& c = dfa::kTables.column;
       const unsigned k = dense::action_number(state, static_cast<std::uint8_t>(b));
-      EXPECT_EQ(c.fffd_at[k], a.fffd_at);
-      EXPECT_EQ(c.advance[k], a.advance);
+      EXPECT_EQ(dfa::store_offset(c.store[k]), a.fffd_at);
+      // sanitize stores U+FFFD for the broken sequence, then the byte, or
+      // U+FFFD for it if it is an error, and zeros after.
+      const unsigned at = broke ? 3 : 0;
+      const std::uint64_t byte = bad ? dfa::kFffd : static_cast<std::uint64_t>(b);
+      EXPECT_EQ(dfa::stored_bytes(c.store[k], static_cast<std::uint8_t>(b)),
+                (broke ? dfa::kFffd : 0) | byte << (8 * at));
+      EXPECT_EQ(c.advance_count[k] & dfa::kCursor, a.advance);
+      EXPECT_EQ(c.advance_count[k] >> dfa::kCountAt, a.count);
       EXPECT_EQ(c.count[k], a.count);
       const std::uint64_t second = a.second + dfa::kLengthOne;
-      EXPECT_EQ(c.first_word[k], broke ? static_cast<std::uint64_t>(a.broken) : second);
-      EXPECT_EQ(c.second_word[k], second);
+      EXPECT_EQ(c.words[k][0], broke ? static_cast<std::uint64_t>(a.broken) : second);
+      EXPECT_EQ(c.words[k][1], second);
     }
   }
   const unsigned err = dfa::ERR * dfa::kValidSpacing;
