@@ -5,8 +5,8 @@
 // kind, offset and length through the driver; scan's position contract;
 // scan_open with and without the ASCII hint, and with the input's first
 // sequence carried in from a previous chunk), here on whatever the engine
-// finds. On CPUs without AVX-512 - CI's, and most developers' - no other
-// fuzz target reaches this source.
+// finds. On CPUs without AVX-512 (this project's CI machines among them) no
+// other fuzz target reaches this source.
 //
 // Where the CPU runs AVX-512, each emulated body must also answer exactly as
 // the library's compiled body of the same variant: one source, the

@@ -190,14 +190,14 @@ inline constexpr unsigned kCodeBits = 5;
 inline constexpr unsigned kMaxActions = 1u << kCodeBits;
 
 // The actions as the walks read them, indexed by action number, packed so
-// that each byte loads as few words as it can: on random bytes the walks
-// wait on their loads (eight per byte, when every quantity had a column of
-// its own), not on the state's shift.
+// that each byte loads as few words as it can: on random bytes, fewer loads
+// per byte (there were eight, with a column per quantity) made the walks
+// faster where fewer instructions did not (HACKING.md).
 // - sanitize's `store` is all of its one 8-byte store: the bytes (U+FFFD
 //   if a sequence broke, then the byte or, if the byte is an error,
-//   U+FFFD) in bits 0-47, where the byte goes among them (a shift; 56 puts
-//   it past bit 47, where stored_bytes drops it) in bits 48-55, and where
-//   the store lands from the cursor (fffd_at, signed) in bits 56-63. Its
+//   U+FFFD) in bits 0-47, where the byte goes among them (a shift;
+//   kByteShiftAt puts it where stored_bytes drops it) in bits 48-55, and
+//   where the store lands from the cursor (fffd_at, signed) in bits 56-63. Its
 //   `advance_count` is added to one accumulator that keeps the cursor's
 //   offset in the low 32 bits and the subparts met in the high 32.
 // - The error walk's two words of a byte sit side by side (`words`), one
@@ -268,7 +268,7 @@ struct tables {
       const action& x = actions[k];
       const unsigned at = x.broke ? 3 : 0;  // where the byte goes among the stored bytes
       const std::uint64_t bytes = (x.broke ? kFffd : 0) | (x.bad ? kFffd << (8 * at) : 0);
-      const std::uint64_t byte_shift = x.bad ? 56 : 8 * at;
+      const std::uint64_t byte_shift = x.bad ? kByteShiftAt : 8 * at;
       column.store[k] = bytes | byte_shift << kByteShiftAt |
                         static_cast<std::uint64_t>(std::int64_t{x.fffd_at}) << kStoreOffsetAt;
       column.advance_count[k] = x.advance | std::uint64_t{x.count} << kCountAt;
