@@ -153,9 +153,9 @@ inline constexpr unsigned kPosition[kClassifyingStates] = {
 //           its start have bytes back (kind + 8 * have - 32 * have)
 //   second  for the byte itself: its kind and length 1
 // The walk writes the byte's first real word (broken if it broke a sequence,
-// else second) at its count and the other after it (first_word and
-// second_word below), and adds `count`: where it stores depends on the count
-// alone.
+// else second) at its count and the other after it (the pair `words` of
+// action_columns below), and adds `count`: where it stores depends on the
+// count alone.
 struct action {
   std::int8_t fffd_at;   // -have of a broken sequence, else 0
   std::uint8_t advance;  // the cursor's move: fffd_at + 3 (if broken) + 3 (an error) or 1

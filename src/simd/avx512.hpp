@@ -6,7 +6,7 @@
 // members use BW instructions only.
 
 // kept() passes a register through an empty asm. The test program that
-// compiles this wrapper over portable intrinsics (tests/kernels/
+// compiles this wrapper over portable intrinsics (tests/emulated/
 // emulated_avx512.cpp), where __m512i is a struct, passes it through memory.
 #ifndef UTF8GUARD_AVX512_KEEP
 #define UTF8GUARD_AVX512_KEEP(x) asm("" : "+v"(x))
