@@ -20,9 +20,10 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 : "${SRC:=$(dirname "$REPO")}" "${WORK:=/tmp/utf8guard-oss-fuzz}"
 : "${OUT:?OUT must name the output folder}" "${LIB_FUZZING_ENGINE:?LIB_FUZZING_ENGINE must be set}"
 : "${CC:=clang}" "${CXX:=clang++}" "${CFLAGS:=}" "${CXXFLAGS:=}"
-# Not avx512_emulated: it needs SIMDe, which the OSS-Fuzz image lacks, and
-# OSS-Fuzz's machines run the real AVX-512 bodies in validate_differential.
-TARGETS="validate_differential stream_split sanitize roundtrip c_api"
+# fuzz/targets.txt less the targets that need SIMDe (avx512_emulated): the
+# OSS-Fuzz image lacks it, and OSS-Fuzz's machines run the real AVX-512 bodies
+# in validate_differential.
+TARGETS=$(awk '!/^#/ && NF && $2 != "simde" { print $1 }' "$REPO/fuzz/targets.txt")
 MAX_LEN=4096
 BUILD=$WORK/utf8guard-build
 

@@ -15,7 +15,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build-fuzz-coverage}
-TARGETS="validate_differential stream_split sanitize roundtrip c_api avx512_emulated"
+TARGETS=$(awk '!/^#/ && NF { print $1 }' "$ROOT/fuzz/targets.txt")
 VECTORS=$ROOT/security/vectors/vectors.tsv
 
 tool() {

@@ -29,8 +29,9 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TARGETS = ["validate_differential", "stream_split", "sanitize", "roundtrip", "c_api",
-           "avx512_emulated"]
+with open(os.path.join(ROOT, "fuzz", "targets.txt")) as targets_file:
+    TARGETS = [line.split()[0] for line in targets_file
+               if line.strip() and not line.startswith("#")]
 
 
 def enc(cp):

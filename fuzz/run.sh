@@ -29,7 +29,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-TARGETS="validate_differential stream_split sanitize roundtrip c_api avx512_emulated"
+# Space-separated, with one at each end, for is_target.
+TARGETS=" $(awk '!/^#/ && NF { printf "%s ", $1 }' "$ROOT/fuzz/targets.txt")"
 PREFIX=${FUZZ_BUILD_PREFIX:-$ROOT/build-fuzz}
 WORK=$PREFIX-work
 MAX_LEN=${FUZZ_MAX_LEN:-4096}
@@ -51,7 +52,7 @@ die() {
 }
 
 is_target() {
-  case " $TARGETS " in *" $1 "*) return 0 ;; esac
+  case "$TARGETS" in *" $1 "*) return 0 ;; esac
   return 1
 }
 
@@ -76,7 +77,7 @@ configure() {
   local t
   for t in $TARGETS; do
     [ -x "$dir/fuzz/$t" ] ||
-      die "$dir has no $t (avx512_emulated needs SIMDe: apt-get install libsimde-dev)"
+      die "$dir has no $t (fuzz/targets.txt: a target that needs simde needs apt-get install libsimde-dev)"
   done
 }
 
@@ -243,7 +244,7 @@ merge() {
 
 [ $# -ge 1 ] || usage
 case $1 in
-  --list) echo "$TARGETS" | tr ' ' '\n'; exit 0 ;;
+  --list) for t in $TARGETS; do echo "$t"; done; exit 0 ;;
   --build) [ $# -eq 2 ] || usage; build "$2"; exit 0 ;;
   --merge) [ $# -eq 2 ] || usage; is_target "$2" || die "unknown target '$2'"; mkdir -p "$WORK"; merge "$2"; exit $? ;;
   -h | --help) usage ;;
