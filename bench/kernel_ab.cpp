@@ -4,9 +4,8 @@
 // Built by bench/kernel_ab.sh, which points base/ at the base commit's src/
 // (bench/CMakeLists.txt; work/ is the working tree's). Every body is
 // compiled twice, base and work (kernel_ab_sides.hpp), as src/kernels/<isa>.cpp
-// compiles it (the same target region and registers per group, as the
-// working tree has them); everything else comes from the working tree and
-// the library.
+// compiles it (in the same target region, as the working tree has it);
+// everything else comes from the working tree and the library.
 //
 // On a shared machine two processes run minutes apart can differ by 20 %
 // where the code did not change; with both versions in one process and the
@@ -35,7 +34,6 @@
 
 UTF8GUARD_TARGET_REGION("ssse3,sse4.1,sse4.2,popcnt")
 namespace utf8guard::detail::ab::sse42 {
-constexpr std::size_t kGroupRegs = 8;
 constexpr kernel_id kKernelId = kSse42;
 #define UTF8GUARD_AB_BASE_WRAPPER "base/simd/sse.hpp"
 #define UTF8GUARD_AB_WORK_WRAPPER "work/simd/sse.hpp"
@@ -45,7 +43,6 @@ UTF8GUARD_TARGET_REGION_END
 
 UTF8GUARD_TARGET_REGION("avx2,bmi,bmi2,popcnt")
 namespace utf8guard::detail::ab::avx2 {
-constexpr std::size_t kGroupRegs = 8;
 constexpr kernel_id kKernelId = kAvx2;
 #define UTF8GUARD_AB_BASE_WRAPPER "base/simd/avx2.hpp"
 #define UTF8GUARD_AB_WORK_WRAPPER "work/simd/avx2.hpp"
@@ -62,7 +59,6 @@ UTF8GUARD_TARGET_REGION_END
 UTF8GUARD_TARGET_REGION("avx512f,avx512bw,avx2,bmi,bmi2,popcnt")
 namespace utf8guard::detail::ab::avx512bw {
 constexpr bool kVbmi = false;
-constexpr std::size_t kGroupRegs = 4;
 constexpr kernel_id kKernelId = kAvx512;
 #define UTF8GUARD_AB_BASE_WRAPPER "base/simd/avx512.hpp"
 #define UTF8GUARD_AB_WORK_WRAPPER "work/simd/avx512.hpp"
@@ -72,7 +68,6 @@ UTF8GUARD_TARGET_REGION_END
 UTF8GUARD_TARGET_REGION("avx512f,avx512bw,avx512vbmi,avx2,bmi,bmi2,popcnt")
 namespace utf8guard::detail::ab::avx512vbmi {
 constexpr bool kVbmi = true;
-constexpr std::size_t kGroupRegs = 4;
 constexpr kernel_id kKernelId = kAvx512;
 #define UTF8GUARD_AB_BASE_WRAPPER "base/simd/avx512.hpp"
 #define UTF8GUARD_AB_WORK_WRAPPER "work/simd/avx512.hpp"

@@ -7,8 +7,7 @@
 #
 # Where bench/compare.sh times the whole library in separate processes
 # taking turns, this times only the kernels' algorithm (src/generic/ and
-# src/simd/ of each side; registers per group as the working tree's
-# src/kernels/ set them), both sides in one process with the repetitions
+# src/simd/ of each side), both sides in one process with the repetitions
 # interleaved at random: on a noisy machine, the finer instrument.
 #
 # Environment: REPS (9) repetitions of MIN_TIME (0.05) seconds, ROUNDS (1)

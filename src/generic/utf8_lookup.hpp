@@ -2,9 +2,10 @@
 //
 // No include guard on purpose: every kernel in src/kernels/ includes this
 // file inside its own ISA namespace and target region, after its wrapper
-// (src/simd/<isa>.hpp, which defines `simd8`) and after defining
-//   constexpr std::size_t kGroupRegs;  // registers per error check
-//   constexpr kernel_id kKernelId;     // its run counter (kernel.hpp)
+// (src/simd/<isa>.hpp, which defines `simd8` with its width and the
+// choices tuned per ISA: group_regs, align_blocks, leads_from_memory) and
+// after defining
+//   constexpr kernel_id kKernelId;  // its run counter (kernel.hpp)
 // It needs <cstddef>, <cstdint>, scalar/table37.hpp and scalar/prior.hpp,
 // included by the kernel.
 //
@@ -187,6 +188,7 @@ UTF8GUARD_SIMD_INLINE simd8 is_incomplete(simd8 last) {
 }
 
 constexpr std::size_t W = simd8::width;
+constexpr std::size_t kGroupRegs = simd8::group_regs;  // registers per error check
 constexpr std::size_t kGroupBytes = kGroupRegs * W;
 // After the first group the register before p[i], and the 3 bytes before
 // each register of a group, are inside the input (before_at, check_at).

@@ -17,7 +17,6 @@
 
 UTF8GUARD_TARGET_REGION("avx2,bmi,bmi2,popcnt")
 namespace utf8guard::detail::avx2 {
-constexpr std::size_t kGroupRegs = 8;   // 256 bytes per error check
 constexpr kernel_id kKernelId = kAvx2;  // its run counter
 #include "simd/avx2.hpp"                // the wrapper: struct simd8
 // The algorithm, written against simd8:

@@ -30,7 +30,6 @@
 UTF8GUARD_TARGET_REGION("avx512f,avx512bw,avx2,bmi,bmi2,popcnt")
 namespace utf8guard::detail::avx512bw {
 constexpr bool kVbmi = false;
-constexpr std::size_t kGroupRegs = 4;     // 256 bytes per error check
 constexpr kernel_id kKernelId = kAvx512;  // its run counter
 #include "simd/avx512.hpp"                // the wrapper: struct simd8
 // The algorithm, written against simd8:
@@ -41,7 +40,6 @@ UTF8GUARD_TARGET_REGION_END
 UTF8GUARD_TARGET_REGION("avx512f,avx512bw,avx512vbmi,avx2,bmi,bmi2,popcnt")
 namespace utf8guard::detail::avx512vbmi {
 constexpr bool kVbmi = true;
-constexpr std::size_t kGroupRegs = 4;     // 256 bytes per error check
 constexpr kernel_id kKernelId = kAvx512;  // its run counter
 #include "simd/avx512.hpp"                // the wrapper: struct simd8
 // The algorithm, written against simd8:

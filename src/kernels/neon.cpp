@@ -16,7 +16,6 @@
 #include "simd/target.hpp"
 
 namespace utf8guard::detail::neon {
-constexpr std::size_t kGroupRegs = 8;   // 128 bytes per error check
 constexpr kernel_id kKernelId = kNeon;  // its run counter
 #include "simd/neon.hpp"                // the wrapper: struct simd8
 // The algorithm, written against simd8:

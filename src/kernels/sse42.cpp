@@ -17,7 +17,6 @@
 
 UTF8GUARD_TARGET_REGION("ssse3,sse4.1,sse4.2,popcnt")
 namespace utf8guard::detail::sse42 {
-constexpr std::size_t kGroupRegs = 8;    // 128 bytes per error check
 constexpr kernel_id kKernelId = kSse42;  // its run counter
 #include "simd/sse.hpp"                  // the wrapper: struct simd8
 // The algorithm, written against simd8:

@@ -6,6 +6,7 @@ struct simd8 {
   __m256i v;
 
   static constexpr std::size_t width = 32;
+  static constexpr std::size_t group_regs = 8;  // 256 bytes per error check
   // VEX folds unaligned loads too, and read from aligned addresses ASCII
   // streamed from memory 2-18 % slower on Zen 4 (see sse.hpp; HACKING.md).
   static constexpr bool align_blocks = false;

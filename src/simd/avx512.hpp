@@ -16,6 +16,7 @@ struct simd8 {
   __m512i v;
 
   static constexpr std::size_t width = 64;
+  static constexpr std::size_t group_regs = 4;  // 256 bytes per error check
   // As AVX2 (avx2.hpp): aligned, ASCII in L2 validated 4-8 % faster, but
   // from memory 2-30 % slower on Zen 4.
   static constexpr bool align_blocks = false;

@@ -7,7 +7,8 @@ struct simd8 {
   uint8x16_t v;
 
   static constexpr std::size_t width = 16;
-  static constexpr bool align_blocks = false;  // NEON's loads take any alignment
+  static constexpr std::size_t group_regs = 8;  // 128 bytes per error check
+  static constexpr bool align_blocks = false;   // NEON's loads take any alignment
   // ext is one cheap instruction; reading the flags' bytes from memory
   // (sse.hpp) is unmeasured on an AArch64 CPU, so NEON keeps the shift.
   static constexpr bool leads_from_memory = false;

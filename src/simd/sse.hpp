@@ -12,6 +12,8 @@ struct simd8 {
   __m128i v;
 
   static constexpr std::size_t width = 16;
+  // group_regs: registers read per error check (utf8_lookup.hpp), 128 bytes.
+  static constexpr std::size_t group_regs = 8;
   // align_blocks: runs of ASCII are read from width-aligned addresses
   // (utf8_lookup.hpp, ascii_blocks). Legacy SSE folds only an aligned load
   // into por, and from an odd address one 16-byte load in four spans two

@@ -107,10 +107,10 @@ inline std::uint64_t tzcnt_u64(std::uint64_t a) {
 // kept() only has to hand its register back unchanged (avx512.hpp).
 #define UTF8GUARD_AVX512_KEEP(x) asm("" : "+m"(x))
 
-// The bodies, with the parameters src/kernels/avx512.cpp gives them.
+// The bodies, as src/kernels/avx512.cpp builds them (the wrapper brings its
+// group size).
 namespace utf8guard::detail::emulated_avx512bw {
 constexpr bool kVbmi = false;
-constexpr std::size_t kGroupRegs = 4;     // as in src/kernels/avx512.cpp
 constexpr kernel_id kKernelId = kAvx512;  // its run counter
 #include "simd/avx512.hpp"                // the wrapper: struct simd8
 // The algorithm, written against simd8:
@@ -119,7 +119,6 @@ constexpr kernel_id kKernelId = kAvx512;  // its run counter
 
 namespace utf8guard::detail::emulated_avx512vbmi {
 constexpr bool kVbmi = true;
-constexpr std::size_t kGroupRegs = 4;     // as in src/kernels/avx512.cpp
 constexpr kernel_id kKernelId = kAvx512;  // its run counter
 #include "simd/avx512.hpp"                // the wrapper: struct simd8
 // The algorithm, written against simd8:
