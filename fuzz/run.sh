@@ -77,7 +77,7 @@ configure() {
   local t
   for t in $TARGETS; do
     [ -x "$dir/fuzz/$t" ] ||
-      die "$dir has no $t (fuzz/targets.txt: a target that needs simde needs apt-get install libsimde-dev)"
+      die "$dir has no $t (if fuzz/targets.txt says it needs simde: apt-get install libsimde-dev)"
   done
 }
 
