@@ -36,8 +36,8 @@ install(FILES ${PROJECT_BINARY_DIR}/include/utf8guard/version.h
 # A static libutf8guard.a needs the C++ runtime when a C program links it with
 # the C compiler driver (cc, or a CMake project without CXX enabled): what the
 # C++ compiler links implicitly and the C compiler does not, i.e. stdc++ and m
-# with GCC, c++ with libc++. pkg-config's Libs.private and the CMake package
-# both use this list.
+# with GCC, c++ with libc++. utf8guard.pc and the CMake package both use this
+# list.
 set(utf8guard_cxx_runtime "")
 foreach(lib IN LISTS CMAKE_CXX_IMPLICIT_LINK_LIBRARIES)
   if(NOT lib IN_LIST CMAKE_C_IMPLICIT_LINK_LIBRARIES AND NOT lib IN_LIST utf8guard_cxx_runtime)
@@ -53,6 +53,11 @@ set(UTF8GUARD_CXX_RUNTIME "${utf8guard_cxx_runtime}")
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/utf8guardConfig.cmake.in
   ${PROJECT_BINARY_DIR}/utf8guardConfig.cmake
   INSTALL_DESTINATION ${utf8guard_cmake_dir})
+# The build tree is a package too (-Dutf8guard_DIR=<build>, or the build in
+# CMAKE_PREFIX_PATH): its targets file names the library where it was built
+# and the headers in the source and build trees.
+export(EXPORT utf8guardTargets NAMESPACE utf8guard::
+  FILE ${PROJECT_BINARY_DIR}/utf8guardTargets.cmake)
 # Before 1.0 a minor release may change the API and ABI (SemVer item 4), so a
 # request for 0.1 accepts 0.1.x only; from 1.0 on, any 1.y satisfies 1.x.
 # The SONAME follows the same rule (src/CMakeLists.txt).
@@ -67,13 +72,19 @@ install(FILES ${PROJECT_BINARY_DIR}/utf8guardConfig.cmake
               ${PROJECT_BINARY_DIR}/utf8guardConfigVersion.cmake
   DESTINATION ${utf8guard_cmake_dir} COMPONENT Development)
 
-# utf8guard.pc. Cflags carry what the target's INTERFACE carries; Libs.private
-# is what `pkg-config --static` adds for a static library linked by cc.
+# utf8guard.pc. Cflags carry what the target's INTERFACE carries. The C++
+# runtime: a static-only install has no link without it, so it goes in Libs
+# and plain `pkg-config --libs` works for cc; a shared library records its own
+# (DT_NEEDED), so there it goes in Libs.private, which only `--static` reads.
 list(TRANSFORM utf8guard_cxx_runtime PREPEND " -l" OUTPUT_VARIABLE utf8guard_pc_libs)
-list(JOIN utf8guard_pc_libs "" UTF8GUARD_PC_LIBS_PRIVATE)
+list(JOIN utf8guard_pc_libs "" utf8guard_pc_runtime)
 set(UTF8GUARD_PC_CFLAGS "")
+set(UTF8GUARD_PC_LIBS "${utf8guard_pc_runtime}")
+set(UTF8GUARD_PC_LIBS_PRIVATE "")
 if(BUILD_SHARED_LIBS)
   set(UTF8GUARD_PC_CFLAGS " -DUTF8GUARD_SHARED")  # the target's PUBLIC define
+  set(UTF8GUARD_PC_LIBS "")
+  set(UTF8GUARD_PC_LIBS_PRIVATE "${utf8guard_pc_runtime}")
 endif()
 foreach(dir LIBDIR INCLUDEDIR)
   if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")

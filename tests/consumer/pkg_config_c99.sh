@@ -2,8 +2,8 @@
 # pkg_config_c99.sh PREFIX PKGCONFIGDIR WORKDIR CC SOURCE VERSION static|shared
 #
 # Builds a C99 program against an installed utf8guard the way a Makefile
-# would, `cc -std=c99 prog.c $(pkg-config --cflags --libs [--static] utf8guard)`,
-# and runs it. Checks first that the .pc points into PREFIX (the prefix given
+# would, `cc -std=c99 prog.c $(pkg-config --cflags --libs utf8guard)`, and
+# runs it; for the static library also with `--static`, which must link too. Checks first that the .pc points into PREFIX (the prefix given
 # to `cmake --install --prefix`, not the one configured) and carries VERSION.
 # CFLAGS and LDFLAGS from the environment are added (the build's own flags,
 # e.g. sanitizers). Exit 77 (ctest: skipped) when pkg-config is not installed.
@@ -23,20 +23,24 @@ got=$(pkg-config --modversion utf8guard)
 [ "$got" = "$version" ] || { echo "utf8guard.pc: version $got, expected $version" >&2; exit 1; }
 
 case $mode in
-  static) flags=$(pkg-config --cflags --libs --static utf8guard) ;;
-  shared) flags=$(pkg-config --cflags --libs utf8guard) ;;
+  static) ways="plain --static" ;;  # a Makefile's plain --libs must link too
+  shared) ways="plain" ;;
   *) echo "mode must be static or shared" >&2; exit 2 ;;
 esac
-rm -rf "$work"
-mkdir -p "$work"
-echo "+ $cc -std=c99 -pedantic-errors -Wall -Wextra -Werror ... $source $flags"
-# shellcheck disable=SC2086  # the flags are meant to split into words
-"$cc" -std=c99 -pedantic-errors -Wall -Wextra -Werror ${CFLAGS:-} \
-  "-DEXPECTED_VERSION=\"$version\"" "$source" -o "$work/consumer_c" ${LDFLAGS:-} $flags
-
 if [ "$mode" = shared ]; then
   # cc sets no RUNPATH: find the library the way an installed system would.
   LD_LIBRARY_PATH=$(pkg-config --variable=libdir utf8guard)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   export LD_LIBRARY_PATH
 fi
-"$work/consumer_c"
+for way in $ways; do
+  extra=""
+  [ "$way" = plain ] || extra=$way
+  rm -rf "$work"
+  mkdir -p "$work"
+  flags=$(pkg-config --cflags --libs ${extra:+"$extra"} utf8guard)
+  echo "+ $cc -std=c99 -pedantic-errors -Wall -Wextra -Werror ... $source $flags"
+  # shellcheck disable=SC2086  # the flags are meant to split into words
+  "$cc" -std=c99 -pedantic-errors -Wall -Wextra -Werror ${CFLAGS:-} \
+    "-DEXPECTED_VERSION=\"$version\"" "$source" -o "$work/consumer_c" ${LDFLAGS:-} $flags
+  "$work/consumer_c"
+done
