@@ -3,8 +3,9 @@
 #
 # Builds a C99 program against an installed utf8guard the way a Makefile
 # would, `cc -std=c99 prog.c $(pkg-config --cflags --libs utf8guard)`, and
-# runs it; for the static library also with `--static`, which must link too. Checks first that the .pc points into PREFIX (the prefix given
-# to `cmake --install --prefix`, not the one configured) and carries VERSION.
+# runs it; for the static library also with `--static`, which must link too.
+# Checks first that the .pc points into PREFIX (the prefix given to `cmake
+# --install --prefix`, not the one configured) and carries VERSION.
 # CFLAGS and LDFLAGS from the environment are added (the build's own flags,
 # e.g. sanitizers). Exit 77 (ctest: skipped) when pkg-config is not installed.
 set -eu
