@@ -117,9 +117,8 @@ inline constexpr incomplete_max kIncompleteMax{};
 struct constants {
   simd8 byte1_high, byte1_low, byte2_high, e0, f0, bit7;
   static UTF8GUARD_SIMD_INLINE constants make() {
-    return {simd8::repeat_16(kByte1High), simd8::repeat_16(kByte1Low),
-            simd8::repeat_16(kByte2High), simd8::splat(0xE0 - 0x80),
-            simd8::splat(0xF0 - 0x80),    simd8::splat(0x80)};
+    return {simd8::repeat_16(kByte1High), simd8::repeat_16(kByte1Low), simd8::repeat_16(kByte2High),
+            simd8::splat(0xE0 - 0x80),    simd8::splat(0xF0 - 0x80),   simd8::splat(0x80)};
   }
 };
 
@@ -156,8 +155,7 @@ UTF8GUARD_SIMD_INLINE simd8 check_shifted(simd8 input, simd8 prev1, simd8& leads
 }
 // check is check_pairs for `input` after the register prev_input, from
 // registers alone (where the bytes before `input` may not be in memory).
-UTF8GUARD_SIMD_INLINE simd8 check(simd8 input, simd8 prev_input, simd8& leads,
-                                  const constants& c) {
+UTF8GUARD_SIMD_INLINE simd8 check(simd8 input, simd8 prev_input, simd8& leads, const constants& c) {
   return check_shifted(input, input.template prev<1>(prev_input), leads, c);
 }
 // check_at is check for `input`, the register at p, which is inside the
