@@ -196,8 +196,8 @@ inline constexpr unsigned kMaxActions = 1u << kCodeBits;
 // - sanitize's `store` is all of its one 8-byte store: the bytes (U+FFFD
 //   if a sequence broke, then the byte or, if the byte is an error,
 //   U+FFFD) in bits 0-47, where the byte goes among them (a shift;
-//   kByteShiftAt puts it where stored_bytes drops it) in bits 48-55, and
-//   where the store lands from the cursor (fffd_at, signed) in bits 56-63. Its
+//   kByteShiftAt puts it past them) in bits 48-55, and where the store
+//   lands from the cursor (fffd_at, signed) in bits 56-63. Its
 //   `advance_count` is added to one accumulator that keeps the cursor's
 //   offset in the low 32 bits and the subparts met in the high 32.
 // - The error walk's two words of a byte sit side by side (`words`), one
@@ -205,7 +205,6 @@ inline constexpr unsigned kMaxActions = 1u << kCodeBits;
 inline constexpr std::uint64_t kFffd = 0xEF | 0xBF << 8 | 0xBD << 16;  // little-endian
 inline constexpr std::uint64_t kLengthOne = std::uint64_t{1} << 3;     // in a window_error
 inline constexpr unsigned kByteShiftAt = 48, kStoreOffsetAt = 56;
-inline constexpr std::uint64_t kStoredBytes = (std::uint64_t{1} << kByteShiftAt) - 1;
 inline constexpr std::uint64_t kCursor = 0xFFFFFFFF;  // advance_count's cursor part
 inline constexpr unsigned kCountAt = 32;              // and where its count starts
 struct action_columns {
@@ -217,13 +216,16 @@ struct action_columns {
   alignas(16) std::uint64_t words[kMaxActions][2];
 };
 
-// The 8 bytes sanitize stores for the action word s and the input byte b
-// (the last two are 0), and where from its cursor: 0, or back over the
-// bytes of the sequence that b breaks.
+// The 8 bytes sanitize stores for the action word s and the input byte b,
+// and where from its cursor: 0, or back over the bytes of the sequence that
+// b breaks. Only the first advance - fffd_at bytes (at most 6) are output;
+// the rest (the store's fields, an error byte) land at or past the cursor
+// after the byte, where the next store writes again, so they are not
+// cleared: that was one more instruction per byte on the hostile-input path.
 constexpr std::uint64_t stored_bytes(std::uint64_t s, std::uint8_t b) {
   // A shift uses the low 6 bits of its count on x86 and AArch64: the mask
   // costs nothing there.
-  return (s | std::uint64_t{b} << ((s >> kByteShiftAt) & 63)) & kStoredBytes;
+  return s | std::uint64_t{b} << ((s >> kByteShiftAt) & 63);
 }
 constexpr std::int64_t store_offset(std::uint64_t s) {
   return static_cast<std::int64_t>(s) >> kStoreOffsetAt;  // arithmetic: fffd_at <= 0
