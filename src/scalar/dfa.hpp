@@ -1,8 +1,9 @@
-// dfa.hpp - Table 3-7 as branch-free shift DFAs: a yes/no one for the
+// dfa.hpp - Table 3-7 as branch-free DFAs: a yes/no shift DFA for the
 // scalar kernel, and one that also says where and why, for the scalar paths
 // that must go on after an error (sanitize's replacement loop, the
 // every-error scan), where a branch per byte would mispredict on hostile
-// input every other byte.
+// input every other byte. The every-error scan reads it as shift rows,
+// sanitize as a table by (state, byte) (replace_table).
 //
 // The transitions are not written by hand: they are computed at compile time
 // from the lead table of table37.hpp (kLeads), so the DFAs and the classifier
@@ -181,55 +182,28 @@ constexpr action action_for(unsigned s, std::uint8_t b) {
 
 // The actions are few (16: a byte kept; an error byte of 3 kinds; a broken
 // sequence of 6 lengths and kinds, each followed by a kept or an error byte
-// of the kinds that can follow), so the walks do not index a table by
-// (state, byte): a second row per byte holds, at each state's position, the
-// number of its action. One shift and a mask give it, where a table by state
-// needed the state's id from its position first, and the columns below stay
-// at 256 bytes each.
+// of the kinds that can follow), so the error walk does not index a table
+// by (state, byte): a second row per byte holds, at each state's position,
+// the number of its action. One shift and a mask give it, where a table by
+// state needed the state's id from its position first, and the columns
+// below stay at 256 bytes each. (sanitize's walk does index one: see
+// replace_table below for why.)
 inline constexpr unsigned kCodeBits = 5;
 inline constexpr unsigned kMaxActions = 1u << kCodeBits;
 
-// The actions as the walks read them, indexed by action number, packed so
-// that each byte loads as few words as it can: on random bytes, fewer loads
-// per byte (there were eight, with a column per quantity) made the walks
-// faster where fewer instructions did not (HACKING.md).
-// - sanitize's `store` is all of its one 8-byte store: the bytes (U+FFFD
-//   if a sequence broke, then the byte or, if the byte is an error,
-//   U+FFFD) in bits 0-47, where the byte goes among them (a shift;
-//   kByteShiftAt puts it past them) in bits 48-55, and where the store
-//   lands from the cursor (fffd_at, signed) in bits 56-63. Its
-//   `advance_count` is added to one accumulator that keeps the cursor's
-//   offset in the low 32 bits and the subparts met in the high 32.
-// - The error walk's two words of a byte sit side by side (`words`), one
-//   16-byte load.
+// The actions as the error walk reads them, indexed by action number,
+// packed so that each byte loads as few words as it can: on random bytes,
+// fewer loads per byte (there were eight, with a column per quantity) made
+// the walks faster where fewer instructions did not (HACKING.md). A byte's
+// two words sit side by side (`words`), one 16-byte load.
 inline constexpr std::uint64_t kFffd = 0xEF | 0xBF << 8 | 0xBD << 16;  // little-endian
 inline constexpr std::uint64_t kLengthOne = std::uint64_t{1} << 3;     // in a window_error
-inline constexpr unsigned kByteShiftAt = 48, kStoreOffsetAt = 56;
-inline constexpr std::uint64_t kCursor = 0xFFFFFFFF;  // advance_count's cursor part
-inline constexpr unsigned kCountAt = 32;              // and where its count starts
 struct action_columns {
-  std::uint64_t store[kMaxActions];          // sanitize's store, as above
-  std::uint64_t advance_count[kMaxActions];  // advance | count << kCountAt
   std::uint64_t count[kMaxActions];
   // The error words: broken if the byte breaks a sequence, else second;
   // then second (counted only after a broken sequence).
   alignas(16) std::uint64_t words[kMaxActions][2];
 };
-
-// The 8 bytes sanitize stores for the action word s and the input byte b,
-// and where from its cursor: 0, or back over the bytes of the sequence that
-// b breaks. Only the first advance - fffd_at bytes (at most 6) are output;
-// the rest (the store's fields, an error byte) land at or past the cursor
-// after the byte, where the next store writes again, so they are not
-// cleared: that was one more instruction per byte on the hostile-input path.
-constexpr std::uint64_t stored_bytes(std::uint64_t s, std::uint8_t b) {
-  // A shift uses the low 6 bits of its count on x86 and AArch64: the mask
-  // costs nothing there.
-  return s | std::uint64_t{b} << ((s >> kByteShiftAt) & 63);
-}
-constexpr std::int64_t store_offset(std::uint64_t s) {
-  return static_cast<std::int64_t>(s) >> kStoreOffsetAt;  // arithmetic: fffd_at <= 0
-}
 
 constexpr bool same_action(const action& x, const action& y) {
   return x.fffd_at == y.fffd_at && x.advance == y.advance && x.count == y.count &&
@@ -268,12 +242,6 @@ struct tables {
     }
     for (unsigned k = 0; k < action_count; ++k) {
       const action& x = actions[k];
-      const unsigned at = x.broke ? 3 : 0;  // where the byte goes among the stored bytes
-      const std::uint64_t bytes = (x.broke ? kFffd : 0) | (x.bad ? kFffd << (8 * at) : 0);
-      const std::uint64_t byte_shift = x.bad ? kByteShiftAt : 8 * at;
-      column.store[k] = bytes | byte_shift << kByteShiftAt |
-                        static_cast<std::uint64_t>(std::int64_t{x.fffd_at}) << kStoreOffsetAt;
-      column.advance_count[k] = x.advance | std::uint64_t{x.count} << kCountAt;
       column.count[k] = x.count;
       const std::uint64_t second = x.second + kLengthOne;
       column.words[k][0] = x.broke ? static_cast<std::uint64_t>(std::int64_t{x.broken}) : second;
@@ -311,6 +279,50 @@ constexpr bool classify_rows_hold_the_transitions() {
 }
 static_assert(classify_rows_hold_the_transitions(), "kPosition: overlapping fields disagree");
 static_assert(kPosition[A] == 0, "the boundary is state 0");
+
+// sanitize's walk (dense.hpp, replace_in) reads one table indexed by
+// (state id, byte), row * 256 + byte: a walk from the shift rows above was
+// 25 instructions a byte (the action's number, the state, then the store put
+// together from the action and the byte), bound by instruction count at
+// about 0.45 GB/s on random bytes. Here an entry holds the 8 bytes to store
+// with the byte already among them, and the next state, so a byte is about
+// 12 instructions; but the state now goes through a load (about 8 cycles a
+// byte), so replace_in walks two halves of a window side by side.
+//
+// store: the bytes in 0-47 (U+FFFD for a broken sequence, then the byte or
+//   U+FFFD for it). Only the first advance - fffd_at (at most 6) are output;
+//   the rest land at or past the cursor after the byte, where the next store
+//   writes again. Bits 48-63 hold the next state's row offset (id * 256),
+//   which thus lands there too.
+// move: added as it is to the walk's accumulator: advance in bits 0-11 (the
+//   cursor), count in 12-23 (the subparts met), and in 24-31 fffd_at, where
+//   the store goes from the cursor (signed; it piles up above bit 24 in the
+//   accumulator, where nothing is read).
+inline constexpr unsigned kRow = 256;
+inline constexpr unsigned kNextRowAt = 48;
+inline constexpr std::uint32_t kMoveCursor = 0xFFF;
+inline constexpr unsigned kMoveCountAt = 12, kMoveOffsetAt = 24;
+struct replace_table {
+  std::uint64_t store[kClassifyingStates * kRow];
+  std::uint32_t move[kClassifyingStates * kRow];
+  std::uint8_t have[kClassifyingStates];  // by id: bytes of the open sequence
+  constexpr replace_table() : store{}, move{}, have{} {
+    for (unsigned s = 0; s < kClassifyingStates; ++s) {
+      have[s] = static_cast<std::uint8_t>(info(s).have);
+      for (unsigned b = 0; b < kRow; ++b) {
+        const auto byte = static_cast<std::uint8_t>(b);
+        const action x = action_for(s, byte);
+        const unsigned at = x.broke ? 3 : 0;  // where the byte goes among the stored bytes
+        const std::uint64_t bytes = (x.broke ? kFffd : 0) | (x.bad ? kFffd : byte) << (8 * at);
+        store[s * kRow + b] = bytes | std::uint64_t{step(s, byte).next * kRow} << kNextRowAt;
+        move[s * kRow + b] = x.advance | std::uint32_t{x.count} << kMoveCountAt |
+                             std::uint32_t{static_cast<std::uint8_t>(x.fffd_at)} << kMoveOffsetAt;
+      }
+    }
+  }
+};
+inline constexpr replace_table kReplace{};
+static_assert(8 * 6 <= kNextRowAt, "two U+FFFD fit below the next row");
 
 // Offsets of the yes/no DFA's boundary and error states.
 inline constexpr std::uint64_t kValidAccept = V_A * kValidSpacing;

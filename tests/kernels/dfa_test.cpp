@@ -156,21 +156,25 @@ TEST(Dfa, TheRowsAndActionsAreTheTransitions) {
       // The columns the walks read hold the same action.
       const dfa::action_columns& c = dfa::kTables.column;
       const unsigned k = dense::action_number(state, static_cast<std::uint8_t>(b));
-      EXPECT_EQ(dfa::store_offset(c.store[k]), a.fffd_at);
-      // sanitize stores U+FFFD for the broken sequence, then the byte, or
+      // sanitize's table: U+FFFD for the broken sequence, then the byte, or
       // U+FFFD for it if it is an error; the store's bytes after those are
       // not output (the cursor moves past them only when a later store
-      // writes them again).
+      // writes them again). Then the next state's row, and the moves.
+      const std::size_t at_entry = id * dfa::kRow + static_cast<unsigned>(b);
+      const std::uint64_t stored = dfa::kReplace.store[at_entry];
+      const std::uint32_t move = dfa::kReplace.move[at_entry];
       const unsigned at = broke ? 3 : 0;
       const std::uint64_t byte = bad ? dfa::kFffd : static_cast<std::uint64_t>(b);
       const unsigned output = a.advance - a.fffd_at;
       ASSERT_LE(output, 6u);
       EXPECT_EQ(output, at + (bad ? 3 : 1));
-      EXPECT_EQ(dfa::stored_bytes(c.store[k], static_cast<std::uint8_t>(b)) &
-                    ((std::uint64_t{1} << (8 * output)) - 1),
+      EXPECT_EQ(stored & ((std::uint64_t{1} << (8 * output)) - 1),
                 (broke ? dfa::kFffd : 0) | byte << (8 * at));
-      EXPECT_EQ(c.advance_count[k] & dfa::kCursor, a.advance);
-      EXPECT_EQ(c.advance_count[k] >> dfa::kCountAt, a.count);
+      EXPECT_EQ(stored >> dfa::kNextRowAt, t.next * dfa::kRow);
+      EXPECT_EQ(move & dfa::kMoveCursor, a.advance);
+      EXPECT_EQ((move >> dfa::kMoveCountAt) & dfa::kMoveCursor, a.count);
+      EXPECT_EQ(static_cast<std::int8_t>(move >> dfa::kMoveOffsetAt), a.fffd_at);
+      EXPECT_EQ(dfa::kReplace.have[t.next], dfa::info(t.next).have);
       EXPECT_EQ(c.count[k], a.count);
       const std::uint64_t second = a.second + dfa::kLengthOne;
       EXPECT_EQ(c.words[k][0], broke ? static_cast<std::uint64_t>(a.broken) : second);
@@ -238,6 +242,43 @@ TEST(Dfa, RandomWindowsAgreeWithTheOracle) {
       }
     }
     if (!why.empty() && ++failures <= 10) ADD_FAILURE() << why;
+  }
+  EXPECT_EQ(failures, 0u);
+}
+
+// replace_in walks a window's halves side by side, the second from a byte
+// that no earlier sequence can take (dense::unit_start). Windows of every
+// length, of bytes that open, continue, break and end sequences, put every
+// kind of byte and every open sequence at that split; and unit_start finds
+// such a byte within four bytes.
+TEST(Dfa, ReplaceInSplitsWhereNoSequenceGoesOn) {
+  static const unsigned char kBytes[] = {0x41, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0,
+                                         0xC2, 0xE0, 0xE1, 0xED, 0xF0, 0xF1, 0xF4, 0xF5};
+  kcheck::generator gen(17);
+  std::size_t failures = 0;
+  for (int i = 0; i < 60000; ++i) {
+    const std::size_t len =
+        i < 6000 ? static_cast<std::size_t>(i % 40) : gen.below(dense::kWindow + 1);
+    // Half the windows run only continuation bytes from some point on, so
+    // that the split comes after three of them, or at the end.
+    const std::size_t tails_from = i % 2 == 0 ? gen.below(len + 1) : len;
+    std::string in(len, '\0');
+    for (std::size_t k = 0; k < len; ++k) {
+      in[k] = static_cast<char>(k >= tails_from ? 0x80 + gen.below(64) : kBytes[gen.below(16)]);
+    }
+    std::string why = walk_errors(in);
+    if (len >= 6) {
+      const auto* p = kcheck::bytes_of(in);
+      const std::size_t m = dense::unit_start(p, len, len / 2);
+      // A byte that is no continuation starts over; any other must find
+      // the DFA at the boundary after the bytes before it.
+      std::uint64_t s = dfa::kPosition[dfa::A];
+      for (std::size_t k = 0; k < m; ++k) s = dense::next_state(s, p[k]);
+      if (m < len && detail::is_continuation(p[m]) && dense::open_bytes(s) != 0)
+        why += "unit_start " + std::to_string(m) + " is inside a sequence; ";
+      if (m > len / 2 + 3 && m != len) why += "unit_start " + std::to_string(m) + " is too far; ";
+    }
+    if (!why.empty() && ++failures <= 10) ADD_FAILURE() << why << " len " << len;
   }
   EXPECT_EQ(failures, 0u);
 }
