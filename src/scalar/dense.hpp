@@ -128,15 +128,15 @@ struct replace_walk {
     const std::uint64_t s = dfa::kReplace.store[at];
     const std::uint32_t m = dfa::kReplace.move[at];
     const auto from = static_cast<std::int8_t>(m >> dfa::kMoveOffsetAt);  // fffd_at
-    store64(out + (moved & dfa::kMoveCursor) + from, s);
+    store64(out + (moved & dfa::kMoveField) + from, s);
     moved += m;
     row = static_cast<std::uint32_t>(s >> dfa::kNextRowAt);
   }
-  std::size_t cursor() const noexcept { return moved & dfa::kMoveCursor; }
-  std::size_t count() const noexcept { return (moved >> dfa::kMoveCountAt) & dfa::kMoveCursor; }
+  std::size_t cursor() const noexcept { return moved & dfa::kMoveField; }
+  std::size_t count() const noexcept { return (moved >> dfa::kMoveCountAt) & dfa::kMoveField; }
   std::size_t open() const noexcept { return dfa::kReplace.have[row / dfa::kRow]; }
 };
-static_assert(6 * kWindow + 8 <= dfa::kMoveCursor && 2 * kWindow <= dfa::kMoveCursor,
+static_assert(6 * kWindow <= dfa::kMoveField && 2 * kWindow <= dfa::kMoveField,
               "a window's cursor and count fit their fields of replace_walk::moved");
 
 // Where a window splits for its second walk: the first byte at or after m

@@ -300,7 +300,7 @@ static_assert(kPosition[A] == 0, "the boundary is state 0");
 //   accumulator, where nothing is read).
 inline constexpr unsigned kRow = 256;
 inline constexpr unsigned kNextRowAt = 48;
-inline constexpr std::uint32_t kMoveCursor = 0xFFF;
+inline constexpr std::uint32_t kMoveField = 0xFFF;  // the cursor, and the count from kMoveCountAt
 inline constexpr unsigned kMoveCountAt = 12, kMoveOffsetAt = 24;
 struct replace_table {
   std::uint64_t store[kClassifyingStates * kRow];

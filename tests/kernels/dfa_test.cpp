@@ -171,8 +171,8 @@ TEST(Dfa, TheRowsAndActionsAreTheTransitions) {
       EXPECT_EQ(stored & ((std::uint64_t{1} << (8 * output)) - 1),
                 (broke ? dfa::kFffd : 0) | byte << (8 * at));
       EXPECT_EQ(stored >> dfa::kNextRowAt, t.next * dfa::kRow);
-      EXPECT_EQ(move & dfa::kMoveCursor, a.advance);
-      EXPECT_EQ((move >> dfa::kMoveCountAt) & dfa::kMoveCursor, a.count);
+      EXPECT_EQ(move & dfa::kMoveField, a.advance);
+      EXPECT_EQ((move >> dfa::kMoveCountAt) & dfa::kMoveField, a.count);
       EXPECT_EQ(static_cast<std::int8_t>(move >> dfa::kMoveOffsetAt), a.fffd_at);
       EXPECT_EQ(dfa::kReplace.have[t.next], dfa::info(t.next).have);
       EXPECT_EQ(c.count[k], a.count);
