@@ -6,8 +6,8 @@
 // choices tuned per ISA: group_regs, align_blocks, leads_from_memory) and
 // after defining
 //   constexpr kernel_id kKernelId;  // its run counter (kernel.hpp)
-// It needs <cstddef>, <cstdint>, scalar/table37.hpp and scalar/prior.hpp,
-// included by the kernel.
+// It needs <cstddef>, <cstdint>, scalar/table37.hpp, scalar/prior.hpp and
+// simd/partial.hpp, included by the kernel.
 //
 // The algorithm is Keiser and Lemire's "lookup" validator ("Validating UTF-8
 // in less than one instruction per byte", Software: Practice and Experience,
@@ -433,6 +433,7 @@ __attribute__((noinline)) inline open_scan scan_open_body(const std::uint8_t* p,
 // scan and scan_open are the kernel's entry points (kernel.hpp).
 inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
   count_run<kKernelId>();
+  if (n <= 16 && ascii_up_to_16(p, n)) return n;
   return scan_from<false>(p, n, {simd8::zero(), simd8::zero()}).pos;
 }
 inline open_scan scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {

@@ -15,6 +15,7 @@
 #include "kernels/cpu_x86.hpp"
 #include "scalar/prior.hpp"
 #include "scalar/table37.hpp"
+#include "simd/partial.hpp"
 #include "simd/target.hpp"
 
 // GCC 12's AVX-512 intrinsics pass an uninitialized "undefined" vector as the

@@ -15,6 +15,7 @@
 #include "scalar/dfa.hpp"
 #include "scalar/prior.hpp"
 #include "scalar/table37.hpp"
+#include "simd/partial.hpp"
 
 namespace utf8guard::detail {
 namespace {
@@ -87,6 +88,10 @@ inline walk_end walk(const std::uint8_t* p, std::size_t i, std::size_t end,
     if ((s & 63) == ERR) return {s, i};
     state = s;
   }
+  // A rest of ASCII at a boundary (most short inputs) is settled by one or
+  // two loads instead of a DFA step per byte.
+  // SAFETY: end - i < kBlock = 16.
+  if ((state & 63) == A && ascii_up_to_16(p + i, end - i)) return {state, SIZE_MAX};
   for (; i < end; ++i) {
     const std::uint64_t s = kRows[p[i]] >> (state & 63);
     if ((s & 63) == ERR) return {s, i};
@@ -199,6 +204,7 @@ open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) n
 
 std::size_t scalar_scan(const std::uint8_t* p, std::size_t n) noexcept {
   count_run<kScalar>();
+  if (n <= 16 && ascii_up_to_16(p, n)) return n;  // as the vector kernels do
   return scan_impl<false>(p, n, 0).pos;
 }
 // The streaming body, out of line, so that a chunk the hint settles costs

@@ -24,6 +24,7 @@
 #include "kernel.hpp"
 #include "scalar/prior.hpp"
 #include "scalar/table37.hpp"
+#include "simd/partial.hpp"
 #include "simd/target.hpp"
 
 // The intrinsics the wrapper uses that SIMDe 0.7.4 (Debian 12) lacks, and

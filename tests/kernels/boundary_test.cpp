@@ -66,6 +66,28 @@ TEST(KernelBoundaries, OneNonAsciiByteAnywhereInAsciiBlocksAtEveryAlignment) {
   });
 }
 
+// A short input of ASCII is settled by a test of one or two words before a
+// kernel sets anything up (simd/partial.hpp, ascii_up_to_16): every snippet
+// at every position of every length up to two of the widest registers and
+// 16 bytes more, so that a byte that test missed shows wherever it lies,
+// not only at the end (where each_error_position cuts its inputs).
+TEST(KernelBoundaries, EverySnippetAnywhereInShortAsciiInputs) {
+  run([](const kcheck::visit_fn& visit) {
+    constexpr std::size_t kLongest = 2 * kcheck::kMaxWidth + 16;
+    for (std::size_t n = 1; n <= kLongest; ++n) {
+      const std::string base = kcheck::background(kcheck::text::ascii, n);
+      visit("background", base);
+      for (const kcheck::snippet& sn : kcheck::snippets()) {
+        for (std::size_t pos = 0; pos + sn.bytes.size() <= n; ++pos) {
+          std::string s = base;
+          s.replace(pos, sn.bytes.size(), sn.bytes);
+          visit(sn.name, s);
+        }
+      }
+    }
+  });
+}
+
 // The scalar body walks inputs of 256 bytes and more as two halves cut near
 // the middle: every error kind at every position around the cut, on every
 // background, for even and odd lengths.
