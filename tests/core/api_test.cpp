@@ -310,6 +310,37 @@ TEST_P(Api, SanitizeToRefusesTooSmallABufferWithoutOverflowingIt) {
   }
 }
 
+// Short inputs of ASCII are answered by a word test before any kernel or
+// the engine runs (simd/partial.hpp): one byte that is not ASCII, anywhere
+// in ASCII inputs of every length up to 40, reaches every one-shot call.
+TEST_P(Api, OneByteThatIsNotAsciiAnywhereInShortAsciiReachesEveryCall) {
+  for (std::size_t n = 1; n <= 40; ++n) {
+    std::string ascii(n, ' ');
+    for (std::size_t i = 0; i < n; ++i) ascii[i] = static_cast<char>('!' + i % 90);
+    for (std::size_t pos = 0; pos < n; ++pos) {
+      for (char bad : {'\x80', '\xC3', '\xFF'}) {
+        std::string in = ascii;
+        in[pos] = bad;
+        SCOPED_TRACE(hex(in));
+        const reference::error want = reference::first_error(in);
+        const result r = validate(in);
+        EXPECT_EQ(to_string(r.kind), want.kind);
+        EXPECT_EQ(r.offset, want.offset);
+        EXPECT_EQ(r.length, want.length);
+        EXPECT_FALSE(is_valid(in));
+        EXPECT_FALSE(utf8guard_is_valid(in.data(), in.size()));
+        const std::string sanitized = reference::sanitize(in);
+        EXPECT_EQ(sanitize(in), sanitized);
+        std::string out(sanitize_bound(n), '#');
+        ASSERT_EQ(sanitize_to(in, out.data(), out.size()), sanitized.size());
+        EXPECT_EQ(out.substr(0, sanitized.size()), sanitized);
+      }
+    }
+    EXPECT_TRUE(is_valid(ascii));
+    EXPECT_EQ(sanitize(ascii), ascii);
+  }
+}
+
 // (NULL, 0) is the empty input for every C entry point that takes one.
 TEST_P(Api, NullAndZeroIsTheEmptyInputEverywhere) {
   EXPECT_TRUE(utf8guard_is_valid(nullptr, 0));
