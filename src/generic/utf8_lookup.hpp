@@ -433,7 +433,7 @@ __attribute__((noinline)) inline open_scan scan_open_body(const std::uint8_t* p,
 // scan and scan_open are the kernel's entry points (kernel.hpp).
 inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
   count_run<kKernelId>();
-  if (n <= 16 && ascii_up_to_16(p, n)) return n;
+  if (n <= 32 && ascii_up_to_32(p, n)) return n;
   return scan_from<false>(p, n, {simd8::zero(), simd8::zero()}).pos;
 }
 inline open_scan scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {

@@ -9,7 +9,6 @@
 // computes them from table37.hpp. Only yes/no is decided here; the classifier
 // in table37.hpp says where and why.
 #include <cstdint>
-#include <cstring>
 
 #include "kernel.hpp"
 #include "scalar/dfa.hpp"
@@ -33,17 +32,10 @@ constexpr std::size_t kSplitMin = 256;
 // prefetched (walk_all).
 constexpr std::size_t kPrefetchMax = 64 * 1024;
 
-// load64 reads the 8 bytes at p (SAFETY: the caller checked they are inside).
-inline std::uint64_t load64(const std::uint8_t* p) noexcept {
-  std::uint64_t w;
-  std::memcpy(&w, p, 8);
-  return w;
-}
-
 // is_ascii_block says whether the 16 bytes at p[i] are all ASCII.
 inline bool is_ascii_block(const std::uint8_t* p, std::size_t i) noexcept {
   // SAFETY: the caller checked i + kBlock <= n.
-  return ((load64(p + i) | load64(p + i + 8)) & kHighBits) == 0;
+  return ((load_word(p + i) | load_word(p + i + 8)) & kHighBits) == 0;
 }
 
 // ascii_blocks returns the end of the whole 256-byte blocks of ASCII from
@@ -53,7 +45,7 @@ inline std::size_t ascii_blocks(const std::uint8_t* p, std::size_t n, std::size_
   // SAFETY: each block read is bounded by n - i >= kAsciiBlock.
   for (; n - i >= kAsciiBlock; i += kAsciiBlock) {
     std::uint64_t any = 0;
-    for (std::size_t k = 0; k < kAsciiBlock; k += 8) any |= load64(p + i + k);
+    for (std::size_t k = 0; k < kAsciiBlock; k += 8) any |= load_word(p + i + k);
     if ((any & kHighBits) != 0) break;
   }
   return i;
@@ -91,7 +83,7 @@ inline walk_end walk(const std::uint8_t* p, std::size_t i, std::size_t end,
   // A rest of ASCII at a boundary (most short inputs) is settled by one or
   // two loads instead of a DFA step per byte.
   // SAFETY: end - i < kBlock = 16.
-  if ((state & 63) == A && ascii_up_to_16(p + i, end - i)) return {state, SIZE_MAX};
+  if ((state & 63) == A && ascii_up_to_32(p + i, end - i)) return {state, SIZE_MAX};
   for (; i < end; ++i) {
     const std::uint64_t s = kRows[p[i]] >> (state & 63);
     if ((s & 63) == ERR) return {s, i};
@@ -204,7 +196,7 @@ open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) n
 
 std::size_t scalar_scan(const std::uint8_t* p, std::size_t n) noexcept {
   count_run<kScalar>();
-  if (n <= 16 && ascii_up_to_16(p, n)) return n;  // as the vector kernels do
+  if (n <= 32 && ascii_up_to_32(p, n)) return n;  // as the vector kernels do
   return scan_impl<false>(p, n, 0).pos;
 }
 // The streaming body, out of line, so that a chunk the hint settles costs

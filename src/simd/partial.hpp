@@ -28,17 +28,25 @@ inline std::uint64_t load_up_to_8(const std::uint8_t* q, std::size_t m) noexcept
          std::uint64_t{q[m - 1]} << (8 * (m - 1));
 }
 
-// ascii_up_to_16 says whether q[0..m), m <= 16, is all ASCII: two words
-// that overlap, or one partial word. Every kernel settles a short input of
-// ASCII (a header, a key, a token) with it before any setup of its own.
-inline bool ascii_up_to_16(const std::uint8_t* q, std::size_t m) noexcept {
+// load_word reads the 8 bytes at q (SAFETY: the caller checked they are inside).
+inline std::uint64_t load_word(const std::uint8_t* q) noexcept {
   std::uint64_t w;
-  if (m >= 8) {
-    // SAFETY: q[0..8) and q[m - 8..m) are inside q[0..m).
-    std::uint64_t a, b;
-    std::memcpy(&a, q, 8);
-    std::memcpy(&b, q + m - 8, 8);
-    w = a | b;
+  std::memcpy(&w, q, 8);
+  return w;
+}
+
+// ascii_up_to_32 says whether q[0..m), m <= 32, is all ASCII: two or four
+// words that overlap, or one partial word. Every kernel settles a short
+// input of ASCII (a header line, a key, a token) with it before any setup of
+// its own.
+inline bool ascii_up_to_32(const std::uint8_t* q, std::size_t m) noexcept {
+  std::uint64_t w;
+  // SAFETY: every word read lies in q[0..m): those at 8 and m - 16 only when
+  // m > 16, the others when m >= 8.
+  if (m > 16) {
+    w = load_word(q) | load_word(q + 8) | load_word(q + m - 16) | load_word(q + m - 8);
+  } else if (m >= 8) {
+    w = load_word(q) | load_word(q + m - 8);
   } else {
     w = load_up_to_8(q, m);
   }
