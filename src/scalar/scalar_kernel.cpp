@@ -80,10 +80,6 @@ inline walk_end walk(const std::uint8_t* p, std::size_t i, std::size_t end,
     if ((s & 63) == ERR) return {s, i};
     state = s;
   }
-  // A rest of ASCII at a boundary (the end of most text) is settled by two
-  // word loads, or one, instead of a DFA step per byte.
-  // SAFETY: end - i < kBlock = 16.
-  if ((state & 63) == A && ascii_up_to_32(p + i, end - i)) return {state, SIZE_MAX};
   for (; i < end; ++i) {
     const std::uint64_t s = kRows[p[i]] >> (state & 63);
     if ((s & 63) == ERR) return {s, i};
