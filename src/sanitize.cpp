@@ -31,7 +31,7 @@ struct bounded_buffer {
 // instructions through it, and take about 75 so).
 template <class Handler>
 bool run_whole(std::string_view in, Handler& h) {
-  if (in.size() <= 32 && ascii_up_to_32(bytes(in.data()), in.size())) {
+  if (is_short_ascii(bytes(in.data()), in.size())) {
     return h.valid(bytes(in.data()), in.size());
   }
   utf8guard_sanitizer state{};  // a new input (its count of replacements is unused)

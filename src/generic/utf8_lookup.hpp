@@ -441,7 +441,7 @@ __attribute__((noinline)) inline std::size_t scan_whole(const std::uint8_t* p,
 // scan and scan_open are the kernel's entry points (kernel.hpp).
 inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
   count_run<kKernelId>();
-  if (n <= 32 && ascii_up_to_32(p, n)) return n;
+  if (is_short_ascii(p, n)) return n;
   return scan_whole(p, n);
 }
 inline open_scan scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {

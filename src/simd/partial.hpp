@@ -35,11 +35,13 @@ inline std::uint64_t load_word(const std::uint8_t* q) noexcept {
   return w;
 }
 
-// ascii_up_to_32 says whether q[0..m), m <= 32, is all ASCII: two or four
-// words that overlap, or one partial word. Every kernel settles a short
-// input of ASCII (a header line, a key, a token) with it before any setup of
-// its own.
-inline bool ascii_up_to_32(const std::uint8_t* q, std::size_t m) noexcept {
+// is_short_ascii says whether q[0..m) is a short input of ASCII: at most
+// kShortAscii bytes, read as two or four words that overlap, or one partial
+// word. Every kernel settles such an input (a header line, a key, a token)
+// with it before any setup of its own, and one-shot sanitize copies it.
+inline constexpr std::size_t kShortAscii = 32;
+inline bool is_short_ascii(const std::uint8_t* q, std::size_t m) noexcept {
+  if (m > kShortAscii) return false;
   std::uint64_t w;
   // SAFETY: every word read lies in q[0..m): those at 8 and m - 16 only when
   // m > 16, the others when m >= 8.
