@@ -14,6 +14,7 @@ struct simd8 {
   // lipsum 1.04-1.10x as fast with g++ and 1.14-1.20x with clang (Zen 3,
   // with the constants made once per scan, bench/kernel_ab.sh).
   static constexpr bool leads_from_memory = true;
+  static constexpr bool pin_constants = false;  // 16 registers (see sse.hpp)
 
   // SAFETY: the caller guarantees p[0..32) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) {

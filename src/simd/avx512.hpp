@@ -24,6 +24,11 @@ struct simd8 {
   // AVX2 reads them, AVX-512 validated 7 % slower with clang and 8-13 %
   // with g++ on Zen 4 (HACKING.md), which splits each 64-byte load in two.
   static constexpr bool leads_from_memory = false;
+  // The check's constants are pinned in registers (see sse.hpp): 32 have
+  // room for them. Unpinned, g++ 12 built three again for every group of
+  // non-ASCII; pinned, its VBMI body validated non-ASCII lipsum 1.05-1.27x
+  // as fast on Zen 4 (bench/kernel_ab.sh), clang's 0.96-1.09x.
+  static constexpr bool pin_constants = true;
 
   // SAFETY: the caller guarantees p[0..64) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) { return {_mm512_loadu_si512(p)}; }

@@ -12,6 +12,9 @@ struct simd8 {
   // ext is one cheap instruction; reading the flags' bytes from memory
   // (sse.hpp) is unmeasured on an AArch64 CPU, so NEON keeps the shift.
   static constexpr bool leads_from_memory = false;
+  // 32 registers would have room (avx512.hpp), but pinning the constants is
+  // unmeasured on an AArch64 CPU.
+  static constexpr bool pin_constants = false;
 
   // SAFETY: the caller guarantees p[0..16) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) { return {vld1q_u8(p)}; }

@@ -3,7 +3,8 @@
 // Included by src/kernels/sse42.cpp inside its target region and its ISA
 // namespace, after <immintrin.h> and <cstring>. Every wrapper under src/simd/
 // offers the same members, so src/generic/ is written once:
-//   width, align_blocks, leads_from_memory, load, load_aligned, load_partial,
+//   width, align_blocks, leads_from_memory, pin_constants, load, load_aligned,
+//   load_partial,
 //   splat, zero, last_word, top_word, kept, repeat_16, prev<N>,
 //   high_nibble_lookup, low_nibble_lookup, saturating_sub, | & ^, any,
 //   is_ascii, first_nonzero.
@@ -29,6 +30,10 @@ struct simd8 {
   // 0.87-1.23x (most files 0.96-1.00x); the shift with the constants made
   // once gave 0.90-1.13x and 0.75-1.11x.
   static constexpr bool leads_from_memory = true;
+  // pin_constants: the check's constants are kept() (utf8_lookup.hpp,
+  // constants) so that the compiler cannot build them again per group. With
+  // 16 registers that made g++ 12 spill them to the stack instead.
+  static constexpr bool pin_constants = false;
 
   // SAFETY: the caller guarantees p[0..16) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) {
