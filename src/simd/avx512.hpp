@@ -26,8 +26,9 @@ struct simd8 {
   static constexpr bool leads_from_memory = false;
   // The check's constants are pinned in registers (see sse.hpp): 32 have
   // room for them. Unpinned, g++ 12 built three again for every group of
-  // non-ASCII; pinned, its VBMI body validated non-ASCII lipsum 1.05-1.27x
-  // as fast on Zen 4 (bench/kernel_ab.sh), clang's 0.96-1.09x.
+  // non-ASCII; pinned, its VBMI body validated non-ASCII lipsum 0.98-1.14x
+  // as fast on Zen 4 (most files 1.10-1.14x; bench/kernel_ab.sh, two
+  // rounds), its BW body 1.04-1.10x, clang's 0.96-1.09x (HACKING.md).
   static constexpr bool pin_constants = true;
 
   // SAFETY: the caller guarantees p[0..64) is inside the input.
