@@ -21,8 +21,11 @@ struct simd8 {
   // from memory 2-30 % slower on Zen 4.
   static constexpr bool align_blocks = false;
   // The lead flags are shifted (vpermt2b with VBMI): read from memory as
-  // AVX2 reads them, AVX-512 validated 7 % slower with clang and 8-13 %
-  // with g++ on Zen 4 (HACKING.md), which splits each 64-byte load in two.
+  // AVX2 reads them, the VBMI body validated non-ASCII lipsum 0.80-0.97x as
+  // fast on Zen 4 (g++ and clang, constants not yet pinned; HACKING.md),
+  // which splits each 64-byte load in two. The BW body, whose shift is two
+  // instructions, gained there (0.86-1.16x), but it is the body of CPUs
+  // without VBMI, where it was not measured.
   static constexpr bool leads_from_memory = false;
   // The check's constants are pinned in registers (see sse.hpp): 32 have
   // room for them. Unpinned, g++ 12 built three again for every group of

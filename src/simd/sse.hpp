@@ -3,11 +3,10 @@
 // Included by src/kernels/sse42.cpp inside its target region and its ISA
 // namespace, after <immintrin.h> and <cstring>. Every wrapper under src/simd/
 // offers the same members, so src/generic/ is written once:
-//   width, align_blocks, leads_from_memory, pin_constants, load, load_aligned,
-//   load_partial,
-//   splat, zero, last_word, top_word, kept, repeat_16, prev<N>,
-//   high_nibble_lookup, low_nibble_lookup, saturating_sub, | & ^, any,
-//   is_ascii, first_nonzero.
+//   width, align_blocks, leads_from_memory, pin_constants, load,
+//   load_aligned, load_partial, splat, zero, last_word, top_word, kept,
+//   repeat_16, prev<N>, high_nibble_lookup, low_nibble_lookup,
+//   saturating_sub, | & ^, any, is_ascii, first_nonzero.
 
 struct simd8 {
   __m128i v;
