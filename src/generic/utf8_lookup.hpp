@@ -241,25 +241,26 @@ inline std::size_t locate(const std::uint8_t* p, std::size_t n, std::size_t i, b
   return boundary_before(p, 0, n);
 }
 
-// or_range ORs the registers First .. First + Count - 1 at p, written out
+// or_range ORs the registers (of type R: simd8, or the wrapper's ascii_reg)
+// First .. First + Count - 1 at p, written out
 // at compile time: one load instruction per register, in address order (as
 // two statements per split: g++ evaluates the operands of | right to left,
 // and loaded a block from its end, which halved ASCII scans from memory).
-// Aligned says p is W-aligned (see ascii_blocks).
-template <std::size_t First, std::size_t Count, bool Aligned>
-UTF8GUARD_SIMD_INLINE simd8 or_range(const std::uint8_t* p) {
+// Aligned says p is aligned to R's width (see ascii_blocks).
+template <class R, std::size_t First, std::size_t Count, bool Aligned>
+UTF8GUARD_SIMD_INLINE R or_range(const std::uint8_t* p) {
   if constexpr (Count == 1) {
-    return Aligned ? simd8::load_aligned(p + First * W) : simd8::load(p + First * W);
+    return Aligned ? R::load_aligned(p + First * R::width) : R::load(p + First * R::width);
   } else {
-    const simd8 low = or_range<First, Count / 2, Aligned>(p);
-    const simd8 high = or_range<First + Count / 2, Count - Count / 2, Aligned>(p);
+    const R low = or_range<R, First, Count / 2, Aligned>(p);
+    const R high = or_range<R, First + Count / 2, Count - Count / 2, Aligned>(p);
     return low | high;
   }
 }
 // all_ascii says whether the Regs * W bytes at p are all ASCII.
 template <std::size_t Regs, bool Aligned = false>
 UTF8GUARD_SIMD_INLINE bool all_ascii(const std::uint8_t* p) {
-  return or_range<0, Regs, Aligned>(p).is_ascii();
+  return or_range<simd8, 0, Regs, Aligned>(p).is_ascii();
 }
 
 // ascii_blocks returns the end of the whole blocks of ASCII from p[i] on,
@@ -278,6 +279,9 @@ UTF8GUARD_SIMD_INLINE bool all_ascii(const std::uint8_t* p) {
 // ASCII scans in L2 went 35-43 % faster. AVX2 and AVX-512 read from wherever
 // the input starts: aligned, ASCII streamed from memory 2-30 % slower on
 // Zen 4 (HACKING.md has the figures).
+//
+// The blocks are read by the wrapper's ascii_reg: AVX-512 reads them by
+// 32-byte registers, which stream from memory faster there (avx512.hpp).
 constexpr std::size_t kAsciiBytes = 1024;
 UTF8GUARD_SIMD_INLINE std::size_t ascii_blocks(const std::uint8_t* p, std::size_t n,
                                                std::size_t i) {
@@ -290,7 +294,9 @@ UTF8GUARD_SIMD_INLINE std::size_t ascii_blocks(const std::uint8_t* p, std::size_
     if (n - i - kAsciiBytes < skew || !simd8::load(p + i).is_ascii()) return i;
     i += skew;
   }
-  while (n - i >= kAsciiBytes && all_ascii<kAsciiBytes / W, simd8::align_blocks>(p + i)) {
+  using R = simd8::ascii_reg;  // W-aligned is R-aligned: W is a multiple of its width
+  while (n - i >= kAsciiBytes &&
+         or_range<R, 0, kAsciiBytes / R::width, simd8::align_blocks>(p + i).is_ascii()) {
     i += kAsciiBytes;
   }
   return i;

@@ -15,6 +15,7 @@ struct simd8 {
   // with the constants made once per scan, bench/kernel_ab.sh).
   static constexpr bool leads_from_memory = true;
   static constexpr bool pin_constants = false;  // 16 registers (see sse.hpp)
+  using ascii_reg = simd8;                      // runs of ASCII: see sse.hpp
 
   // SAFETY: the caller guarantees p[0..32) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) {

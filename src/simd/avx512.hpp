@@ -33,6 +33,25 @@ struct simd8 {
   // as fast on Zen 4 (most files 1.10-1.14x; bench/kernel_ab.sh, two
   // rounds), its BW body 1.04-1.10x, clang's 0.96-1.09x (HACKING.md).
   static constexpr bool pin_constants = true;
+  // Runs of ASCII are read by 32-byte registers (see sse.hpp): 64-byte loads
+  // streamed them from memory slower than AVX2 and SSE4.2 did on Zen 4
+  // (64 MiB: 19-27 GB/s against 27-31 for AVX2). Read so, AVX-512 validated
+  // 64 MiB of ASCII 1.08-1.13x as fast, in L2 1.02-1.04x, 64 MiB of mixed
+  // text 0.99-1.01x (bench/kernel_ab.sh, g++ and clang, two rounds).
+  struct ascii_reg {
+    __m256i v;
+    static constexpr std::size_t width = 32;
+    static UTF8GUARD_SIMD_INLINE ascii_reg load(const std::uint8_t* p) {
+      return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))};
+    }
+    static UTF8GUARD_SIMD_INLINE ascii_reg load_aligned(const std::uint8_t* p) {
+      return {_mm256_load_si256(reinterpret_cast<const __m256i*>(p))};
+    }
+    friend UTF8GUARD_SIMD_INLINE ascii_reg operator|(ascii_reg a, ascii_reg b) {
+      return {_mm256_or_si256(a.v, b.v)};
+    }
+    UTF8GUARD_SIMD_INLINE bool is_ascii() const { return _mm256_movemask_epi8(v) == 0; }
+  };
 
   // SAFETY: the caller guarantees p[0..64) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) { return {_mm512_loadu_si512(p)}; }

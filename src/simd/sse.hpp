@@ -3,7 +3,7 @@
 // Included by src/kernels/sse42.cpp inside its target region and its ISA
 // namespace, after <immintrin.h> and <cstring>. Every wrapper under src/simd/
 // offers the same members, so src/generic/ is written once:
-//   width, align_blocks, leads_from_memory, pin_constants, load,
+//   width, align_blocks, leads_from_memory, pin_constants, ascii_reg, load,
 //   load_aligned, load_partial, splat, zero, last_word, top_word, kept,
 //   repeat_16, prev<N>, high_nibble_lookup, low_nibble_lookup,
 //   saturating_sub, | & ^, any, is_ascii, first_nonzero.
@@ -33,6 +33,9 @@ struct simd8 {
   // constants) so that the compiler cannot build them again per group. With
   // 16 registers that made g++ 12 spill them to the stack instead.
   static constexpr bool pin_constants = false;
+  // ascii_reg: the register that reads runs of ASCII by 1 KiB blocks
+  // (utf8_lookup.hpp, ascii_blocks): this one, except on AVX-512.
+  using ascii_reg = simd8;
 
   // SAFETY: the caller guarantees p[0..16) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) {
