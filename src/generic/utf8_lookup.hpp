@@ -257,10 +257,10 @@ UTF8GUARD_SIMD_INLINE R or_range(const std::uint8_t* p) {
     return low | high;
   }
 }
-// all_ascii says whether the Regs * W bytes at p are all ASCII.
-template <std::size_t Regs, bool Aligned = false>
+// all_ascii says whether the Regs registers (of type R) at p are all ASCII.
+template <std::size_t Regs, bool Aligned = false, class R = simd8>
 UTF8GUARD_SIMD_INLINE bool all_ascii(const std::uint8_t* p) {
-  return or_range<simd8, 0, Regs, Aligned>(p).is_ascii();
+  return or_range<R, 0, Regs, Aligned>(p).is_ascii();
 }
 
 // ascii_blocks returns the end of the whole blocks of ASCII from p[i] on,
@@ -295,8 +295,7 @@ UTF8GUARD_SIMD_INLINE std::size_t ascii_blocks(const std::uint8_t* p, std::size_
     i += skew;
   }
   using R = simd8::ascii_reg;  // W-aligned is R-aligned: W is a multiple of its width
-  while (n - i >= kAsciiBytes &&
-         or_range<R, 0, kAsciiBytes / R::width, simd8::align_blocks>(p + i).is_ascii()) {
+  while (n - i >= kAsciiBytes && all_ascii<kAsciiBytes / R::width, simd8::align_blocks, R>(p + i)) {
     i += kAsciiBytes;
   }
   return i;
