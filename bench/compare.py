@@ -19,8 +19,11 @@ UNIT_SECONDS = {'ns': 1e-9, 'us': 1e-6, 'ms': 1e-3, 's': 1.0}
 
 
 def rate(bench):
-    # GB/s where the benchmark counts bytes, else billions of calls per
-    # second: either way, higher is faster.
+    # GB/s where the benchmark counts bytes, a pair benchmark's ratio (its
+    # op's speed over its base's, bench/paired.cpp), else billions of calls
+    # per second: each way, higher is faster.
+    if 'ratio' in bench:
+        return bench['ratio'], 'x'
     if 'bytes_per_second' in bench:
         return bench['bytes_per_second'] / 1e9, 'GB/s'
     seconds = bench['real_time'] * UNIT_SECONDS[bench['time_unit']]

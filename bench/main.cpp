@@ -93,6 +93,7 @@ int main(int argc, char** argv) {
   bench::register_utf8guard(inputs, pools);
   bench::register_competitors(inputs, pools);
   bench::register_limits(inputs);
+  bench::register_pairs(inputs);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

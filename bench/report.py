@@ -14,6 +14,8 @@ compiler). For each it prints:
     (and, for sanitize, the competitors; "*" marks output that differs from
     DESIGN.md's replacement rule).
   * small inputs: ns per call.
+  * the ratios the goals name, timed side by side (pair_OP_BASE benchmarks,
+    bench/paired.cpp): the median over rounds of alternating blocks.
   * the issue's goals, computed from the tables above.
 Rates and times are CPU time (Google Benchmark's default), which a busy
 shared machine disturbs less than wall time.
@@ -89,8 +91,10 @@ class Run:
             if entry is None:  # no aggregates (one repetition): take the median ourselves
                 runs = samples[key]
                 entry = dict(runs[0])
-                for field in ("bytes_per_second", "cpu_time", "real_time"):
-                    entry[field] = statistics.median(r[field] for r in runs if field in r)
+                for field in ("bytes_per_second", "cpu_time", "real_time", "ratio"):
+                    values = [r[field] for r in runs if field in r]
+                    if values:
+                        entry[field] = statistics.median(values)
             self.results[key] = entry
         self.inputs = []
         for _, _, inp in self.results:
@@ -107,6 +111,18 @@ class Run:
             return None
         scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[e.get("time_unit", "ns")]
         return e["cpu_time"] * scale
+
+    def ratio(self, op, base, impl, inp):
+        """op's speed as a fraction of base's on inp, with kernel impl, and
+        whether it was timed side by side (a pair_OP_BASE benchmark, see
+        paired.cpp) rather than divided from two medians. base "read" is the
+        read pass."""
+        e = self.results.get((f"pair_{op}_{base}", impl, inp))
+        if e and "ratio" in e:
+            return e["ratio"], True
+        a = self.gbps(op, impl, inp)
+        b = self.gbps("limit", "read", inp) if base == "read" else self.gbps(base, impl, inp)
+        return (a / b if a and b else None), False
 
     def impls(self, op):
         found = []
@@ -213,6 +229,37 @@ def small_table(run):
     print_table("small inputs: ns per call (is_valid unless marked)", header, rows)
 
 
+MEDIANS = " [from two medians]"  # marks a ratio not timed side by side (no pair ran)
+PAIRS = [("validate", "is_valid"), ("stream4k", "validate"), ("stream64k", "validate"),
+         ("is_valid", "read")]
+
+
+def pair_table(run):
+    """One table per pair: rows = inputs, columns = kernels, cells = op's
+    speed as a fraction of base's, timed side by side."""
+    for op, base in PAIRS:
+        name = f"pair_{op}_{base}"
+        impls = run.impls(name)
+        inputs = big_inputs(run, name)
+        if not inputs:
+            continue
+        rows = [[inp] + [fmt_ratio(run.results.get((name, k, inp))) for k in impls]
+                for inp in inputs]
+        lipsum = [i for i in inputs if is_non_ascii_lipsum(i)]
+        if len(lipsum) >= 2:
+            rows.append([f"geomean {len(lipsum)} non-ASCII lipsum"] + [
+                f"{geomean([run.ratio(op, base, k, i)[0] for i in lipsum]):.3f}" for k in impls])
+        what = "the read pass" if base == "read" else base
+        print_table(f"{op} / {what}, timed side by side: speed ratio (median over rounds; "
+                    f"the rounds' interquartile range in %)", ["input"] + impls, rows)
+
+
+def fmt_ratio(e):
+    if not e or "ratio" not in e:
+        return "-"
+    return f"{e['ratio']:.3f} ({100 * e.get('ratio_iqr', 0):.1f})"
+
+
 def goal(label, value, target, unit=""):
     if value is None:
         print(f"  {label}: not measured")
@@ -226,14 +273,15 @@ def goals(run, node):
     best = run.context.get("utf8guard_best_kernel", "scalar")
     lipsum = [i for i in run.inputs if is_non_ascii_lipsum(i)]
     g = lambda op, impl: geomean([run.gbps(op, impl, i) for i in lipsum])  # noqa: E731
-    print(f"\ngoals (issue 3), best kernel here: {best}")
+    print(f"\ngoals (issue 3), best kernel here: {best}; ratios are timed side by side "
+          f"(the pair tables) unless marked{MEDIANS}")
     goal("non-ASCII lipsum geomean, best kernel, GB/s", g("is_valid", best), 31)
     node_g = geomean([node.get(i) for i in lipsum]) if node else None
     if node_g and g("is_valid", best):
         goal("  ... as a ratio to Node's Buffer.isUtf8 (simdutf)", g("is_valid", best) / node_g, 1.15)
     for inp, target in (("ascii_256K", 0.85), ("Latin-Lipsum", 0.85), ("ascii_64M", 0.9)):
-        v, r = run.gbps("is_valid", best, inp), run.gbps("limit", "read", inp)
-        goal(f"{inp}: best kernel / read pass", v / r if v and r else None, target)
+        r, paired = run.ratio("is_valid", "read", best, inp)
+        goal(f"{inp}: best kernel / read pass{'' if paired else MEDIANS}", r, target)
     if "avx2" in run.kernels:
         goal("AVX2 kernel, non-ASCII lipsum geomean, GB/s", g("is_valid", "avx2"), 15)
     icu = g("is_valid", "icu_u8next")
@@ -245,23 +293,26 @@ def goals(run, node):
     goal("scalar is_valid on random 1-4-byte text (mixed_256K), GB/s",
          run.gbps("is_valid", "scalar", "mixed_256K"), 0.5)
     valid_inputs = [i for i in big_inputs(run, "validate")]
+
+    def ratio_goal(k, op, target, inputs, label):
+        base = "is_valid" if op == "validate" else "validate"
+        found = [(i,) + run.ratio(op, base, k, i) for i in inputs]
+        found = [f for f in found if f[1]]
+        if not found:
+            return
+        worst = min(found, key=lambda f: f[1])
+        medians = "" if all(paired for _, _, paired in found) else MEDIANS
+        goal(f"{k}: {op} / {base}, {label.format(worst=f'{worst[0]}: {worst[1]:.2f}')}{medians}",
+             geomean([r for _, r, _ in found]), target)
+
     for k in run.kernels:
         for op, target in (("validate", 0.95), ("stream4k", 0.9), ("stream64k", 0.97)):
-            base = "is_valid" if op == "validate" else "validate"
-            ratios = [run.gbps(op, k, i) / run.gbps(base, k, i) for i in valid_inputs
-                      if run.gbps(op, k, i) and run.gbps(base, k, i)]
-            if ratios:
-                worst = min(range(len(ratios)), key=ratios.__getitem__)
-                goal(f"{k}: {op} / {base}, geomean (worst {valid_inputs[worst]}: "
-                     f"{ratios[worst]:.2f})", geomean(ratios), target)
+            ratio_goal(k, op, target, valid_inputs, "geomean (worst {worst})")
     # The same streaming ratios on text alone (non-ASCII lipsum): chunks of
     # pure ASCII are where a fixed cost per feed shows most.
     for k in run.kernels:
         for op, target in (("stream4k", 0.9), ("stream64k", 0.97)):
-            ratios = [run.gbps(op, k, i) / run.gbps("validate", k, i) for i in lipsum
-                      if run.gbps(op, k, i) and run.gbps("validate", k, i)]
-            if ratios:
-                goal(f"{k}: {op} / validate, non-ASCII lipsum geomean", geomean(ratios), target)
+            ratio_goal(k, op, target, lipsum, "non-ASCII lipsum geomean")
     goal(f"sanitize, valid non-ASCII lipsum geomean ({best}), GB/s", g("sanitize", best), 10)
     goal(f"sanitize, 1 % errors (err1%_256K, {best}), GB/s",
          run.gbps("sanitize", best, "err1%_256K"), 1)
@@ -300,6 +351,7 @@ def main():
             if big_inputs(run, op):
                 rate_table(run, op, node if op == "is_valid" else None)
         small_table(run)
+        pair_table(run)
         goals(run, node)
         if run.errors:
             status = 1

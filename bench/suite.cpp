@@ -1,6 +1,7 @@
 // suite.cpp - helpers shared by every benchmark registration.
 #include "suite.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include <utf8guard/utf8guard.hpp>
@@ -49,6 +50,14 @@ std::size_t expected_errors(const input& in) {
     it = cache.emplace(&in, count_errors(in.bytes())).first;
   }
   return it->second;
+}
+
+utf8guard::result stream(utf8guard::validator& v, std::string_view b, std::size_t chunk) {
+  v.reset();
+  for (std::size_t off = 0; off < b.size(); off += chunk) {
+    v.feed(std::string_view(b.data() + off, std::min(chunk, b.size() - off)));
+  }
+  return v.finish();
 }
 
 void count_bytes(benchmark::State& state, const input& in) {

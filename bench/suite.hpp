@@ -1,7 +1,8 @@
 // suite.hpp - how the benchmarks are named, checked and registered.
 //
 // Every benchmark is named OP/IMPL/INPUT, which bench/report.py parses:
-//   OP    is_valid, validate, stream4k, stream64k, sanitize, errors, limit
+//   OP    is_valid, validate, stream4k, stream64k, sanitize, errors, limit,
+//         or pair_OP_BASE: a ratio timed side by side (paired.cpp)
 //   IMPL  a utf8guard kernel (scalar, sse42, avx2, avx512, neon), a
 //         competitor (icu_u8next, ...), or for OP=limit: read, memcpy
 //   INPUT an input's name; small inputs end in "B" (e.g. mixed_64B)
@@ -18,6 +19,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <utf8guard/utf8guard.hpp>
 
 #include "inputs.hpp"
 
@@ -43,6 +46,10 @@ std::size_t expected_errors(const input& in);
 // finish) and returns how many errors it reported.
 std::size_t count_errors(std::string_view bytes);
 
+// stream feeds the whole input to v in chunks of `chunk` bytes, then
+// finishes: what a server does with a request body arriving in socket reads.
+utf8guard::result stream(utf8guard::validator& v, std::string_view bytes, std::size_t chunk);
+
 // count_bytes sets bytes/s to the input's size and items/s to its
 // characters, per iteration.
 void count_bytes(benchmark::State& state, const input& in);
@@ -60,6 +67,8 @@ std::string bench_name(const std::string& op, const std::string& impl, const std
 void register_utf8guard(const input_list& inputs, const std::vector<small_pool>& pools);
 void register_competitors(const input_list& inputs, const std::vector<small_pool>& pools);
 void register_limits(const input_list& inputs);
+// register_pairs: the goals' ratios, timed side by side (paired.cpp).
+void register_pairs(const input_list& inputs);
 
 }  // namespace bench
 

@@ -43,16 +43,6 @@ void bm_validate(benchmark::State& state, const in_ptr& in, const std::string& k
   count_bytes(state, *in);
 }
 
-// The whole input in chunks of `chunk` bytes, then finish(): what a server
-// does with a request body arriving in socket reads.
-utf8guard::result stream(utf8guard::validator& v, std::string_view b, std::size_t chunk) {
-  v.reset();
-  for (std::size_t off = 0; off < b.size(); off += chunk) {
-    v.feed(std::string_view(b.data() + off, std::min(chunk, b.size() - off)));
-  }
-  return v.finish();
-}
-
 void bm_stream(benchmark::State& state, const in_ptr& in, const std::string& k, std::size_t chunk) {
   const std::string_view b = in->bytes();
   if (!force_kernel(state, k)) return;
