@@ -69,7 +69,9 @@ class Run:
         # interleaving shuffles the runs, the tables should not move.
         ordered = sorted(data["benchmarks"], key=lambda b: b.get("family_index", 0))
         for b in ordered:
-            name = b.get("run_name", b["name"])
+            # Google Benchmark appends "/min_time:0.200" to a benchmark that
+            # sets its own (paired.cpp's inputs from memory).
+            name = re.sub(r"/min_time:[0-9.]+$", "", b.get("run_name", b["name"]))
             parts = name.split("/", 2)
             if len(parts) != 3:
                 continue
