@@ -380,14 +380,15 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
   }
   // The tail: whole registers, then the last partial one, zero-padded; the
   // padding is ASCII, so it flags a sequence the input leaves unfinished.
-  // An input that ends where a group does (a 4 KiB stream chunk) has none,
-  // and skips setting up the register before it (about 15 instructions of a
-  // feed's fixed cost): 4 KiB feeds of non-ASCII lipsum went from 0.92 to
-  // 0.93 of one-shot speed with AVX-512 (VBMI), and of mixed_256K from
-  // 0.93 to 0.95 (g++, Zen 4, bench/paired.cpp's side-by-side ratio).
+  // An open scan that ends where a group does (a 4 KiB stream chunk) has
+  // none, and skips setting up the register before it (about 15
+  // instructions of a feed's fixed cost): 4 KiB feeds of non-ASCII lipsum
+  // went from 0.92 to 0.93 of one-shot speed with AVX-512 (VBMI), and of
+  // mixed_256K from 0.93 to 0.95 (g++, Zen 4, bench/paired.cpp's
+  // side-by-side ratio).
   const std::size_t tail = i;
   bool tail_open_failed = false;  // Open: a flag inside the last partial register
-  if (i != n) {
+  if (!Open || i != n) {
     const before at_tail = before_at(p, i, start);
     simd8 prev = at_tail.prev;
     leads = at_tail.leads;
@@ -408,8 +409,6 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
     } else if constexpr (!Open) {
       error = error | is_incomplete(prev);
     }
-  } else if constexpr (!Open) {
-    error = error | is_incomplete(before_at(p, i, start).prev);
   }
   if constexpr (Open) {
     // The last bytes by a vector load (n >= 3 here), not byte loads: with
