@@ -3,6 +3,7 @@
 // stream.hpp; they differ only in what they do with valid runs and errors.
 #include "stream.hpp"
 #include "convert.hpp"
+#include "stream/policy_filter.hpp"
 
 namespace utf8guard::detail {
 namespace {
@@ -10,6 +11,25 @@ namespace {
 template <class State>
 stream_cursor<State> cursor(State& s) noexcept {
   return {s};
+}
+
+// feed runs one chunk through the engine, and through a policy_filter when
+// the stream has a policy (stream/policy_filter.hpp); finish needs none: it
+// only reports an unfinished sequence.
+template <class State, class Handler>
+bool feed(State& s, std::string_view chunk, Handler& h) {
+  if (__builtin_expect(s.priv_policy == 0, 1)) {
+    return stream_feed(cursor(s), bytes(chunk.data()), chunk.size(), h);
+  }
+  policy_filter<Handler> f(h, s.priv_policy, s.priv_position - s.priv_carry_len);
+  return stream_feed(cursor(s), bytes(chunk.data()), chunk.size(), f);
+}
+
+// init starts a new stream under a policy.
+template <class State>
+void init(State* s, utf8guard_policy policy) noexcept {
+  *s = State{};
+  s->priv_policy = policy;
 }
 
 // Sanitized output goes to the caller's sink.
@@ -45,7 +65,7 @@ struct batch_handler {
     if (count > kBatch - pending && !flush()) return false;
     for (std::size_t k = 0; k < count; ++k) {
       batch[pending + k] = {static_cast<utf8guard_error>(list[k].kind()), base + list[k].offset(),
-                            list[k].length()};
+                            list[k].length(), UTF8GUARD_CATEGORY_NONE, 0};
     }
     pending += count;
     return pending < kBatch || flush();
@@ -91,14 +111,12 @@ inline const utf8guard_result& validator_feed(utf8guard_validator* v, std::strin
     return v->priv_error;
   }
   first_error_handler h{v->priv_error};
-  stream_feed(cursor(*v), bytes(chunk.data()), chunk.size(), h);
+  feed(*v, chunk, h);
   return v->priv_error;
 }
 
 bool scanner_feed(utf8guard_scanner* s, std::string_view chunk, batch_fn deliver, void* ctx) {
-  return scan(s, deliver, ctx, [&](batch_handler& h) {
-    return stream_feed(cursor(*s), bytes(chunk.data()), chunk.size(), h);
-  });
+  return scan(s, deliver, ctx, [&](batch_handler& h) { return feed(*s, chunk, h); });
 }
 
 bool scanner_finish(utf8guard_scanner* s, batch_fn deliver, void* ctx) {
@@ -116,7 +134,11 @@ using namespace utf8guard::detail;
 
 extern "C" {
 
-void utf8guard_validator_init(utf8guard_validator* v) { *v = utf8guard_validator{}; }
+void utf8guard_validator_init(utf8guard_validator* v) { init(v, 0); }
+
+void utf8guard_validator_init_policy(utf8guard_validator* v, utf8guard_policy policy) {
+  init(v, policy);
+}
 
 utf8guard_result utf8guard_validator_feed(utf8guard_validator* v, const char* data, size_t len) {
   return validator_feed(v, c_bytes(data, len));
@@ -130,13 +152,17 @@ utf8guard_result utf8guard_validator_finish(utf8guard_validator* v) {
   return v->priv_error;
 }
 
-void utf8guard_sanitizer_init(utf8guard_sanitizer* s) { *s = utf8guard_sanitizer{}; }
+void utf8guard_sanitizer_init(utf8guard_sanitizer* s) { init(s, 0); }
+
+void utf8guard_sanitizer_init_policy(utf8guard_sanitizer* s, utf8guard_policy policy) {
+  init(s, policy);
+}
 
 utf8guard_status utf8guard_sanitizer_feed(utf8guard_sanitizer* s, const char* data, size_t len,
                                           utf8guard_sink sink, void* ctx) {
   const std::string_view chunk = c_bytes(data, len);
   auto h = sink_handler(sink, ctx, s->priv_replacements);
-  return status_of(stream_feed(cursor(*s), bytes(chunk.data()), chunk.size(), h));
+  return status_of(feed(*s, chunk, h));
 }
 
 utf8guard_status utf8guard_sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink,
@@ -149,7 +175,11 @@ size_t utf8guard_sanitizer_replacements(const utf8guard_sanitizer* s) {
   return s->priv_replacements;
 }
 
-void utf8guard_scanner_init(utf8guard_scanner* s) { *s = utf8guard_scanner{}; }
+void utf8guard_scanner_init(utf8guard_scanner* s) { init(s, 0); }
+
+void utf8guard_scanner_init_policy(utf8guard_scanner* s, utf8guard_policy policy) {
+  init(s, policy);
+}
 
 utf8guard_status utf8guard_scanner_feed(utf8guard_scanner* s, const char* data, size_t len,
                                         utf8guard_error_callback on_error, void* ctx) {
@@ -171,17 +201,21 @@ namespace utf8guard {
 
 validator::validator() noexcept { utf8guard_validator_init(&state_); }
 
+validator::validator(policy p) noexcept { utf8guard_validator_init_policy(&state_, p.bits()); }
+
 result validator::feed(std::string_view chunk) noexcept {
   return from_c(detail::validator_feed(&state_, chunk));
 }
 
 result validator::finish() noexcept { return from_c(utf8guard_validator_finish(&state_)); }
 
-void validator::reset() noexcept { utf8guard_validator_init(&state_); }
+void validator::reset() noexcept { utf8guard_validator_init_policy(&state_, state_.priv_policy); }
 
 std::size_t validator::bytes_fed() const noexcept { return state_.priv_position; }
 
 sanitizer::sanitizer() noexcept { utf8guard_sanitizer_init(&state_); }
+
+sanitizer::sanitizer(policy p) noexcept { utf8guard_sanitizer_init_policy(&state_, p.bits()); }
 
 bool sanitizer::feed_raw(std::string_view chunk, utf8guard_sink sink, void* ctx) {
   return utf8guard_sanitizer_feed(&state_, chunk.data(), chunk.size(), sink, ctx) == UTF8GUARD_OK;
@@ -191,11 +225,15 @@ bool sanitizer::finish_raw(utf8guard_sink sink, void* ctx) {
   return utf8guard_sanitizer_finish(&state_, sink, ctx) == UTF8GUARD_OK;
 }
 
-void sanitizer::reset() noexcept { utf8guard_sanitizer_init(&state_); }
+void sanitizer::reset() noexcept { utf8guard_sanitizer_init_policy(&state_, state_.priv_policy); }
 
 std::size_t sanitizer::replacements() const noexcept { return state_.priv_replacements; }
 
 error_scanner::error_scanner() noexcept { utf8guard_scanner_init(&state_); }
+
+error_scanner::error_scanner(policy p) noexcept {
+  utf8guard_scanner_init_policy(&state_, p.bits());
+}
 
 bool error_scanner::feed_raw(std::string_view chunk, batch_fn cb, void* ctx) {
   return detail::scanner_feed(&state_, chunk, cb, ctx);
@@ -205,7 +243,7 @@ bool error_scanner::finish_raw(batch_fn cb, void* ctx) {
   return detail::scanner_finish(&state_, cb, ctx);
 }
 
-void error_scanner::reset() noexcept { utf8guard_scanner_init(&state_); }
+void error_scanner::reset() noexcept { utf8guard_scanner_init_policy(&state_, state_.priv_policy); }
 
 std::size_t error_scanner::errors() const noexcept { return state_.priv_errors; }
 
