@@ -1,6 +1,7 @@
 // options.hpp - the command line:
-//   utf8guard check [--json] [--all] [--quiet] [--max-errors N] [-j N] [FILE...]
-//   utf8guard sanitize [FILE|-]
+//   utf8guard check [--json] [--all] [--quiet] [--max-errors N] [-j N]
+//                   [--profile NAME] [--deny LIST] [--hints] [FILE...]
+//   utf8guard sanitize [--profile NAME] [--deny LIST] [FILE|-]
 //   utf8guard --help | -h | help ;  utf8guard --version
 #ifndef UTF8GUARD_CLI_OPTIONS_HPP
 #define UTF8GUARD_CLI_OPTIONS_HPP
@@ -8,6 +9,8 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "policy_options.hpp"
 
 namespace utf8guard::cli {
 
@@ -21,6 +24,7 @@ struct options {
   std::uint64_t max_errors = 0;  // 0: not given
   unsigned jobs = 1;             // check: -j N, default (and -j 0) the number of usable CPUs
   std::vector<std::string> files;
+  policy_options policy;  // --profile, --deny, --hints (policy_options.hpp)
 };
 
 struct parse_result {
