@@ -56,4 +56,8 @@ for t in $TARGETS; do
     cp -L "$lib" "$OUT/lib/"
   done
 done
+# The policy and hint oracles read the Unicode data files (unicode-data in the
+# image); the runners find them in $OUT/ucd.
+mkdir -p "$OUT/ucd"
+cp /usr/share/unicode/{UnicodeData,PropList,LineBreak}.txt "$OUT/ucd/"
 echo "build.sh: $(echo "$TARGETS" | wc -w) fuzz targets in $OUT"

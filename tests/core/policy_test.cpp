@@ -224,7 +224,8 @@ TEST_P(Policy, EveryScalarValueUnderEveryCategory) {
       if (want == category::none) {
         ASSERT_TRUE(r.ok()) << std::hex << static_cast<unsigned>(cp) << " at " << at;
       } else {
-        ASSERT_EQ(r, (result{error::disallowed, at, len, want, cp})) << std::hex << static_cast<unsigned>(cp);
+        ASSERT_EQ(r, (result{error::disallowed, at, len, want, cp}))
+            << std::hex << static_cast<unsigned>(cp);
         ASSERT_TRUE(
             validate(in, policy::from_bits(all.bits() & ~static_cast<std::uint32_t>(want))).ok())
             << std::hex << static_cast<unsigned>(cp);
@@ -256,7 +257,8 @@ TEST_P(Policy, EveryScalarValueSplitInAStream) {
       ASSERT_EQ(seen, 0u) << std::hex << static_cast<unsigned>(cp);
     } else {
       ASSERT_EQ(seen, 1u) << std::hex << static_cast<unsigned>(cp);
-      ASSERT_EQ(got, (result{error::disallowed, 1, in.size() - 1, want, cp})) << std::hex << static_cast<unsigned>(cp);
+      ASSERT_EQ(got, (result{error::disallowed, 1, in.size() - 1, want, cp}))
+          << std::hex << static_cast<unsigned>(cp);
     }
   }
 }

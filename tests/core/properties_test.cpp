@@ -10,32 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "check_property.hpp"
 #include "core_support.hpp"
 #include "generators.hpp"
 #include "kernels.hpp"
 
 namespace utf8guard::testing {
 namespace {
-
-// check_property runs a RapidCheck property inside the current (kernel
-// parameterized) test, with at least `runs` successful cases; RC_PARAMS can
-// raise it or fix the seed. A failure reports the shrunk counterexample.
-template <class Property>
-void check_property(Property&& property, int runs = 1000) {
-  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  rc::detail::TestMetadata metadata;
-  metadata.id = std::string(info->test_suite_name()) + "/" + info->name();
-  metadata.description = info->name();
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  params.maxSuccess = std::max(params.maxSuccess, runs);
-  const rc::detail::TestResult outcome =
-      rc::detail::checkTestable(std::forward<Property>(property), metadata, params);
-  if (!outcome.template is<rc::detail::SuccessResult>()) {
-    std::ostringstream message;
-    rc::detail::printResultMessage(outcome, message);
-    FAIL() << message.str();
-  }
-}
 
 bool is_continuation(char b) { return (static_cast<unsigned char>(b) & 0xC0) == 0x80; }
 

@@ -2,6 +2,7 @@
 #include "policy_reference.hpp"
 
 #include <iconv.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -19,9 +20,19 @@ namespace {
 
 constexpr char32_t kCodeSpace = 0x110000;
 
+// ucd_dir: $UTF8GUARD_UCD, else Debian's /usr/share/unicode, else ucd/ beside
+// the executable (where fuzz/build.sh puts the files for OSS-Fuzz's runners,
+// which have no unicode-data package).
 std::string ucd_dir() {
   const char* env = std::getenv("UTF8GUARD_UCD");
-  return env != nullptr && *env != '\0' ? env : "/usr/share/unicode";
+  if (env != nullptr && *env != '\0') return env;
+  const std::string debian = "/usr/share/unicode";
+  if (std::ifstream(debian + "/UnicodeData.txt")) return debian;
+  char exe[4096];
+  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return debian;
+  const std::string path(exe, static_cast<std::size_t>(n));
+  return path.substr(0, path.rfind('/')) + "/ucd";
 }
 
 // A UCD line is "CODE[..CODE];FIELD;FIELD ... # comment"; fields are trimmed.

@@ -3,7 +3,8 @@
 //
 // Categories are not copied from the library: they are read, when a test
 // first asks, from the Unicode Character Database that Debian's unicode-data
-// package installs (/usr/share/unicode, or $UTF8GUARD_UCD):
+// package installs (/usr/share/unicode; or $UTF8GUARD_UCD, or ucd/ beside the
+// executable):
 //
 //   nul, control, c1  general category Cc (UnicodeData.txt): U+0000 is nul;
 //                     the other Cc values below U+0080 are control, those
