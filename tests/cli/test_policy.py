@@ -13,7 +13,6 @@ import unittest
 import harness
 from harness import CliTest, run
 
-HINT = b"utf8guard: try 'utf8guard --help' for more information\n"
 CATEGORIES = ["nul", "control", "newline", "c1", "bidi", "noncharacter", "private_use", "bom",
               "replacement", "bad_escape", "double_encoding"]
 PROFILES = {
@@ -237,12 +236,6 @@ class Examples(CliTest):
 
 
 class Usage(CliTest):
-    def assertUsageError(self, args, why):
-        p = run(args)
-        self.assertExit(p, 2)
-        self.assertEqual(p.stdout, b"")
-        self.assertEqual(p.stderr, b"utf8guard: " + why + b"\n" + HINT)
-
     def test_bad_names_list_the_valid_ones(self):
         cats = b"(valid: " + ", ".join(CATEGORIES).encode() + b")"
         profs = b"(valid: strict, source, field, json, url)"

@@ -94,14 +94,10 @@ TEST_P(PolicyProperties, SplittingAStreamChangesNoEventWithOrWithoutAPolicy) {
     std::vector<result> errors;
     auto sink = [&out](std::string_view b) { out.append(b); };
     auto on_error = [&errors](const result& r) { errors.push_back(r); };
-    std::size_t from = 0;
-    for (std::size_t i = 0; i <= cuts.size(); ++i) {
-      const std::size_t to = i < cuts.size() ? cuts[i] : in.size();
-      const std::string_view chunk = std::string_view(in).substr(from, to - from);
+    for (const std::string_view chunk : gen::chunks_of(in, cuts)) {
       v.feed(chunk);
       RC_ASSERT(s.feed(chunk, sink));
       RC_ASSERT(scan.feed(chunk, on_error));
-      from = to;
     }
     const std::vector<result> want = oracle_all_errors(in, p);
     RC_ASSERT(v.finish() == (want.empty() ? result{} : want.front()));

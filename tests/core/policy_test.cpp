@@ -25,7 +25,9 @@ TEST(PolicyNames, CategoriesAndProfilesAsTheContractSpellsThem) {
   EXPECT_EQ(to_string(static_cast<category>(3)), "unknown");
   EXPECT_EQ(category_from_name("Bidi"), category::none);
   EXPECT_EQ(category_from_name(""), category::none);
-  EXPECT_EQ(to_string(error::disallowed), "disallowed");
+  EXPECT_EQ(to_string(error::disallowed), kDisallowedName);
+  EXPECT_STREQ(utf8guard_error_name(UTF8GUARD_ERROR_DISALLOWED), kDisallowedName.data());
+  EXPECT_EQ(static_cast<int>(error::disallowed), UTF8GUARD_ERROR_DISALLOWED);
 
   const std::vector<std::pair<std::string_view, policy>> profiles = {
       {"strict", policy()},
@@ -241,7 +243,8 @@ TEST_P(Policy, EveryScalarValueSplitInAStream) {
   const policy all = every_category();
   for (char32_t cp = 0; cp <= 0x10FFFF; ++cp) {
     if (cp == 0xD800) cp = 0xE000;
-    const std::string in = "x" + reference::encode(cp);
+    std::string in = reference::encode(cp);
+    in.insert(in.begin(), 'x');
     const category want = category_named(reference::category_of(cp, false));
     error_scanner s(all);
     std::size_t seen = 0;
