@@ -7,46 +7,76 @@
 namespace utf8guard::detail {
 namespace {
 
-constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-constexpr std::uint64_t kHighs = 0x8080808080808080ull;
-constexpr std::uint32_t kAsciiCategories =
-    UTF8GUARD_CATEGORY_NUL | UTF8GUARD_CATEGORY_CONTROL | UTF8GUARD_CATEGORY_NEWLINE;
+// The prefilter: which bytes of a block may start a violation of the policy.
+// Each test is a flag (0 or 1) for a byte, and mask says whether the policy
+// denies a category that starts with such a byte, so the loop below is
+// branch-free byte arithmetic the compiler turns into vector code for the
+// baseline target. A byte it flags may be a false alarm (E2 starts quotes as
+// well as bidi controls); kLeadCategories and violation_at decide exactly.
+struct prefilter {
+  std::uint8_t control;  // 00..1F but TAB, and 7F: nul, control, newline
+  std::uint8_t c2;       // C2: c1, NEL
+  std::uint8_t d8;       // D8: ALM
+  std::uint8_t e2;       // E2: bidi controls, LS, PS
+  std::uint8_t ee_f4;    // EE..F4: private use, noncharacters, BOM, U+FFFD
+  explicit prefilter(utf8guard_policy deny) noexcept
+      : control(flag(deny, kLeadCategories.entry[0x00] | kLeadCategories.entry[0x01] |
+                               kLeadCategories.entry[0x0A])),
+        c2(flag(deny, kLeadCategories.entry[0xC2])),
+        d8(flag(deny, kLeadCategories.entry[0xD8])),
+        e2(flag(deny, kLeadCategories.entry[0xE2])),
+        ee_f4(flag(deny, kLeadCategories.entry[0xEE] | kLeadCategories.entry[0xEF] |
+                             kLeadCategories.entry[0xF0] | kLeadCategories.entry[0xF3] |
+                             kLeadCategories.entry[0xF4])) {}
+  static std::uint8_t flag(utf8guard_policy deny, std::uint32_t categories) noexcept {
+    return (deny & categories) != 0 ? 1 : 0;
+  }
+};
 
-// quiet_word says whether none of the 8 bytes of w can start a violation:
-// all are ASCII, and, when deny holds an ASCII category, none is below 0x20
-// or 0x7F (the classic "has a byte less than n" word tricks).
-inline bool quiet_word(std::uint64_t w, bool ascii_denied) noexcept {
-  if ((w & kHighs) != 0) return false;
-  if (!ascii_denied) return true;
-  const std::uint64_t below_space = (w - 0x20 * kOnes) & ~w & kHighs;
-  const std::uint64_t x = w ^ (0x7F * kOnes);
-  const std::uint64_t del = (x - kOnes) & ~x & kHighs;
-  return (below_space | del) == 0;
+constexpr std::size_t kBlock = 64;
+
+// quiet_block says whether no byte of p[0..kBlock) can start a violation.
+inline bool quiet_block(const std::uint8_t* p, const prefilter& m) noexcept {
+  std::uint8_t hits = 0;
+  for (std::size_t k = 0; k < kBlock; ++k) {
+    const std::uint8_t b = p[k];
+    const auto control = static_cast<std::uint8_t>(((b < 0x20) & (b != 0x09)) | (b == 0x7F));
+    const auto high = static_cast<std::uint8_t>(b - 0xEE) < 7;  // EE..F4
+    hits |=
+        static_cast<std::uint8_t>((control & m.control) | ((b == 0xC2) & m.c2) |
+                                  ((b == 0xD8) & m.d8) | ((b == 0xE2) & m.e2) | (high & m.ee_f4));
+  }
+  return hits == 0;
 }
 
 }  // namespace
 
 result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base,
                       utf8guard_policy deny) noexcept {
-  const bool ascii_denied = (deny & kAsciiCategories) != 0;
+  // Every byte that is not a continuation byte starts a character of the
+  // well-formed input, and continuation bytes have no categories, so each
+  // byte is judged on its own: no walk from character to character.
+  const prefilter m(deny);
   std::size_t i = 0;
   while (i < n) {
-    // SAFETY: every read below is bounded by n (8 bytes only when i + 8 <= n).
-    if (i + 8 <= n) {
-      std::uint64_t w;
-      std::memcpy(&w, p + i, 8);
-      if (quiet_word(w, ascii_denied)) {
-        i += 8;
+    std::size_t end = n;
+    // SAFETY: a whole block is read only when i + kBlock <= n.
+    if (n - i >= kBlock) {
+      if (quiet_block(p + i, m)) {
+        i += kBlock;
         continue;
       }
+      end = i + kBlock;
     }
-    const std::uint8_t b = p[i];
-    const std::size_t len = sequence_length(b);
-    if ((kLeadCategories.entry[b] & deny) != 0 && i + len <= n) {
+    for (; i < end; ++i) {
+      const std::uint8_t b = p[i];
+      if ((kLeadCategories.entry[b] & deny) == 0) continue;
+      const std::size_t len = sequence_length(b);
+      if (len > n - i) break;  // cut at the end: not a character of this input
       const result r = violation_at(p + i, len, base + i, deny);
       if (!r.ok()) return r;
     }
-    i += len;
+    i = end;
   }
   return {};
 }
@@ -139,9 +169,9 @@ bool utf8guard_profile_from_name(const char* name, size_t len, utf8guard_policy*
 
 // The profiles' constants in utf8guard.h, spelled out as the categories they
 // hold (DESIGN's profile table).
-static_assert(UTF8GUARD_PROFILE_SOURCE == (UTF8GUARD_CATEGORY_NUL | UTF8GUARD_CATEGORY_CONTROL |
-                                           UTF8GUARD_CATEGORY_C1 | UTF8GUARD_CATEGORY_BIDI |
-                                           UTF8GUARD_CATEGORY_BOM));
+static_assert(UTF8GUARD_PROFILE_SOURCE ==
+              (UTF8GUARD_CATEGORY_NUL | UTF8GUARD_CATEGORY_CONTROL | UTF8GUARD_CATEGORY_C1 |
+               UTF8GUARD_CATEGORY_BIDI | UTF8GUARD_CATEGORY_BOM));
 static_assert(UTF8GUARD_PROFILE_FIELD == (UTF8GUARD_PROFILE_SOURCE | UTF8GUARD_CATEGORY_NEWLINE |
                                           UTF8GUARD_CATEGORY_NONCHARACTER));
 static_assert(UTF8GUARD_PROFILE_JSON == UTF8GUARD_CATEGORY_NONCHARACTER);
