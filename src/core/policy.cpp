@@ -35,6 +35,17 @@ struct prefilter {
 
 constexpr std::size_t kBlock = 64;
 
+// The vector prefilter's classes flag exactly the bytes that start some
+// category's characters.
+constexpr bool prefilter_classes_exact() {
+  for (int b = 0; b < 256; ++b) {
+    const bool flagged = (kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15]) != 0;
+    if (flagged != (lead_categories(static_cast<std::uint8_t>(b)) != 0)) return false;
+  }
+  return true;
+}
+static_assert(prefilter_classes_exact(), "kPrefilterHigh/kPrefilterLow miss or add a byte");
+
 // quiet_block says whether no byte of p[0..kBlock) can start a violation.
 inline bool quiet_block(const std::uint8_t* p, const prefilter& m) noexcept {
   std::uint8_t hits = 0;
@@ -57,8 +68,14 @@ result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base,
   // well-formed input, and continuation bytes have no categories, so each
   // byte is judged on its own: no walk from character to character.
   const prefilter m(deny);
+  const quiet_prefix_fn vector = vector_prefilter();
+  const prefilter_tables tables(deny);
   std::size_t i = 0;
   while (i < n) {
+    if (vector != nullptr) {
+      i += vector(p + i, n - i, tables);
+      if (i == n) break;
+    }
     std::size_t end = n;
     // SAFETY: a whole block is read only when i + kBlock <= n.
     if (n - i >= kBlock) {

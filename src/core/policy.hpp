@@ -85,6 +85,60 @@ struct lead_category_table {
 };
 inline constexpr lead_category_table kLeadCategories{};
 
+// The bytes that can start a violation, as a union of products of a high
+// nibble set and a low nibble set, one bit each: a byte's class is
+// kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15], and it is nonzero exactly
+// for the bytes kLeadCategories gives a category (checked in policy.cpp).
+// The vector prefilter (generic/policy_prefilter.hpp) looks them up.
+//   bit 0  00..08 0A..0F   bit 1  10..1F   bit 2  7F       bit 3  C2
+//   bit 4  D8              bit 5  E2       bit 6  EE EF    bit 7  F0..F4
+inline constexpr std::uint8_t kPrefilterHigh[16] = {1, 2, 0, 0, 0, 0,  0,       4,
+                                                    0, 0, 0, 0, 8, 16, 32 | 64, 128};
+inline constexpr std::uint8_t kPrefilterLow[16] = {1 | 2 | 128,
+                                                   1 | 2 | 128,
+                                                   1 | 2 | 8 | 32 | 128,
+                                                   1 | 2 | 128,
+                                                   1 | 2 | 128,
+                                                   1 | 2,
+                                                   1 | 2,
+                                                   1 | 2,
+                                                   1 | 2 | 16,
+                                                   2,
+                                                   1 | 2,
+                                                   1 | 2,
+                                                   1 | 2,
+                                                   1 | 2,
+                                                   1 | 2 | 64,
+                                                   1 | 2 | 4 | 64};
+
+// prefilter_tables are the two lookup tables for one policy: the bits of
+// the byte sets that start none of its categories are cleared.
+struct prefilter_tables {
+  alignas(16) std::uint8_t high[16];
+  alignas(16) std::uint8_t low[16];
+  explicit prefilter_tables(utf8guard_policy deny) noexcept {
+    std::uint8_t keep = 0;
+    for (int b = 0; b < 256; ++b) {
+      if ((lead_categories(static_cast<std::uint8_t>(b)) & deny) != 0) {
+        keep |= kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15];
+      }
+    }
+    for (int k = 0; k < 16; ++k) {
+      high[k] = kPrefilterHigh[k] & keep;
+      low[k] = kPrefilterLow[k];
+    }
+  }
+};
+
+// quiet_prefix_fn is a vector prefilter: the length of a prefix of p[0..n)
+// in which no byte can start a violation (see generic/policy_prefilter.hpp).
+using quiet_prefix_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n,
+                                        const prefilter_tables& t) noexcept;
+
+// vector_prefilter is the prefilter compiled for the active kernel's
+// instruction set, or nullptr (the scalar kernel).
+quiet_prefix_fn vector_prefilter() noexcept;
+
 // sequence_length is the length of the well-formed sequence led by b.
 constexpr std::size_t sequence_length(std::uint8_t b) noexcept {
   return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;

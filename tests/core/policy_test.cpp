@@ -203,17 +203,19 @@ TEST_P(Policy, EmptyPolicyChangesNothing) {
 
 // Every scalar value, under every category: with all categories denied it is
 // a violation exactly when the oracle gives it a category (of that name),
-// and with all but its own denied it is accepted. Alone, and placed so that
-// it ends at, and crosses, the 64-byte boundary of a 128-byte ASCII input.
+// and with all but its own denied it is accepted. Alone, and in a 512-byte
+// ASCII input: ending at, and crossing, the 64-byte boundary, crossing the
+// 256-byte one (AVX-512's prefilter group), and at the end.
 TEST_P(Policy, EveryScalarValueUnderEveryCategory) {
   UTF8GUARD_REQUIRE_UCD();
   const policy all = every_category();
-  std::string block(128, 'a');
+  std::string block(512, 'a');
   for (char32_t cp = 0; cp <= 0x10FFFF; ++cp) {
     if (cp == 0xD800) cp = 0xE000;
     const std::string c = reference::encode(cp);
     const std::size_t len = c.size();
-    for (const std::size_t at : {std::size_t{0}, 64 - len, std::size_t{63}, 128 - len}) {
+    for (const std::size_t at :
+         {std::size_t{0}, 64 - len, std::size_t{63}, std::size_t{255}, 512 - len}) {
       std::string_view in;
       if (at == 0) {
         in = c;
