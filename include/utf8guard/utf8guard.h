@@ -80,11 +80,11 @@ typedef uint32_t utf8guard_policy;
 
 /* The named profiles (utf8guard_profile_from_name knows them by name), as
  * plain constants so that they fit any integer context. */
-#define UTF8GUARD_PROFILE_STRICT 0x0u   /* nothing: RFC 3629 alone */
-#define UTF8GUARD_PROFILE_SOURCE 0x9Bu  /* nul control c1 bidi bom */
-#define UTF8GUARD_PROFILE_FIELD 0xBFu   /* nul control newline c1 bidi noncharacter bom */
-#define UTF8GUARD_PROFILE_JSON 0x20u    /* noncharacter */
-#define UTF8GUARD_PROFILE_URL 0x61Fu    /* nul control newline c1 bidi bad_escape double_encoding */
+#define UTF8GUARD_PROFILE_STRICT 0x0u  /* nothing: RFC 3629 alone */
+#define UTF8GUARD_PROFILE_SOURCE 0x9Bu /* nul control c1 bidi bom */
+#define UTF8GUARD_PROFILE_FIELD 0xBFu  /* nul control newline c1 bidi noncharacter bom */
+#define UTF8GUARD_PROFILE_JSON 0x20u   /* noncharacter */
+#define UTF8GUARD_PROFILE_URL 0x61Fu   /* nul control newline c1 bidi bad_escape double_encoding */
 
 /* utf8guard_result describes the first maximal subpart (Unicode 3.9) of an
  * input, or the first character a policy denies, whichever comes first.

@@ -1,5 +1,5 @@
 // hints.hpp - what probably produced an ill-formed subpart: the rules of
-// DESIGN's hint table, first match wins, over the bytes around one offset.
+// docs/design.md's hint table, first match wins, over the bytes around one offset.
 #ifndef UTF8GUARD_CORE_HINTS_HPP
 #define UTF8GUARD_CORE_HINTS_HPP
 

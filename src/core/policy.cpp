@@ -185,7 +185,7 @@ bool utf8guard_profile_from_name(const char* name, size_t len, utf8guard_policy*
 }  // extern "C"
 
 // The profiles' constants in utf8guard.h, spelled out as the categories they
-// hold (DESIGN's profile table).
+// hold (docs/design.md's profile table).
 static_assert(UTF8GUARD_PROFILE_SOURCE ==
               (UTF8GUARD_CATEGORY_NUL | UTF8GUARD_CATEGORY_CONTROL | UTF8GUARD_CATEGORY_C1 |
                UTF8GUARD_CATEGORY_BIDI | UTF8GUARD_CATEGORY_BOM));

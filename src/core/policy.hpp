@@ -1,4 +1,4 @@
-// policy.hpp - the categories of DESIGN's policies, as code: which category a
+// policy.hpp - the categories of docs/design.md's policies, as code: which category a
 // scalar value is in, which lead bytes can start one, and the exact check of
 // well-formed bytes against a set of denied categories.
 //

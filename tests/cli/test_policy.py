@@ -52,7 +52,7 @@ def cont(b):
 
 
 def hint(data, i):
-    """DESIGN's hint table, rule by rule, as byte patterns."""
+    """docs/design.md's hint table, rule by rule, as byte patterns."""
     b = lambda k: data[i + k] if 0 <= i + k < len(data) else None
     b0 = b(0)
     if i == 0 and data[:2] in (b"\xfe\xff", b"\xff\xfe"):

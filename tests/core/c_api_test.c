@@ -354,7 +354,10 @@ static void test_hints(void) {
   CHECK(h.kind == UTF8GUARD_HINT_CESU8_PAIR && h.has_value && h.value == 0x1F600);
   h = utf8guard_explain("..\xC0\xAF..", 6, 2);
   CHECK(h.kind == UTF8GUARD_HINT_OVERLONG_FORM && h.has_value && h.value == 0x2F);
-  h = utf8guard_explain("\xFF\xFE" "a", 3, 0);
+  h = utf8guard_explain(
+      "\xFF\xFE"
+      "a",
+      3, 0);
   CHECK(h.kind == UTF8GUARD_HINT_UTF16_BOM && !h.has_value);
   h = utf8guard_explain("ok", 2, 5);
   CHECK(h.kind == UTF8GUARD_HINT_NONE);

@@ -51,7 +51,7 @@ inline constexpr std::array<std::pair<std::string_view, error>, 8> kKindNames{{
 // a policy).
 inline constexpr std::string_view kDisallowedName = "disallowed";
 
-// The category names of DESIGN.md's policy table, by hand, likewise.
+// The category names of docs/design.md's policy table, by hand, likewise.
 inline constexpr std::array<std::pair<std::string_view, category>, 11> kCategoryNames{{
     {"nul", category::nul},
     {"control", category::control},

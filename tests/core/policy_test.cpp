@@ -1,5 +1,5 @@
 // policy_test.cpp - policies through every entry point, on every kernel:
-// names and profiles as DESIGN.md spells them, hand-written vectors, the
+// names and profiles as docs/design.md spells them, hand-written vectors, the
 // one-shot and streaming answers against the oracle (categories read from
 // the Unicode data files) with every split of each input, and every scalar
 // value, alone and across a SIMD block boundary, under every category.
