@@ -23,8 +23,8 @@
 #include <utf8guard/utf8guard.hpp>
 
 #include "inputs.hpp"
-#include "kernel.hpp"
-#include "stream.hpp"
+#include "kernels/kernel.hpp"
+#include "stream/engine.hpp"
 
 namespace {
 

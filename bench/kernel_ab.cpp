@@ -26,10 +26,10 @@
 #include <vector>
 
 #include "inputs.hpp"
-#include "kernel.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
-#include "simd/partial.hpp"
+#include "kernels/kernel.hpp"
+#include "stream/carry.hpp"
+#include "core/table37.hpp"
+#include "kernels/short_input.hpp"
 #include "simd/target.hpp"
 
 UTF8GUARD_TARGET_REGION("ssse3,sse4.1,sse4.2,popcnt")

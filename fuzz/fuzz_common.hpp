@@ -27,7 +27,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernel.hpp"  // private: detail::find_kernel, detail::kernel_runs
+#include "kernels/kernel.hpp"  // private: detail::find_kernel, detail::kernel_runs
 #include "reference.hpp"
 #include "utf8guard/utf8guard.hpp"
 

@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "kernel.hpp"
+#include "kernels/kernel.hpp"
 
 namespace utf8guard::detail {
 

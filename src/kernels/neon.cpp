@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernel.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
-#include "simd/partial.hpp"
+#include "kernels/kernel.hpp"
+#include "stream/carry.hpp"
+#include "core/table37.hpp"
+#include "kernels/short_input.hpp"
 #include "simd/target.hpp"
 
 namespace utf8guard::detail::neon {

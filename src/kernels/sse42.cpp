@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernel.hpp"
+#include "kernels/kernel.hpp"
 #include "kernels/cpu_x86.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
-#include "simd/partial.hpp"
+#include "stream/carry.hpp"
+#include "core/table37.hpp"
+#include "kernels/short_input.hpp"
 #include "simd/target.hpp"
 
 UTF8GUARD_TARGET_REGION("ssse3,sse4.1,sse4.2,popcnt")

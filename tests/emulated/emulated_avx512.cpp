@@ -21,10 +21,10 @@
 #include <cstring>
 
 #include "emulated_avx512.hpp"
-#include "kernel.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
-#include "simd/partial.hpp"
+#include "kernels/kernel.hpp"
+#include "stream/carry.hpp"
+#include "core/table37.hpp"
+#include "kernels/short_input.hpp"
 #include "simd/target.hpp"
 
 // The intrinsics the wrapper uses that SIMDe 0.7.4 (Debian 12) lacks, and

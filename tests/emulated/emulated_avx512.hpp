@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "kernel.hpp"
+#include "kernels/kernel.hpp"
 
 namespace utf8guard::testing {
 

@@ -4,7 +4,7 @@
 //
 // check_one() compares one input on one body with reference::first_error:
 // kind, offset and length through validate_with, and the scan contract of
-// src/kernel.hpp itself: scan returns n exactly for well-formed input, and
+// src/kernels/kernel.hpp itself: scan returns n exactly for well-formed input, and
 // otherwise a position at most 3 bytes after the first error's start: a SIMD
 // body returns the byte that makes the error (at or after its start), the
 // scalar body at most 16 bytes earlier, the start of its block.
@@ -19,10 +19,10 @@
 #include <string_view>
 #include <vector>
 
-#include "kernel.hpp"  // private: detail::kernel_bodies, detail::validate_with
+#include "kernels/kernel.hpp"  // private: detail::kernel_bodies, detail::validate_with
 #include "reference.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
+#include "stream/carry.hpp"
+#include "core/table37.hpp"
 #include "utf8guard/utf8guard.hpp"
 
 namespace kcheck {
@@ -88,7 +88,7 @@ inline std::uint32_t tail_of(std::string_view in, std::size_t open) {
 // tail_ok says whether o, scan_open's answer for the last `chunk` bytes of
 // in, has the tail tail_of(in, o.open), but for the ASCII hint in byte 0,
 // which a kernel may set only when it settled the chunk, leaves nothing open
-// and the chunk ends in ASCII (src/scalar/prior.hpp); an empty chunk may
+// and the chunk ends in ASCII (src/stream/carry.hpp); an empty chunk may
 // pass on the hint it was given.
 inline bool tail_ok(std::string_view in, const utf8guard::detail::open_scan& o, std::size_t chunk) {
   if ((o.tail & 0xFF) != utf8guard::detail::kAsciiHint) return o.tail == tail_of(in, o.open);

@@ -1,4 +1,4 @@
-// prior.hpp - the bytes a stream carries from one chunk into the next, as
+// carry.hpp - the bytes a stream carries from one chunk into the next, as
 // kernels take them: scan_open(p, n, prior) validates p[0..n) as the
 // continuation of an unfinished sequence of 1..3 bytes (prior), so the
 // engine need not stitch the carried sequence together with the chunk.
@@ -18,14 +18,14 @@
 // chunk's first lines while they still came from memory cost about one
 // memory latency per chunk, HACKING.md). The hint changes speed, never a
 // verdict: prior kAsciiHint means nothing is carried, as 0 does.
-#ifndef UTF8GUARD_SCALAR_PRIOR_HPP
-#define UTF8GUARD_SCALAR_PRIOR_HPP
+#ifndef UTF8GUARD_STREAM_CARRY_HPP
+#define UTF8GUARD_STREAM_CARRY_HPP
 
 #include <cstddef>
 #include <cstdint>
 
-#include "kernel.hpp"
-#include "scalar/table37.hpp"
+#include "kernels/kernel.hpp"
+#include "core/table37.hpp"
 
 namespace utf8guard::detail {
 
@@ -95,4 +95,4 @@ __attribute__((noinline, cold)) inline open_scan stitched_open(const std::uint8_
 
 }  // namespace utf8guard::detail
 
-#endif  // UTF8GUARD_SCALAR_PRIOR_HPP
+#endif  // UTF8GUARD_STREAM_CARRY_HPP

@@ -1,7 +1,7 @@
 // convert.hpp - the one place where C and C++ results are converted. The
 // enums share their numbering (utf8guard.hpp), so this is a field-by-field copy.
-#ifndef UTF8GUARD_CONVERT_HPP
-#define UTF8GUARD_CONVERT_HPP
+#ifndef UTF8GUARD_CORE_CONVERT_HPP
+#define UTF8GUARD_CORE_CONVERT_HPP
 
 #include "utf8guard/utf8guard.hpp"
 
@@ -23,4 +23,4 @@ inline std::string_view c_bytes(const char* data, std::size_t len) noexcept {
 
 }  // namespace utf8guard::detail
 
-#endif  // UTF8GUARD_CONVERT_HPP
+#endif  // UTF8GUARD_CORE_CONVERT_HPP

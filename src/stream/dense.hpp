@@ -15,13 +15,13 @@
 // sanitize). Per byte, errors_in moves the state by one shift and reads
 // everything else from the action columns of dfa.hpp; replace_in reads all
 // from one entry by (state, byte). No branch depends on the data.
-#ifndef UTF8GUARD_SCALAR_DENSE_HPP
-#define UTF8GUARD_SCALAR_DENSE_HPP
+#ifndef UTF8GUARD_STREAM_DENSE_HPP
+#define UTF8GUARD_STREAM_DENSE_HPP
 
 #include <cstddef>
 #include <cstdint>
 
-#include "scalar/dfa.hpp"
+#include "stream/dfa.hpp"
 
 namespace utf8guard::detail::dense {
 
@@ -201,4 +201,4 @@ __attribute__((noinline)) inline window_end replace_in(const std::uint8_t* p, st
 
 }  // namespace utf8guard::detail::dense
 
-#endif  // UTF8GUARD_SCALAR_DENSE_HPP
+#endif  // UTF8GUARD_STREAM_DENSE_HPP

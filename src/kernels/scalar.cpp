@@ -1,4 +1,4 @@
-// scalar_kernel.cpp - the portable kernel: a branch-free shift DFA over
+// scalar.cpp - the portable kernel: a branch-free shift DFA over
 // Table 3-7 with an ASCII fast path of 16 bytes at a time.
 //
 // Each DFA state is a bit offset (a multiple of 6) into a 64-bit row; the row
@@ -10,11 +10,11 @@
 // in table37.hpp says where and why.
 #include <cstdint>
 
-#include "kernel.hpp"
-#include "scalar/dfa.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
-#include "simd/partial.hpp"
+#include "kernels/kernel.hpp"
+#include "stream/dfa.hpp"
+#include "stream/carry.hpp"
+#include "core/table37.hpp"
+#include "kernels/short_input.hpp"
 
 namespace utf8guard::detail {
 namespace {

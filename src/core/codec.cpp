@@ -1,9 +1,9 @@
 // codec.cpp - decoding UTF-8 to code points and encoding code points to UTF-8.
 // Decoding classifies through the same Table 3-7 code as validation
 // (scalar/table37.hpp), so a decode error is exactly validate()'s error.
-#include "convert.hpp"
-#include "kernel.hpp"
-#include "scalar/table37.hpp"
+#include "core/convert.hpp"
+#include "kernels/kernel.hpp"
+#include "core/table37.hpp"
 
 namespace utf8guard::detail {
 namespace {

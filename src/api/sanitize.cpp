@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <cstring>
 
-#include "convert.hpp"
-#include "simd/partial.hpp"
-#include "stream.hpp"
+#include "core/convert.hpp"
+#include "kernels/short_input.hpp"
+#include "stream/engine.hpp"
 
 namespace utf8guard::detail {
 namespace {

@@ -15,13 +15,13 @@
 // `row[b] >> state`: the row load does not depend on the state, so the
 // dependency chain from byte to byte is a single shift (x86 and AArch64
 // shifts use only the low 6 bits of the count, so no mask is needed either).
-#ifndef UTF8GUARD_SCALAR_DFA_HPP
-#define UTF8GUARD_SCALAR_DFA_HPP
+#ifndef UTF8GUARD_STREAM_DFA_HPP
+#define UTF8GUARD_STREAM_DFA_HPP
 
 #include <cstddef>
 #include <cstdint>
 
-#include "scalar/table37.hpp"
+#include "core/table37.hpp"
 
 namespace utf8guard::detail::dfa {
 
@@ -330,4 +330,4 @@ inline constexpr std::uint64_t kValidError = ERR * kValidSpacing;
 
 }  // namespace utf8guard::detail::dfa
 
-#endif  // UTF8GUARD_SCALAR_DFA_HPP
+#endif  // UTF8GUARD_STREAM_DFA_HPP

@@ -2,7 +2,7 @@
 // public view of the kernel list kept by dispatch.cpp.
 #include <cstring>
 
-#include "kernel.hpp"
+#include "kernels/kernel.hpp"
 
 namespace utf8guard {
 

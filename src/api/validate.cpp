@@ -1,7 +1,7 @@
 // validate.cpp - the driver shared by every kernel, and the one-shot API.
-#include "convert.hpp"
-#include "kernel.hpp"
-#include "scalar/table37.hpp"
+#include "core/convert.hpp"
+#include "kernels/kernel.hpp"
+#include "core/table37.hpp"
 
 namespace utf8guard {
 namespace detail {

@@ -20,8 +20,8 @@
 // A non-continuation byte anywhere after a valid prefix makes it "truncated";
 // the end of input makes it "incomplete". Either way the subpart is the valid
 // prefix, which is exactly Unicode's maximal subpart (section 3.9).
-#ifndef UTF8GUARD_SCALAR_TABLE37_HPP
-#define UTF8GUARD_SCALAR_TABLE37_HPP
+#ifndef UTF8GUARD_CORE_TABLE37_HPP
+#define UTF8GUARD_CORE_TABLE37_HPP
 
 #include <cstddef>
 #include <cstdint>
@@ -112,4 +112,4 @@ inline std::size_t boundary_before(const std::uint8_t* p, std::size_t lo,
 
 }  // namespace utf8guard::detail
 
-#endif  // UTF8GUARD_SCALAR_TABLE37_HPP
+#endif  // UTF8GUARD_CORE_TABLE37_HPP

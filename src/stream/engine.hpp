@@ -1,4 +1,4 @@
-// stream.hpp - the one streaming engine behind validator, sanitizer and
+// engine.hpp - the one streaming engine behind validator, sanitizer and
 // error_scanner.
 //
 // A stream carries at most 3 bytes between chunks: the start of a sequence
@@ -26,16 +26,16 @@
 // engine switches to the branch-free DFA walks of scalar/dense.hpp, window by
 // window, until a window's errors are on average more than kDenseGap bytes
 // apart.
-#ifndef UTF8GUARD_STREAM_HPP
-#define UTF8GUARD_STREAM_HPP
+#ifndef UTF8GUARD_STREAM_ENGINE_HPP
+#define UTF8GUARD_STREAM_ENGINE_HPP
 
 #include <type_traits>
 
-#include "convert.hpp"
-#include "kernel.hpp"
-#include "scalar/dense.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
+#include "core/convert.hpp"
+#include "kernels/kernel.hpp"
+#include "stream/dense.hpp"
+#include "stream/carry.hpp"
+#include "core/table37.hpp"
 
 namespace utf8guard::detail {
 
@@ -345,4 +345,4 @@ bool stream_finish(stream_cursor<State> s, Handler& h) {
 
 }  // namespace utf8guard::detail
 
-#endif  // UTF8GUARD_STREAM_HPP
+#endif  // UTF8GUARD_STREAM_ENGINE_HPP

@@ -1,8 +1,8 @@
 // stream.cpp - the streaming objects of the C API (validator, sanitizer,
 // scanner) and their C++ wrappers. All three run the one engine in
 // stream.hpp; they differ only in what they do with valid runs and errors.
-#include "stream.hpp"
-#include "convert.hpp"
+#include "stream/engine.hpp"
+#include "core/convert.hpp"
 
 namespace utf8guard::detail {
 namespace {

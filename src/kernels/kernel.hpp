@@ -19,8 +19,8 @@
 // sequence from prior breaks). With tail a stream carries the open bytes
 // without reading the chunk's end again. A prior of kAsciiHint carries
 // nothing, as 0 does; it only says the chunk likely starts with ASCII.
-#ifndef UTF8GUARD_KERNEL_HPP
-#define UTF8GUARD_KERNEL_HPP
+#ifndef UTF8GUARD_KERNELS_KERNEL_HPP
+#define UTF8GUARD_KERNELS_KERNEL_HPP
 
 #include <atomic>
 #include <cstddef>
@@ -144,4 +144,4 @@ inline const std::uint8_t* bytes(const char* p) noexcept {
 
 }  // namespace utf8guard::detail
 
-#endif  // UTF8GUARD_KERNEL_HPP
+#endif  // UTF8GUARD_KERNELS_KERNEL_HPP
