@@ -27,7 +27,8 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/kernel.hpp"  // private: detail::find_kernel, detail::kernel_runs
+#include "api/validate.hpp"  // private: detail::find_kernel, detail::validate_with, detail::kernel_runs
+#include "core/convert.hpp"   // private: detail::bytes
 #include "reference.hpp"
 #include "utf8guard/utf8guard.hpp"
 

@@ -210,8 +210,8 @@ struct kernel_info {
 // kernels lists the compiled kernels, slowest first.
 UTF8GUARD_EXPORT std::vector<kernel_info> kernels();
 
-// active_kernel names the kernel in use ("scalar", "sse42", "avx2", "avx512",
-// "neon"); the first call resolves it (UTF8GUARD_KERNEL may force one).
+// active_kernel names the kernel in use ("scalar", "sse42", "avx2", "avx512bw",
+// "avx512", "neon"); the first call resolves it (UTF8GUARD_KERNEL may force one).
 UTF8GUARD_EXPORT std::string_view active_kernel() noexcept;
 
 // set_kernel makes every later call use the named kernel ("best" picks the

@@ -1,6 +1,6 @@
 // validate.cpp - the driver shared by every kernel, and the one-shot API.
 #include "core/convert.hpp"
-#include "kernels/kernel.hpp"
+#include "api/validate.hpp"
 #include "core/table37.hpp"
 
 namespace utf8guard {

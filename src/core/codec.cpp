@@ -2,7 +2,6 @@
 // Decoding classifies through the same Table 3-7 code as validation
 // (scalar/table37.hpp), so a decode error is exactly validate()'s error.
 #include "core/convert.hpp"
-#include "kernels/kernel.hpp"
 #include "core/table37.hpp"
 
 namespace utf8guard::detail {

@@ -2,7 +2,7 @@
 // public view of the kernel list kept by dispatch.cpp.
 #include <cstring>
 
-#include "kernels/kernel.hpp"
+#include "dispatch.hpp"
 
 namespace utf8guard {
 

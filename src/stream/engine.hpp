@@ -32,7 +32,7 @@
 #include <type_traits>
 
 #include "core/convert.hpp"
-#include "kernels/kernel.hpp"
+#include "dispatch.hpp"
 #include "stream/dense.hpp"
 #include "stream/carry.hpp"
 #include "core/table37.hpp"

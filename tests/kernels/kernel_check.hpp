@@ -19,7 +19,8 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/kernel.hpp"  // private: detail::kernel_bodies, detail::validate_with
+#include "api/validate.hpp"  // private: detail::kernel_list, detail::validate_with
+#include "core/convert.hpp"   // private: detail::bytes
 #include "reference.hpp"
 #include "stream/carry.hpp"
 #include "core/table37.hpp"
@@ -37,10 +38,10 @@ constexpr std::size_t kSpan = 4 * kMaxWidth + 64;
 // groups exercise the accumulation stride.
 constexpr std::size_t kLong = 3 * 256 + 64 + 7;
 
-// bodies lists every compiled scan body this CPU can run.
+// bodies lists every compiled kernel this CPU can run.
 inline std::vector<const kernel*> bodies() {
   std::size_t count = 0;
-  const kernel* const* all = utf8guard::detail::kernel_bodies(count);
+  const kernel* const* all = utf8guard::detail::kernel_list(count);
   std::vector<const kernel*> out;
   for (std::size_t i = 0; i < count; ++i) {
     if (all[i]->usable()) out.push_back(all[i]);
@@ -215,7 +216,6 @@ inline std::string check_one(const kernel& k, std::string_view in, const referen
   }
   if (why.empty()) return why;
   std::string out(k.name);
-  if (*k.variant != '\0') out += std::string("/") + k.variant;
   out += ", ";
   out += std::to_string(n);
   out += " bytes: ";

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernel.hpp"  // private: detail::find_kernel, detail::kernel_runs
+#include "dispatch.hpp"  // private: detail::find_kernel, detail::kernel_runs
 #include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard::testing {
