@@ -2,6 +2,10 @@
 // It runs the same engine and the same replacing_handler as the streaming
 // sanitizer (stream.hpp), fed the whole input at once, so the two produce the
 // same bytes by construction.
+//
+// The direction between the APIs: C++ implements, C wraps (see stream.cpp).
+// The C form that writes to a caller's buffer runs sanitize_into, as
+// sanitize_to() does.
 #include <cstdint>
 #include <cstring>
 
@@ -85,8 +89,9 @@ std::string sanitize(std::string_view bytes) {
 extern "C" {
 
 utf8guard_status utf8guard_sanitize_bound(size_t len, size_t* bound) {
+  // sanitize_bound's SIZE_MAX is a valid bound for len == SIZE_MAX / 3.
   if (len > SIZE_MAX / 3) return UTF8GUARD_OVERFLOW;
-  *bound = 3 * len;
+  *bound = utf8guard::sanitize_bound(len);
   return UTF8GUARD_OK;
 }
 

@@ -1,6 +1,8 @@
 // validate.cpp - the driver shared by every kernel, and the one-shot API.
-#include "core/convert.hpp"
+//
+// The direction between the APIs: C++ implements, C wraps (see stream.cpp).
 #include "api/validate.hpp"
+#include "core/convert.hpp"
 #include "core/table37.hpp"
 
 namespace utf8guard {
