@@ -7,10 +7,6 @@
 
 namespace utf8guard {
 namespace detail {
-__thread std::size_t t_runs[kKernelIds] __attribute__((tls_model("initial-exec")));
-
-std::size_t kernel_runs(const kernel& k) noexcept { return t_runs[k.id]; }
-
 bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept {
   return active_kernel_ref().scan(p, n) == n;
 }

@@ -3,9 +3,7 @@
 // No include guard on purpose: every kernel in src/kernels/ includes this
 // file inside its own ISA namespace and target region, after its wrapper
 // (src/simd/<isa>.hpp, which defines `simd8` with its width and the
-// choices tuned per ISA: group_regs, align_blocks, leads_from_memory) and
-// after defining
-//   constexpr kernel_id kKernelId;  // its run counter (kernel.hpp)
+// choices tuned per ISA: group_regs, align_blocks, leads_from_memory).
 // It needs <cstddef>, <cstdint>, scalar/table37.hpp, scalar/prior.hpp and
 // simd/partial.hpp, included by the kernel.
 //
@@ -470,12 +468,10 @@ __attribute__((noinline)) inline std::size_t scan_whole(const std::uint8_t* p,
 
 // scan and scan_open are the kernel's entry points (kernel.hpp).
 inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
-  count_run<kKernelId>();
   if (is_short_ascii(p, n)) return n;
   return scan_whole(p, n);
 }
 inline open_scan scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
-  count_run<kKernelId>();
   std::size_t i = 0;
   if (prior == kAsciiHint) {
     // The chunk before ended in ASCII (prior.hpp): a stream of ASCII is

@@ -28,8 +28,7 @@
 UTF8GUARD_TARGET_REGION("avx512f,avx512bw,avx2,bmi,bmi2,popcnt")
 namespace utf8guard::detail::avx512bw {
 constexpr bool kVbmi = false;
-constexpr kernel_id kKernelId = kAvx512bw;  // its run counter
-#include "simd/avx512.hpp"                  // the wrapper: struct simd8
+#include "simd/avx512.hpp"  // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::avx512bw
@@ -47,10 +46,7 @@ bool usable() noexcept {
 }  // namespace
 
 extern const kernel kernel_avx512bw{
-    "avx512bw",
-    kAvx512bw,
-    &usable,
-    &avx512bw::lookup::scan,
+    "avx512bw", &usable, &avx512bw::lookup::scan,
     "AVX-512F, AVX-512BW, AVX2, BMI1 and BMI2, and an OS that saves the ZMM registers",
     &avx512bw::lookup::scan_open};
 

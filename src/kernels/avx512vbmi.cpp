@@ -31,8 +31,7 @@
 UTF8GUARD_TARGET_REGION("avx512f,avx512bw,avx512vbmi,avx2,bmi,bmi2,popcnt")
 namespace utf8guard::detail::avx512vbmi {
 constexpr bool kVbmi = true;
-constexpr kernel_id kKernelId = kAvx512;  // its run counter
-#include "simd/avx512.hpp"                // the wrapper: struct simd8
+#include "simd/avx512.hpp"  // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::avx512vbmi
@@ -50,10 +49,7 @@ bool usable() noexcept {
 }
 }  // namespace
 
-extern const kernel kernel_avx512{"avx512",
-                                  kAvx512,
-                                  &usable,
-                                  &avx512vbmi::lookup::scan,
+extern const kernel kernel_avx512{"avx512", &usable, &avx512vbmi::lookup::scan,
                                   "AVX-512F, AVX-512BW, AVX-512VBMI, AVX2, BMI1 and BMI2, and an "
                                   "OS that saves the ZMM registers",
                                   &avx512vbmi::lookup::scan_open};

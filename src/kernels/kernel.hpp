@@ -38,12 +38,8 @@ struct open_scan {
 using open_scan_fn = open_scan (*)(const std::uint8_t* p, std::size_t n,
                                    std::uint32_t prior) noexcept;
 
-// Every kernel has a fixed id, an index into the per-thread run counters.
-enum kernel_id : unsigned { kScalar = 0, kSse42, kAvx2, kAvx512bw, kAvx512, kNeon, kKernelIds };
-
 struct kernel {
   const char* name;
-  kernel_id id;
   // usable says whether this CPU and OS can run the kernel (cpuid + xgetbv).
   bool (*usable)() noexcept;
   scan_fn scan;
@@ -51,24 +47,6 @@ struct kernel {
   const char* needs;
   open_scan_fn scan_open = nullptr;
 };
-
-// The per-thread run counters behind kernel_runs (one add per scan; the
-// initial-exec model makes it a plain %fs-relative add, also in the shared
-// library). __thread, not thread_local: an extern thread_local may have a
-// dynamic initializer in another file, so g++ tested for one (a load and a
-// branch) before every add.
-extern __thread std::size_t t_runs[kKernelIds] __attribute__((tls_model("initial-exec")));
-
-// count_run is the first statement of every kernel entry point (scan and
-// scan_open), so the counter's address is a constant.
-template <kernel_id Id>
-inline void count_run() noexcept {
-  ++t_runs[Id];
-}
-
-// kernel_runs counts, for the calling thread, the scans kernel k has run. It
-// lets tests prove that a forced kernel really ran.
-std::size_t kernel_runs(const kernel& k) noexcept;
 
 }  // namespace utf8guard::detail
 

@@ -10,11 +10,11 @@
 // in table37.hpp says where and why.
 #include <cstdint>
 
-#include "kernels/kernel.hpp"
-#include "stream/dfa.hpp"
-#include "stream/carry.hpp"
 #include "core/table37.hpp"
+#include "kernels/kernel.hpp"
 #include "kernels/short_input.hpp"
+#include "stream/carry.hpp"
+#include "stream/dfa.hpp"
 
 namespace utf8guard::detail {
 namespace {
@@ -191,7 +191,6 @@ open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) n
 }
 
 std::size_t scalar_scan(const std::uint8_t* p, std::size_t n) noexcept {
-  count_run<kScalar>();
   if (is_short_ascii(p, n)) return n;  // as the vector kernels do
   return scan_impl<false>(p, n, 0).pos;
 }
@@ -202,7 +201,6 @@ __attribute__((noinline)) open_scan scan_open_body(const std::uint8_t* p, std::s
   return scan_impl<true>(p, n, prior);
 }
 open_scan scalar_scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
-  count_run<kScalar>();
   if (prior != kAsciiHint) return scan_open_body(p, n, prior);
   // The chunk before ended in ASCII (prior.hpp): whole blocks first. The
   // rest of the chunk follows ASCII, as if it started a stream.
@@ -217,8 +215,7 @@ bool always_usable() noexcept { return true; }
 
 }  // namespace
 
-extern const kernel kernel_scalar{
-    "scalar",         kScalar, &always_usable, &scalar_scan, "nothing beyond the baseline CPU",
-    &scalar_scan_open};
+extern const kernel kernel_scalar{"scalar", &always_usable, &scalar_scan,
+                                  "nothing beyond the baseline CPU", &scalar_scan_open};
 
 }  // namespace utf8guard::detail

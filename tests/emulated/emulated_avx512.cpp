@@ -20,12 +20,12 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/table37.hpp"
 #include "emulated_avx512.hpp"
 #include "kernels/kernel.hpp"
-#include "stream/carry.hpp"
-#include "core/table37.hpp"
 #include "kernels/short_input.hpp"
 #include "simd/target.hpp"
+#include "stream/carry.hpp"
 
 // The intrinsics the wrapper uses that SIMDe 0.7.4 (Debian 12) lacks, and
 // the two BMI ones (not in SIMDe), each written from the pseudo-code of the
@@ -112,16 +112,14 @@ inline std::uint64_t tzcnt_u64(std::uint64_t a) {
 // group size).
 namespace utf8guard::detail::emulated_avx512bw {
 constexpr bool kVbmi = false;
-constexpr kernel_id kKernelId = kAvx512bw;  // its run counter
-#include "simd/avx512.hpp"                  // the wrapper: struct simd8
+#include "simd/avx512.hpp"  // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::emulated_avx512bw
 
 namespace utf8guard::detail::emulated_avx512vbmi {
 constexpr bool kVbmi = true;
-constexpr kernel_id kKernelId = kAvx512;  // its run counter
-#include "simd/avx512.hpp"                // the wrapper: struct simd8
+#include "simd/avx512.hpp"  // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::emulated_avx512vbmi
@@ -135,16 +133,13 @@ bool always() noexcept { return true; }
 
 // A kernel as the library lists its own, named after the library's kernel
 // of the same source with "-emulated" appended, usable anywhere.
-constexpr kernel emulated(const char* name, detail::kernel_id id, detail::scan_fn scan,
-                          detail::open_scan_fn scan_open) {
+constexpr kernel emulated(const char* name, detail::scan_fn scan, detail::open_scan_fn scan_open) {
   constexpr const char* kNeeds = "nothing: SIMDe's portable intrinsics";
-  return {name, id, &always, scan, kNeeds, scan_open};
+  return {name, &always, scan, kNeeds, scan_open};
 }
-const kernel kBw = emulated("avx512bw-emulated", detail::kAvx512bw,
-                            &detail::emulated_avx512bw::lookup::scan,
+const kernel kBw = emulated("avx512bw-emulated", &detail::emulated_avx512bw::lookup::scan,
                             &detail::emulated_avx512bw::lookup::scan_open);
-const kernel kVbmi = emulated("avx512-emulated", detail::kAvx512,
-                              &detail::emulated_avx512vbmi::lookup::scan,
+const kernel kVbmi = emulated("avx512-emulated", &detail::emulated_avx512vbmi::lookup::scan,
                               &detail::emulated_avx512vbmi::lookup::scan_open);
 
 }  // namespace

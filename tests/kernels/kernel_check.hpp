@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "api/validate.hpp"  // private: detail::kernel_list, detail::validate_with
-#include "core/convert.hpp"   // private: detail::bytes
+#include "core/convert.hpp"  // private: detail::bytes
+#include "core/table37.hpp"
 #include "reference.hpp"
 #include "stream/carry.hpp"
-#include "core/table37.hpp"
 #include "utf8guard/utf8guard.hpp"
 
 namespace kcheck {
@@ -64,6 +64,10 @@ inline std::string hex(std::string_view s, std::size_t around, std::size_t radiu
   }
   return out;
 }
+
+// is_scalar says whether k is the scalar kernel, whose scan may stop at the
+// start of its 16-byte block rather than at the error.
+inline bool is_scalar(const kernel& k) { return std::string_view(k.name) == "scalar"; }
 
 inline const uint8_t* bytes_of(std::string_view s) {
   return reinterpret_cast<const std::uint8_t*>(s.data());
@@ -143,7 +147,7 @@ inline std::string check_prior(const kernel& k, std::string_view in, const refer
   const std::size_t n = in.size();
   const carry_point cut = first_carry_point(in);
   const std::size_t b = cut.at;
-  const std::size_t early = k.id == utf8guard::detail::kScalar ? 16 : 0;
+  const std::size_t early = is_scalar(k) ? 16 : 0;
   for (std::size_t t = 1; t <= cut.span && b + t <= n; ++t) {
     const std::size_t j = b + t;
     const std::uint32_t prior = utf8guard::detail::prior_word(p + b, t);
@@ -191,7 +195,7 @@ inline std::string check_one(const kernel& k, std::string_view in, const referen
     const std::size_t pos = k.scan(bytes_of(in), n);
     // A SIMD body flags the byte that makes the error (at most 3 bytes after
     // its start); the scalar body may stop at the start of its 16-byte block.
-    const std::size_t early = k.id == utf8guard::detail::kScalar ? 16 : 0;
+    const std::size_t early = is_scalar(k) ? 16 : 0;
     const std::size_t e = want.offset;
     if (want.ok() ? pos != n : (pos >= n || pos > e + 3 || pos + early < e)) {
       why += "scan returned ";
