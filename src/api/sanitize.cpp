@@ -1,6 +1,6 @@
 // sanitize.cpp - one-shot sanitizing into a caller buffer or a std::string.
 // It runs the same engine and the same replacing_handler as the streaming
-// sanitizer (stream.hpp), fed the whole input at once, so the two produce the
+// sanitizer (stream/engine.hpp), fed the whole input at once, so the two produce the
 // same bytes by construction.
 //
 // The direction between the APIs: C++ implements, C wraps (see stream.cpp).
@@ -31,8 +31,8 @@ struct bounded_buffer {
 
 // Runs the whole input through the engine; false if the handler stopped it.
 // A short input of ASCII, the common case of a header value or a key, is
-// copied as it is without the engine's setup (8 to 32 bytes took 230-335
-// instructions through it, and take about 75 so).
+// copied as it is, without the engine's setup, which would cost several
+// times the copy.
 template <class Handler>
 bool run_whole(std::string_view in, Handler& h) {
   if (is_short_ascii(bytes(in.data()), in.size())) {

@@ -14,18 +14,18 @@
 // scan_open gets the hint as its prior and tries whole blocks of ASCII
 // before anything else. On a stream of ASCII that settles each chunk in a
 // loop of loads and one branch per block; on other text the hint is rarely
-// set, so its chunks never load a block twice (on Zen 5, a second load of a
-// chunk's first lines while they still came from memory cost about one
-// memory latency per chunk, HACKING.md). The hint changes speed, never a
-// verdict: prior kAsciiHint means nothing is carried, as 0 does.
+// set, so its chunks never load a block twice (a second load of a chunk's
+// first lines, while they still come from memory, costs a memory latency).
+// The hint changes speed, never a verdict: prior kAsciiHint means nothing is
+// carried, as 0 does.
 #ifndef UTF8GUARD_STREAM_CARRY_HPP
 #define UTF8GUARD_STREAM_CARRY_HPP
 
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/kernel.hpp"
 #include "core/table37.hpp"
+#include "kernels/kernel.hpp"
 
 namespace utf8guard::detail {
 
