@@ -1,5 +1,5 @@
 // validate_differential - every usable kernel (forced one by one, the
-// production scalar among them), every compiled kernel and scan body run
+// production scalar among them), every compiled kernel run
 // directly by the driver, the reference oracle and ICU must agree on the
 // first error of the input: validity, offset, length and kind (ICU, which has
 // no kinds: validity, offset, length, and the number of U+FFFD).
