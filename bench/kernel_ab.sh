@@ -12,7 +12,7 @@
 #
 # Environment: REPS (9) repetitions of MIN_TIME (0.05) seconds, ROUNDS (1)
 # processes per compiler, COMPILERS ("gcc clang"), FILTER (.) a regex on
-# BODY/FILE (bodies: sse42 avx2 avx512bw avx512vbmi, those this CPU runs).
+# BODY/FILE (bodies: sse42 avx2 avx512bw avx512, those this CPU runs).
 # Builds in build-ab-gcc and build-ab-clang; BASE's sources in build-ab-base;
 # results in build-ab-results/.
 set -euo pipefail

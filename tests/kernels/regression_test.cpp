@@ -9,7 +9,7 @@
 
 namespace {
 
-// Checks every scan body (both AVX-512 variants included) against the oracle,
+// Checks every kernel (both AVX-512 kernels included) against the oracle,
 // and the oracle against the verdict worked out by hand.
 void expect_everywhere(std::string_view in, std::string_view kind, std::size_t offset,
                        std::size_t length) {
