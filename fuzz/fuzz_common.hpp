@@ -173,7 +173,7 @@ class forced_kernel {
 };
 
 // ---- ICU: a third, independent decoder -------------------------------------
-// ICU (60 and later) substitutes U+FFFD per maximal subpart, as docs/design.md
+// ICU (60 and later) substitutes U+FFFD per maximal subpart, as DESIGN.md
 // requires, so it must agree with the library on every input.
 
 // icu_error is ICU's first error: where it starts and how many bytes ICU

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """check_vectors.py [vectors.tsv] - audit the attack-vector manifest without utf8guard.
 
-Every expected verdict in vectors.tsv was worked out by hand from docs/design.md.
+Every expected verdict in vectors.tsv was worked out by hand from DESIGN.md.
 This script re-derives it by two means that share nothing with the library:
 
 - Python 3's own UTF-8 codec: UnicodeDecodeError.start/end give the first
-  maximal subpart's offset and length (docs/design.md 1.2: the offset equals
-  Python's UnicodeDecodeError.start), and bytes.decode('utf-8', 'replace')
-  gives the sanitized bytes (docs/design.md 1.3: byte-identical to Python 3);
-- the kind table of docs/design.md, transcribed below, for the kind.
+  maximal subpart's offset and length (DESIGN.md: "Equals Python's
+  UnicodeDecodeError.start"), and bytes.decode('utf-8', 'replace') gives the
+  sanitized bytes (DESIGN.md: "byte-identical to ... Python 3");
+- the kind table of DESIGN.md, transcribed below, for the kind.
 
 It also checks the format the fuzz replay and tests/security rely on: the
 exact header, one TAB between 7 columns, uppercase hex bytes separated by
@@ -46,10 +46,10 @@ REQUIRED_INSIDE = ["C1 9C", "C1 1C"]
 
 
 def design_kind(data, start, end, reason):
-    """The docs/design.md kind of the maximal subpart data[start:end].
+    """The DESIGN.md kind of the maximal subpart data[start:end].
 
     The kind is "decided by the first offending byte, in this order" - the
-    table in docs/design.md, row by row. Python's reason string is used only as a
+    table in DESIGN.md, row by row. Python's reason string is used only as a
     cross-check of the truncated/incomplete split."""
     lead = data[start]
     nxt = data[start + 1] if start + 1 < len(data) else None
@@ -76,7 +76,7 @@ def design_kind(data, start, end, reason):
 
 
 def expected_row(data):
-    """(kind, offset, length, sanitized) for data, from Python and docs/design.md."""
+    """(kind, offset, length, sanitized) for data, from Python and DESIGN.md."""
     sanitized = data.decode("utf-8", "replace").encode("utf-8")
     try:
         data.decode("utf-8")
@@ -143,7 +143,7 @@ def check(path):
         if got != want:
             problems.append(
                 f"{where}: {vid}: manifest says {got[0]} {got[1]} {got[2]} [{san}], "
-                f"Python and docs/design.md say {want[0]} {want[1]} {want[2]} "
+                f"Python and DESIGN.md say {want[0]} {want[1]} {want[2]} "
                 f"[{' '.join(f'{b:02X}' for b in want[3])}]")
         if vid in REQUIRED and hx != REQUIRED[vid]:
             problems.append(f"{where}: {vid} must hold exactly {REQUIRED[vid]}")
@@ -167,7 +167,7 @@ def main():
         print(p)
     if problems:
         return 1
-    print(f"{path}: {rows} vectors agree with Python's codec and docs/design.md's kind table")
+    print(f"{path}: {rows} vectors agree with Python's codec and DESIGN.md's kind table")
     return 0
 
 

@@ -4,7 +4,7 @@ check it against.
 The oracle is Python's own UTF-8 decoder: bytes.decode('utf-8', ...) reports
 each maximal subpart (Unicode 3.9) to an error handler as exc.start/exc.end,
 and 'replace' gives the sanitize output. Kinds, lines, columns and context
-bytes are computed here from docs/design.md's definitions, never by asking the CLI.
+bytes are computed here from DESIGN.md's definitions, never by asking the CLI.
 
 Configuration comes from the command line (see main()) and the environment:
   UTF8GUARD_CLI_WRAPPER  a command prefixed to every CLI run, e.g.
@@ -90,7 +90,7 @@ def subparts(data):
 
 
 def kind_of(data, start, end):
-    """docs/design.md's kind of the maximal subpart data[start:end]."""
+    """DESIGN.md's kind of the maximal subpart data[start:end]."""
     b0 = data[start]
     b1 = data[start + 1] if start + 1 < len(data) else None
     if 0x80 <= b0 <= 0xBF:

@@ -1,5 +1,5 @@
 // core_support.hpp - small helpers shared by the core tests: the error kind
-// names as docs/design.md spells them, conversion of the oracle's answers to the
+// names as DESIGN.md spells them, conversion of the oracle's answers to the
 // library's types, and readable failure messages.
 #ifndef UTF8GUARD_TESTS_CORE_SUPPORT_HPP
 #define UTF8GUARD_TESTS_CORE_SUPPORT_HPP
@@ -28,7 +28,7 @@ inline void PrintTo(const result& r, std::ostream* os) {
 
 namespace utf8guard::testing {
 
-// The names of docs/design.md's error table, written here by hand rather than taken
+// The names of DESIGN.md's error table, written here by hand rather than taken
 // from to_string(), so the tests can check to_string() against the contract
 // and translate the oracle's string kinds without trusting the library.
 inline constexpr std::array<std::pair<std::string_view, error>, 8> kKindNames{{
@@ -43,7 +43,7 @@ inline constexpr std::array<std::pair<std::string_view, error>, 8> kKindNames{{
 }};
 
 // kind_named maps the oracle's kind name to the enum. A name outside
-// docs/design.md's table maps to an out-of-range value, which then fails every
+// DESIGN.md's table maps to an out-of-range value, which then fails every
 // comparison loudly.
 inline error kind_named(std::string_view name) {
   // The exhaustive tests call this 2^32 times. The oracle's names are string
