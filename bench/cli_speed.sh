@@ -5,16 +5,16 @@
 # `check` runs as it does by default (a thread per usable CPU, the file in
 # sections) and with -j1 (one thread, one pass).
 # hyperfine sends every command's output to /dev/null. Two inputs, built
-# by repetition from the texts of bench/texts.sh (the lipsum texts, or their
-# generated stand-ins):
-#   mostly-ascii  the Latin text (ASCII but for a few punctuation marks)
-#   multilingual  the nine texts one after another (Arabic ... Russian)
+# from the lipsum texts by repetition:
+#   mostly-ascii  Latin lipsum (ASCII but for a few punctuation marks)
+#   multilingual  the nine lipsum texts one after another (Arabic ... Russian)
 # The files stay in $UTF8GUARD_CLI_SPEED_DIR (default build-bench/cli-speed),
 # hyperfine's markdown and JSON beside them. RUNS (default 10) runs each.
 # Needs hyperfine and moreutils (scripts/install-deps.sh) and ~2 GiB of disk.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cli=${1:-$root/build/utf8guard}
+data=${UTF8GUARD_BENCH_DATA:-$root/../shared/data}
 out=${UTF8GUARD_CLI_SPEED_DIR:-$root/build-bench/cli-speed}
 [ -x "$cli" ] || { echo "cli_speed.sh: no CLI at $cli (build first, or name it)" >&2; exit 2; }
 for tool in hyperfine isutf8 iconv; do
@@ -45,11 +45,8 @@ open(sys.argv[1], "wb").write(raw[:end])
 EOF
 }
 
-mapfile -t latin < <("$root/bench/texts.sh" Latin)
-mapfile -t texts < <("$root/bench/texts.sh")
-[ ${#latin[@]} -gt 0 ] && [ ${#texts[@]} -gt 0 ] || exit 2
-make_gib "$out/mostly-ascii.txt" "${latin[@]}"
-make_gib "$out/multilingual.txt" "${texts[@]}"
+make_gib "$out/mostly-ascii.txt" "$data/lipsum/Latin-Lipsum.utf8.txt"
+make_gib "$out/multilingual.txt" "$data"/lipsum/*.txt
 "$cli" check --quiet "$out/mostly-ascii.txt" "$out/multilingual.txt" ||
   { echo "cli_speed.sh: the inputs are not valid UTF-8" >&2; exit 1; }
 
