@@ -285,7 +285,7 @@ inline std::string background(text t, std::size_t len, std::size_t phase = 0) {
 }
 
 // One representative of every error row of Table 3-7 (and of the kinds of
-// DESIGN.md), to be written over a background at every position.
+// docs/design.md), to be written over a background at every position.
 struct snippet {
   const char* name;
   std::string_view bytes;

@@ -1,5 +1,5 @@
 // regression_test.cpp - inputs the fuzzers found, one named test each, with
-// the verdict written by hand from DESIGN.md (fuzz/README.md: every crash or
+// the verdict written by hand from docs/design.md (fuzz/README.md: every crash or
 // disagreement becomes a named test plus a corpus file).
 #include <gtest/gtest.h>
 
