@@ -9,8 +9,9 @@
 #include <cstring>
 
 #include "core/policy.hpp"
-#include "kernel.hpp"
-#include "simd/partial.hpp"
+#include "dispatch.hpp"
+#include "kernels/kernel.hpp"
+#include "kernels/short_input.hpp"
 #include "simd/target.hpp"
 
 #if defined(UTF8GUARD_X86_64)
@@ -64,18 +65,23 @@ namespace utf8guard::detail::neon_policy {
 
 namespace utf8guard::detail {
 
+#include "kernels/kernel_list.inc"
+
 quiet_prefix_fn vector_prefilter() noexcept {
-  switch (active_kernel_ref().id) {
+  // By the active kernel's instruction set: both AVX-512 kernels run the
+  // AVX-512BW lookups.
+  [[maybe_unused]] const kernel* k = &active_kernel_ref();
 #if defined(UTF8GUARD_X86_64)
-    case kSse42: return &sse42_policy::policy_prefilter::quiet_prefix;
-    case kAvx2: return &avx2_policy::policy_prefilter::quiet_prefix;
-    case kAvx512: return &avx512_policy::policy_prefilter::quiet_prefix;
+  if (k == &kernel_sse42) return &sse42_policy::policy_prefilter::quiet_prefix;
+  if (k == &kernel_avx2) return &avx2_policy::policy_prefilter::quiet_prefix;
+  if (k == &kernel_avx512bw || k == &kernel_avx512) {
+    return &avx512_policy::policy_prefilter::quiet_prefix;
+  }
 #endif
 #if defined(UTF8GUARD_AARCH64)
-    case kNeon: return &neon_policy::policy_prefilter::quiet_prefix;
+  if (k == &kernel_neon) return &neon_policy::policy_prefilter::quiet_prefix;
 #endif
-    default: return nullptr;
-  }
+  return nullptr;
 }
 
 }  // namespace utf8guard::detail
