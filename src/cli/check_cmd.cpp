@@ -90,11 +90,19 @@ int run_check(const options& opts) {
   fd_writer out(STDOUT_FILENO, kStdoutBuffer);
   totals sum;
   const auto add = [&sum](const input_result& r) { sum.add(r); };
+  // With several inputs the threads are shared out by input, and each input
+  // is read in one pass; one input alone may be read in sections.
+  check_settings one_pass = settings;
+  one_pass.threads = 1;
+  const check_one check = [&](std::size_t i, channel& ch, check_buffer& buffer) {
+    return check_input(one_pass, paths[i], ch, buffer);
+  };
   if (opts.jobs <= 1 || paths.size() <= 1 ||
-      !check_in_parallel(settings, paths, opts.jobs, out, add)) {
+      !check_in_parallel(paths.size(), opts.jobs, check, out, add)) {
     direct_channel ch(out);
+    check_buffer buffer;
     for (const std::string& path : paths) {
-      const input_result r = check_input(settings, path, ch);
+      const input_result r = check_input(settings, path, ch, buffer);
       if (r.status == input_result::outcome::output_failed) break;
       sum.add(r);
     }
