@@ -6,6 +6,7 @@
 
 #include "check_input.hpp"
 #include "commands.hpp"
+#include "file_list.hpp"
 #include "format.hpp"
 #include "jobs.hpp"
 
@@ -81,11 +82,29 @@ check_settings settings_of(const options& opts) {
   return s;
 }
 
+// check_entry checks input i of the list, or reports why it cannot.
+input_result check_entry(const file_list& inputs, std::size_t i, const check_settings& settings,
+                         channel& out, check_buffer& buffer) {
+  const std::string problem = inputs.problem(i);
+  if (problem.empty()) return check_input(settings, inputs.name(i), out, buffer);
+  out.err(message(problem));
+  input_result r;
+  r.status = input_result::outcome::io_error;
+  return r;
+}
+
 }  // namespace
 
 int run_check(const options& opts) {
-  std::vector<std::string> paths = opts.files;
-  if (paths.empty()) paths.emplace_back(kStdinName);
+  file_list inputs;
+  if (opts.files0_from) {
+    if (const int err = inputs.read_files0(*opts.files0_from)) {
+      write_stderr(file_message(*opts.files0_from, err));
+      return kExitTrouble;
+    }
+  } else {
+    inputs = file_list::from_operands(opts.files);
+  }
   const check_settings settings = settings_of(opts);
   fd_writer out(STDOUT_FILENO, kStdoutBuffer);
   totals sum;
@@ -95,14 +114,14 @@ int run_check(const options& opts) {
   check_settings one_pass = settings;
   one_pass.threads = 1;
   const check_one check = [&](std::size_t i, channel& ch, check_buffer& buffer) {
-    return check_input(one_pass, paths[i], ch, buffer);
+    return check_entry(inputs, i, one_pass, ch, buffer);
   };
-  if (opts.jobs <= 1 || paths.size() <= 1 ||
-      !check_in_parallel(paths.size(), opts.jobs, check, out, add)) {
+  if (opts.jobs <= 1 || inputs.size() <= 1 ||
+      !check_in_parallel(inputs.size(), opts.jobs, check, out, add)) {
     direct_channel ch(out);
     check_buffer buffer;
-    for (const std::string& path : paths) {
-      const input_result r = check_input(settings, path, ch, buffer);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const input_result r = check_entry(inputs, i, settings, ch, buffer);
       if (r.status == input_result::outcome::output_failed) break;
       sum.add(r);
     }

@@ -97,9 +97,16 @@ class parser {
         }
         if (n > kMaxJobs) n = kMaxJobs;
         o.jobs = n == 0 ? usable_cpus() : static_cast<unsigned>(n);
+      } else if (check && is_option(arg, "--files0-from")) {
+        if (o.files0_from) return fail("--files0-from given twice");
+        if (!file_value(arg, "--files0-from", i, o.files0_from.emplace())) return result_;
       } else {
         return fail("unknown option " + quoted(arg));
       }
+    }
+    // As GNU wc and du: a list and operands would leave unclear what is checked.
+    if (o.files0_from && !o.files.empty()) {
+      return fail("file operands cannot be combined with --files0-from: " + quoted(o.files[0]));
     }
     if (o.cmd == command::sanitize && o.files.size() > 1) {
       return fail("sanitize takes at most one FILE");
@@ -126,6 +133,19 @@ class parser {
     }
     if (!parse_number(text, n)) {
       fail("invalid number for " + std::string(name) + ": " + quoted(text));
+      return false;
+    }
+    return true;
+  }
+
+  // file_value reads the file name of "--name=F" or of "--name F" (advancing i).
+  bool file_value(std::string_view arg, std::string_view name, int& i, std::string& file) {
+    if (arg.size() > name.size() && arg[name.size()] == '=') {
+      file = arg.substr(name.size() + 1);
+    } else if (i + 1 < argc_) {
+      file = argv_[++i];
+    } else {
+      fail("option " + quoted(name) + " needs a file name");
       return false;
     }
     return true;
