@@ -82,6 +82,27 @@ check_settings settings_of(const options& opts) {
   return s;
 }
 
+// Threads pay off only for enough work: starting them costs as much as
+// checking a few dozen small files. So by default inputs are checked one
+// after the other (a large one in sections) until what is left, judged by
+// the average size so far, is worth sharing out by input: never for one or
+// two inputs, at once for thousands of files. An explicit -j N shares out
+// any two inputs or more.
+//
+// kPerInputBytes: opening, reading and closing a file costs about as much
+// as checking this many bytes of it. kWorthThreadsBytes: the work, counted
+// the same way, that covers the start of the threads many times over.
+constexpr std::uint64_t kPerInputBytes = 64 * 1024;
+constexpr std::uint64_t kWorthThreadsBytes = 16 * 1024 * 1024;
+
+bool worth_threads(bool automatic, std::size_t done, std::size_t left, std::uint64_t bytes_done) {
+  if (left < 2) return false;
+  if (!automatic) return true;
+  if (done == 0) return false;
+  const std::uint64_t per_input = bytes_done / done + kPerInputBytes;
+  return left >= kWorthThreadsBytes / per_input;
+}
+
 // check_entry checks input i of the list, or reports why it cannot.
 input_result check_entry(const file_list& inputs, std::size_t i, const check_settings& settings,
                          channel& out, check_buffer& buffer) {
@@ -109,22 +130,24 @@ int run_check(const options& opts) {
   fd_writer out(STDOUT_FILENO, kStdoutBuffer);
   totals sum;
   const auto add = [&sum](const input_result& r) { sum.add(r); };
-  // With several inputs the threads are shared out by input, and each input
-  // is read in one pass; one input alone may be read in sections.
+  // Shared out by input, each input is read in one pass by one thread.
   check_settings one_pass = settings;
   one_pass.threads = 1;
-  const check_one check = [&](std::size_t i, channel& ch, check_buffer& buffer) {
-    return check_entry(inputs, i, one_pass, ch, buffer);
-  };
-  if (opts.jobs <= 1 || inputs.size() <= 1 ||
-      !check_in_parallel(inputs.size(), opts.jobs, check, out, add)) {
-    direct_channel ch(out);
-    check_buffer buffer;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      const input_result r = check_entry(inputs, i, settings, ch, buffer);
-      if (r.status == input_result::outcome::output_failed) break;
-      sum.add(r);
+  bool try_threads = opts.jobs > 1;
+  direct_channel ch(out);
+  check_buffer buffer;
+  const std::size_t n = inputs.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (try_threads && worth_threads(opts.jobs_auto, i, n - i, sum.bytes)) {
+      const check_one check = [&, i](std::size_t k, channel& c, check_buffer& b) {
+        return check_entry(inputs, i + k, one_pass, c, b);
+      };
+      if (check_in_parallel(n - i, opts.jobs, check, out, add)) break;
+      try_threads = false;  // no thread could start: go on alone
     }
+    const input_result r = check_entry(inputs, i, settings, ch, buffer);
+    if (r.status == input_result::outcome::output_failed) break;
+    sum.add(r);
   }
   if (!out.flush()) {
     report_write_failure(out.error());

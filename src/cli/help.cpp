@@ -33,7 +33,8 @@ Options of check (before, between or after the FILEs; -- ends the options):
   --quiet         print nothing on standard output; the exit status answers
   -j N, --jobs N  use N threads (0, the default: one per usable CPU): N files
                   at once, or a large file in N sections; the output is the
-                  same as with -j 1
+                  same as with -j 1. By default files are shared out only
+                  once what is left is worth starting threads for
   --files0-from LIST
                   check the files named in LIST (- for standard input), each
                   name followed by a NUL byte, as "git ls-files -z" and

@@ -97,6 +97,7 @@ class parser {
         }
         if (n > kMaxJobs) n = kMaxJobs;
         o.jobs = n == 0 ? usable_cpus() : static_cast<unsigned>(n);
+        o.jobs_auto = n == 0;
       } else if (check && is_option(arg, "--files0-from")) {
         if (o.files0_from) return fail("--files0-from given twice");
         if (!file_value(arg, "--files0-from", i, o.files0_from.emplace())) return result_;

@@ -22,6 +22,7 @@ struct options {
   bool quiet = false;
   std::uint64_t max_errors = 0;  // 0: not given
   unsigned jobs = 1;             // check: -j N, default (and -j 0) the number of usable CPUs
+  bool jobs_auto = true;         // check: no -j N with N > 0; threads start when worth it
   std::vector<std::string> files;
   std::optional<std::string> files0_from;  // check: --files0-from LIST, instead of files
 };
