@@ -170,6 +170,26 @@ class HugeList(Files0Test):
         self.assertEqual(p.stdout.count(b"\n"), len(checked))
 
 
+class DefaultJobs(Files0Test):
+    def test_one_by_one_then_shared_out(self):
+        # By default a few small inputs are checked one after the other; a
+        # large one (read in sections) makes what is left worth the threads,
+        # which take over from there. The report is -j1's all along.
+        rng = random.Random(17)
+        small = [self.write("s%03d" % i, harness.hostile(rng, rng.randrange(0, 300), 0.1))
+                 for i in range(200)]
+        big = self.write("big", harness.planted(9 * 2**20 + 5000, step=2**20))
+        names = small[:5] + [big] + small[5:] + [self.missing] + small[:3]
+        lst = self.list_file(nul_list(names))
+        for args in (["--all"], ["--json", "--max-errors", "3"]):
+            want = run(["check", "-j1"] + args + ["--files0-from", lst])
+            self.assertExit(want, 2)
+            for jobs in ([], ["-j0"], ["-j2"]):
+                got = run(["check"] + jobs + args + ["--files0-from", lst])
+                self.assertEqual((got.returncode, got.stdout, got.stderr),
+                                 (want.returncode, want.stdout, want.stderr), (args, jobs))
+
+
 class ListDefects(Files0Test):
     def run_list(self, data, args=(), **kwargs):
         return run(["check"] + list(args) + ["--files0-from", self.list_file(data)], **kwargs)
