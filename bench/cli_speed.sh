@@ -4,19 +4,19 @@
 # the bytes) and isutf8 (moreutils), on inputs in the page cache. `check` runs
 # as it does by default (a thread per usable CPU) and with -j1 (one thread).
 # The SETs (all three when none is named):
-#   large  one file of 1 GiB, twice: mostly-ascii (the Latin lipsum repeated)
-#          and multilingual (the nine lipsum texts one after another);
+#   large  one file of 1 GiB, twice: mostly-ascii (the Latin text repeated)
+#          and multilingual (the nine texts one after another);
 #          `iconv -f UTF-8 -t UTF-8` runs too. By default check cuts the file
 #          into sections, one per thread.
-#   files  20,000 files of 0.2-20 KB cut from the nine lipsum texts, in
+#   files  20,000 files of 0.2-20 KB cut from the nine texts, in
 #          folders of 200, as a repository's sources; check reads their names
 #          with --files0-from, isutf8 and cat get them from xargs -0, and
 #          `xargs -0 utf8guard check` runs too.
 #   mix    the first 2,000 of those files and four multilingual files of 64
 #          MiB among them (first, and after every 500 small ones), by name.
-# The lipsum texts come from $UTF8GUARD_BENCH_DATA/lipsum (the benchmark data
-# folder); without it, bench/cli_inputs.py generates text in the same nine
-# scripts, so that the benchmark needs no file outside the repository.
+# The texts are those bench/texts.sh lists: the lipsum texts of
+# $UTF8GUARD_BENCH_DATA/lipsum, or generated stand-ins (then it says so), so
+# that the benchmark needs no file outside the repository.
 # Inputs stay in $UTF8GUARD_CLI_SPEED_DIR (default build-bench/cli-speed),
 # hyperfine's markdown and JSON beside them; RUNS (default 10) runs each.
 # hyperfine sends every command's output to /dev/null. The summary gives each
@@ -38,7 +38,6 @@ while [ $# -gt 0 ]; do
 done
 [ ${#sets[@]} -eq 0 ] && sets=(large files mix)
 cli=$(realpath -m "${1:-$root/build/utf8guard}")
-data=${UTF8GUARD_BENCH_DATA:-}
 out=$(realpath -m "${UTF8GUARD_CLI_SPEED_DIR:-$root/build-bench/cli-speed}")
 inputs=$root/bench/cli_inputs.py
 [ -x "$cli" ] || { echo "cli_speed.sh: no CLI at $cli (build first, or name it)" >&2; exit 2; }
@@ -47,15 +46,12 @@ for tool in hyperfine isutf8 iconv python3; do
     { echo "cli_speed.sh: $tool not found (scripts/install-deps.sh installs it)" >&2; exit 2; }
 done
 mkdir -p "$out"
-if [ -n "$data" ] && [ -d "$data/lipsum" ]; then
-  source="the lipsum texts of $data"
-else
-  source="generated text (no \$UTF8GUARD_BENCH_DATA/lipsum)"
-  data=
-fi
-# The inputs are made once per text source; another source remakes them.
-[ "$(cat "$out/source" 2>/dev/null)" = "$source" ] || rm -rf "${out:?}"/{*.txt,tree,mix,source}
-echo "$source" > "$out/source"
+mapfile -t texts < <("$root/bench/texts.sh")
+mapfile -t latin < <("$root/bench/texts.sh" Latin 2>/dev/null)
+[ ${#texts[@]} -gt 0 ] && [ ${#latin[@]} -gt 0 ] || exit 2
+# The inputs are made once per set of texts; other texts remake them.
+[ "$(cat "$out/texts" 2>/dev/null)" = "${texts[*]}" ] || rm -rf "${out:?}"/{*.txt,tree,mix,texts}
+echo "${texts[*]}" > "$out/texts"
 
 # bench NAME DIR CMD... : hyperfine over "-n LABEL COMMAND" pairs, run in DIR.
 bench() {
@@ -68,7 +64,7 @@ bench() {
 # warm LISTFILE: every file the NUL-separated list names, into the page cache.
 warm() { xargs -0 -a "$1" cat > /dev/null; }
 
-echo "cli_speed.sh: $("$cli" --version | tr '\n' ' '); inputs: $source"
+echo "cli_speed.sh: $("$cli" --version | tr '\n' ' '); texts: ${texts[*]##*/}"
 echo "cli_speed.sh: load: $(uptime)"
 names=()
 for set in "${sets[@]}"; do
@@ -76,9 +72,9 @@ for set in "${sets[@]}"; do
     large)
       for name in mostly-ascii multilingual; do
         f=$out/$name.txt
-        kind=multilingual
-        [ "$name" = mostly-ascii ] && kind=ascii
-        [ -s "$f" ] || python3 "$inputs" big "$f" "$kind" 1024 ${data:+"$data"}
+        unit=("${texts[@]}")
+        [ "$name" = mostly-ascii ] && unit=("${latin[@]}")
+        [ -s "$f" ] || python3 "$inputs" big "$f" 1024 "${unit[@]}"
         "$cli" check --quiet "$f" ||
           { echo "cli_speed.sh: $f is not valid UTF-8" >&2; exit 1; }
         cat "$f" > /dev/null
@@ -93,13 +89,13 @@ for set in "${sets[@]}"; do
       ;;
     files | mix)
       tree=$out/tree
-      [ -s "$tree/files0" ] || python3 "$inputs" tree "$tree" 20000 200 20000 ${data:+"$data"}
+      [ -s "$tree/files0" ] || python3 "$inputs" tree "$tree" 20000 200 20000 "${texts[@]}"
       list=$tree/files0
       if [ "$set" = mix ]; then
         mkdir -p "$out/mix"
         for i in 0 1 2 3; do
           [ -s "$out/mix/big$i.txt" ] ||
-            python3 "$inputs" big "$out/mix/big$i.txt" multilingual 64 ${data:+"$data"}
+            python3 "$inputs" big "$out/mix/big$i.txt" 64 "${texts[@]}"
         done
         # Relative to the tree: ../mix/bigN.txt, first and after every 500.
         python3 - "$tree/files0" "$out/mix/files0" <<'EOF'
