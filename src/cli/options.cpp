@@ -121,19 +121,27 @@ class parser {
            (arg.size() == name.size() || arg[name.size()] == '=');
   }
 
-  // value reads the number of "--name=N" or of "--name N" (advancing i).
-  bool value(std::string_view arg, std::string_view name, int& i, std::uint64_t& n) {
-    std::string_view text;
+  // text reads the value of "--name=V" or of "--name V" (advancing i); what
+  // names it in the message when it is missing.
+  bool text(std::string_view arg, std::string_view name, int& i, std::string_view what,
+            std::string_view& v) {
     if (arg.size() > name.size() && arg[name.size()] == '=') {
-      text = arg.substr(name.size() + 1);
+      v = arg.substr(name.size() + 1);
     } else if (i + 1 < argc_) {
-      text = argv_[++i];
+      v = argv_[++i];
     } else {
-      fail("option " + quoted(name) + " needs a number");
+      fail("option " + quoted(name) + " needs " + std::string(what));
       return false;
     }
-    if (!parse_number(text, n)) {
-      fail("invalid number for " + std::string(name) + ": " + quoted(text));
+    return true;
+  }
+
+  // value reads the number of "--name=N" or of "--name N" (advancing i).
+  bool value(std::string_view arg, std::string_view name, int& i, std::uint64_t& n) {
+    std::string_view v;
+    if (!text(arg, name, i, "a number", v)) return false;
+    if (!parse_number(v, n)) {
+      fail("invalid number for " + std::string(name) + ": " + quoted(v));
       return false;
     }
     return true;
@@ -141,14 +149,9 @@ class parser {
 
   // file_value reads the file name of "--name=F" or of "--name F" (advancing i).
   bool file_value(std::string_view arg, std::string_view name, int& i, std::string& file) {
-    if (arg.size() > name.size() && arg[name.size()] == '=') {
-      file = arg.substr(name.size() + 1);
-    } else if (i + 1 < argc_) {
-      file = argv_[++i];
-    } else {
-      fail("option " + quoted(name) + " needs a file name");
-      return false;
-    }
+    std::string_view v;
+    if (!text(arg, name, i, "a file name", v)) return false;
+    file = v;
     return true;
   }
 
