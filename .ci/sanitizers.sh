@@ -18,9 +18,10 @@
 #             threads at the first call of 48 fresh processes
 #             (security_first_use_threads) and of the dispatch probe
 #             (KernelEnv.FirstUseOnManyThreadsAgrees), and the CLI tests of
-#             `check` (cli.check, cli.streams, cli.jobs, cli.sections), whose
-#             default is one worker per CPU and which reads sections of one
-#             large file on several threads. Not the rest: it runs on one
+#             `check` (cli.check, cli.streams, cli.jobs, cli.sections,
+#             cli.files0), whose default is one worker per CPU and which
+#             reads sections of one large file on several threads. Not the
+#             rest: it runs on one
 #             thread, where TSan has nothing to see (the `sanitize` command
 #             and --help included), kernel_selfcheck's threads only split its
 #             inputs between them, and the inputs past 4 GiB would need
@@ -127,7 +128,7 @@ for job in "${selected[@]}"; do
         -DUTF8GUARD_BUILD_FUZZ=OFF -DUTF8GUARD_BUILD_EXAMPLES=OFF -- \
         utf8guard_cli utf8guard_cli_shim security_first_use_threads kernels_dispatch_test \
         kernel_probe -- \
-        -R '^(security_first_use_threads|KernelEnv\.FirstUseOnManyThreadsAgrees|cli\.(check|streams|jobs|sections))$'
+        -R '^(security_first_use_threads|KernelEnv\.FirstUseOnManyThreadsAgrees|cli\.(check|streams|jobs|sections|files0))$'
       ;;
     valgrind)
       if ! command -v valgrind >/dev/null; then
