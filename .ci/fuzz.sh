@@ -60,6 +60,23 @@ for f in "$logs"/*.log; do
   speed=$(grep -hE 'stat::average_exec_per_sec|execs_per_sec' "$f" | awk '{print $NF}' | head -1)
   echo "  $name: ${speed:-?}"
 done
+
+# The fuzzing helpers on real decoders (examples/fuzzing, tests/fuzzing): the
+# full budget here (ctest's fuzzing.examples runs 10 s each). Needs the build/
+# of scripts/test.sh and libxml2-dev, libglib2.0-dev, libjansson-dev.
+EXAMPLES_SECONDS=${FUZZ_EXAMPLES_SECONDS:-60}
+echo "fuzz.sh: examples/fuzzing, ${EXAMPLES_SECONDS}s per clean harness"
+if ctest --build-and-test examples/fuzzing build-fuzz-examples --build-generator Ninja \
+     --build-options -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+     -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$PWD/build" \
+     -DFUZZ_DICTIONARY="$PWD/fuzz/utf8.dict" -DFUZZ_SMOKE_SECONDS="$EXAMPLES_SECONDS" \
+     --test-command ctest --output-on-failure -j"$PARALLEL" > "$logs/examples-fuzzing.log" 2>&1; then
+  echo "fuzz.sh: ok      examples/fuzzing (log $logs/examples-fuzzing.log)"
+else
+  echo "fuzz.sh: FAILED  examples/fuzzing (log $logs/examples-fuzzing.log)"
+  failed+=("examples fuzzing")  # the report below tails $logs/examples-fuzzing.log
+fi
+
 if [ ${#failed[@]} -gt 0 ]; then
   for run in "${failed[@]}"; do
     echo
