@@ -61,16 +61,19 @@ for f in "$logs"/*.log; do
   echo "  $name: ${speed:-?}"
 done
 
-# The fuzzing helpers on real decoders (examples/fuzzing, tests/fuzzing): the
-# full budget here (ctest's fuzzing.examples runs 10 s each). Needs the build/
-# of scripts/test.sh and libxml2-dev, libglib2.0-dev, libjansson-dev.
-EXAMPLES_SECONDS=${FUZZ_EXAMPLES_SECONDS:-60}
-echo "fuzz.sh: examples/fuzzing, ${EXAMPLES_SECONDS}s per clean harness"
-if ctest --build-and-test examples/fuzzing build-fuzz-examples --build-generator Ninja \
-     --build-options -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
-     -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$PWD/build" \
-     -DFUZZ_DICTIONARY="$PWD/fuzz/utf8.dict" -DFUZZ_SMOKE_SECONDS="$EXAMPLES_SECONDS" \
-     --test-command ctest --output-on-failure -j"$PARALLEL" > "$logs/examples-fuzzing.log" 2>&1; then
+# The fuzzing helpers on real decoders (examples/fuzzing): glib and jansson
+# must run clean for the 60 s budget (ctest's fuzzing.examples, run
+# by scripts/test.sh, gives every harness 10 s and leaves its build here).
+# Needs build/ and libglib2.0-dev, libjansson-dev.
+examples=build/tests/fuzzing/examples
+echo "fuzz.sh: examples/fuzzing, glib and jansson for ${FUZZ_EXAMPLES_SECONDS:-60}s"
+if cmake -S examples/fuzzing -B "$examples" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_PREFIX_PATH="$PWD/build" \
+     -DFUZZ_DICTIONARY="$PWD/fuzz/utf8.dict" -DFUZZ_SMOKE_SECONDS="${FUZZ_EXAMPLES_SECONDS:-60}" \
+     > "$logs/examples-fuzzing.log" 2>&1 &&
+   cmake --build "$examples" >> "$logs/examples-fuzzing.log" 2>&1 &&
+   ctest --test-dir "$examples" -R '^(glib_validate|jansson_string)$' --no-tests=error \
+     --output-on-failure -j"$PARALLEL" >> "$logs/examples-fuzzing.log" 2>&1; then
   echo "fuzz.sh: ok      examples/fuzzing (log $logs/examples-fuzzing.log)"
 else
   echo "fuzz.sh: FAILED  examples/fuzzing (log $logs/examples-fuzzing.log)"
