@@ -22,6 +22,11 @@ UTF8GUARD_FUZZ_EXPORT std::size_t mutate(std::uint8_t* data, std::size_t size, s
                                          unsigned seed, utf8guard_fuzz_fallback fallback = nullptr,
                                          const char** what = nullptr) noexcept;
 
+// hex renders bytes as uppercase pairs separated by spaces ("C0 AF"), the
+// form of the oracle's reports and of security/vectors/vectors.tsv, so that a
+// finding pastes into a test.
+UTF8GUARD_FUZZ_EXPORT std::string hex(std::string_view bytes);
+
 // tolerate holds the flags of fuzz.h, as a C++ enum that combines with |.
 enum tolerate : unsigned {
   strict = 0,

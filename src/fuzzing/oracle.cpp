@@ -21,6 +21,8 @@ namespace {
 
 constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
+using fuzz::hex;
+
 std::string_view rest(std::string_view in, std::size_t pos) noexcept { return in.substr(pos); }
 
 bool is_noncharacter(char32_t v) noexcept {
@@ -106,18 +108,6 @@ bool agrees(std::string_view in, bool valid, std::size_t offset, unsigned tol) n
 }
 
 // ---- The report ------------------------------------------------------------
-
-std::string hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  std::string out;
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    const auto b = static_cast<unsigned char>(bytes[i]);
-    if (i != 0) out += ' ';
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  return out;
-}
 
 std::string code_point(std::uint32_t v) {
   char buf[16];
@@ -243,6 +233,19 @@ std::string report(std::string_view decoder, std::string_view in, bool valid, st
 }  // namespace utf8guard::fuzzing
 
 namespace utf8guard::fuzz {
+
+std::string hex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(bytes.size() * 3);
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const auto b = static_cast<unsigned char>(bytes[i]);
+    if (i != 0) out += ' ';
+    out += kDigits[b >> 4];
+    out += kDigits[b & 15];
+  }
+  return out;
+}
 
 bool oracle::agrees(std::string_view input, verdict other) const noexcept {
   return fuzzing::agrees(input, other.valid, other.offset.value_or(fuzzing::kNone), tolerated_);
