@@ -121,16 +121,22 @@ std::string context(std::string_view in, std::size_t pos, std::size_t len) {
   return hex(in.substr(pos, len > 4 ? len : 4));
 }
 
-// describe_at says what is at byte pos: a character, an ill-formed
-// subpart (with the lax reading a decoder may give it), or the end.
+// describe_at says what is at byte pos: a character, the middle of one (a
+// decoder that reports the byte where it noticed, not where the sequence
+// starts), an ill-formed subpart (with the lax reading a decoder may give
+// it), or the end.
 std::string describe_at(std::string_view in, std::size_t pos) {
   if (pos >= in.size()) return "the end of the input (" + std::to_string(in.size()) + " bytes)";
   std::string out = "byte " + std::to_string(pos) + ": ";
+  for (std::size_t back = 1; back <= 3 && back <= pos; ++back) {
+    const decoded around = decode_one(rest(in, pos - back));
+    if (around.kind == error::none && around.length > back) {
+      return out + "inside the character " + code_point(around.value) + " that starts at byte " +
+             std::to_string(pos - back) + " (" + context(in, pos - back, around.length) + ")";
+    }
+  }
   const decoded d = decode_one(rest(in, pos));
   if (d.kind == error::none) {
-    if (pos > 0 && (static_cast<unsigned char>(in[pos]) & 0xC0) == 0x80) {
-      return out + "inside a character (" + context(in, pos, 1) + ")";
-    }
     return out + "the character " + code_point(d.value) + " (" + context(in, pos, d.length) + ")" +
            (is_noncharacter(d.value) ? ", a noncharacter" : "");
   }

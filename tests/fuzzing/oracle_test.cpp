@@ -104,6 +104,14 @@ TEST(FuzzOracle, ReportOnWrongOffset) {
       << r;
 }
 
+TEST(FuzzOracle, ReportOnOffsetInsideACharacter) {
+  const std::string r = oracle("d").report("caf\xC3\xA9\xC0"sv, rejects_at(4));
+  EXPECT_NE(
+      r.find("disputed:  byte 4: inside the character U+00E9 that starts at byte 3 (C3 A9 C0)"),
+      std::string::npos)
+      << r;
+}
+
 // Each flag: the decoder may accept the form, or reject it at its first byte;
 // without the flag only the strict verdict agrees.
 struct tolerance_case {
