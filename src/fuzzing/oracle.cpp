@@ -194,8 +194,8 @@ std::string report(std::string_view decoder, std::string_view in, bool valid, st
   const expectation e = walk(in, tol, offset);
   const std::string name(decoder.empty() ? std::string_view("decoder") : decoder);
 
-  // One row per line, label and value; a new row (explain()'s hint, once the
-  // library has it) is one more push_back.
+  // One row per line, label and value, all built here: another row (a hint
+  // from utf8guard::explain(input, strict.offset), say) is one more emplace_back.
   std::vector<std::pair<std::string, std::string>> rows;
   rows.emplace_back("input", std::to_string(in.size()) + " bytes: " + hex(in));
   rows.emplace_back(name, valid ? "accepts"
