@@ -30,6 +30,7 @@
 #include "api/validate.hpp"  // private: detail::find_kernel, detail::validate_with
 #include "core/convert.hpp"  // private: detail::bytes
 #include "reference.hpp"
+#include "utf8guard/fuzz.hpp"
 #include "utf8guard/utf8guard.hpp"
 
 namespace fuzz {
@@ -74,19 +75,9 @@ inline std::string_view as_view(const std::uint8_t* data, std::size_t size) {
 }
 
 // hex renders bytes as uppercase pairs separated by spaces, like the security
-// vectors (security/vectors/vectors.tsv), so a failure pastes into a test.
-inline std::string hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  std::string out;
-  out.reserve(bytes.size() * 3);
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    const auto b = static_cast<unsigned char>(bytes[i]);
-    if (i != 0) out += ' ';
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  return out;
-}
+// vectors (security/vectors/vectors.tsv), so a failure pastes into a test: the
+// same rendering as the fuzzing helpers' oracle reports.
+using utf8guard::fuzz::hex;
 
 // answer is one implementation's verdict, already rendered for the report.
 using answer = std::pair<std::string, std::string>;

@@ -24,7 +24,6 @@
 // of the read area) and waits for 6 bytes after it: what explain() may read.
 #include "check_input.hpp"
 
-#include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
 #include <cstring>
@@ -53,10 +52,9 @@ class input_checker {
   // be a file read from its middle). The first `proven` bytes of the input
   // are known well-formed and to end where a character does; reading goes on
   // after them.
-  input_checker(const check_settings& settings, reporter* rep, int reread_fd,
+  input_checker(const check_settings& settings, check_buffer& buffer, reporter* rep, int reread_fd,
                 std::uint64_t reread_from, std::uint64_t proven)
-      : storage_(allocate_pages(kPad + kChunkSize)),
-        data_(storage_.get() + kPad),
+      : data_(buffer.get() + kPad),
         reporter_(rep),
         context_(rep != nullptr && rep->needs_context()),
         context_want_(settings.hints ? kHintAhead : kContextBytes),
@@ -254,7 +252,6 @@ class input_checker {
     base_ = end_;
   }
 
-  page_buffer storage_;
   unsigned char* data_;
   reporter* reporter_;
   bool context_;
@@ -296,34 +293,44 @@ std::unique_ptr<reporter> make_reporter(output_format format, const std::string&
 
 }  // namespace
 
-input_result check_input(const check_settings& settings, const std::string& path, channel& out) {
+check_buffer::check_buffer() : pages_(allocate_pages(kPad + kChunkSize)) {}
+
+input_result check_input(const check_settings& settings, const std::string& path, channel& out,
+                         check_buffer& buffer) {
   input_result res;
   int err = 0;
-  const int fd = open_input(path, err);
+  input_info info;
+  const int fd = open_input(path, err, info);
   if (fd < 0) {
     out.err(file_message(path, err));
     res.status = input_result::outcome::io_error;
     return res;
   }
   const std::unique_ptr<reporter> rep = make_reporter(settings.format, path, out, settings.hints);
-  struct stat st {};
-  const off_t start = ::lseek(fd, 0, SEEK_CUR);
-  const bool rereadable = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && start >= 0;
+  // A file opened here starts at offset 0; standard input may be a file
+  // read from its middle, and only there is the offset asked for.
+  std::uint64_t start = 0;
+  bool rereadable = info.regular;
+  if (rereadable && path == kStdinName) {
+    const off_t at = ::lseek(fd, 0, SEEK_CUR);
+    rereadable = at >= 0 && static_cast<std::uint64_t>(at) <= info.size;
+    start = rereadable ? static_cast<std::uint64_t>(at) : 0;
+  }
+  // What a regular file holds after start (0: unknown, or empty).
+  const std::uint64_t length = rereadable ? info.size - start : 0;
+  advise_sequential(fd, info);
   // A large file is first validated in sections on several cores; reading
   // goes on after the prefix they proved, which is all of it when it is valid.
   // Not under a policy, whose bom rule knows byte 0 alone, nor with hints,
   // which read the bytes before an error: sections prove well-formedness only.
   std::uint64_t proven = 0;
-  if (rereadable && settings.threads > 1 && st.st_size > start && settings.deny.empty() &&
-      !settings.hints) {
-    proven = valid_prefix(fd, static_cast<std::uint64_t>(start),
-                          static_cast<std::uint64_t>(st.st_size - start), settings.threads);
-    if (proven != 0 && ::lseek(fd, start + static_cast<off_t>(proven), SEEK_SET) < 0) {
+  if (length != 0 && settings.threads > 1 && settings.deny.empty() && !settings.hints) {
+    proven = valid_prefix(fd, start, length, settings.threads);
+    if (proven != 0 && ::lseek(fd, static_cast<off_t>(start + proven), SEEK_SET) < 0) {
       proven = 0;  // cannot skip: read it all again
     }
   }
-  input_checker checker(settings, rep.get(), rereadable ? fd : -1,
-                        rereadable ? static_cast<std::uint64_t>(start) : 0, proven);
+  input_checker checker(settings, buffer, rep.get(), rereadable ? fd : -1, start, proven);
   bool going = true;
   for (;;) {
     const ssize_t got = read_some(fd, checker.read_area(), kChunkSize);

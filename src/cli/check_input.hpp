@@ -10,6 +10,7 @@
 #include <utf8guard/utf8guard.hpp>
 
 #include "channel.hpp"
+#include "io.hpp"
 
 namespace utf8guard::cli {
 
@@ -46,7 +47,20 @@ struct input_result {
   kind_counts errors{};  // with count_every_error, every error; else those reported
 };
 
-input_result check_input(const check_settings& settings, const std::string& path, channel& out);
+// check_buffer is check_input's read area. Each thread allocates one and
+// reuses it for every input it checks: a fresh buffer per input would cost
+// an mmap(2) and a munmap(2) each time (it is larger than malloc's threshold).
+class check_buffer {
+ public:
+  check_buffer();  // throws std::bad_alloc
+  [[nodiscard]] unsigned char* get() const noexcept { return pages_.get(); }
+
+ private:
+  page_buffer pages_;
+};
+
+input_result check_input(const check_settings& settings, const std::string& path, channel& out,
+                         check_buffer& buffer);
 
 }  // namespace utf8guard::cli
 

@@ -8,7 +8,8 @@ namespace utf8guard::cli {
 
 std::string_view help_text() {
   return R"(Usage: utf8guard check [--json] [--all] [--quiet] [--max-errors N] [-j N]
-                       [--profile NAME] [--deny LIST] [--hints] [FILE...]
+                       [--profile NAME] [--deny LIST] [--hints]
+                       [FILE... | --files0-from LIST]
        utf8guard sanitize [--profile NAME] [--deny LIST] [FILE|-]
        utf8guard --help | -h | help
        utf8guard --version
@@ -33,7 +34,16 @@ Options of check (before, between or after the FILEs; -- ends the options):
   --quiet         print nothing on standard output; the exit status answers
   -j N, --jobs N  use N threads (0, the default: one per usable CPU): N files
                   at once, or a large file in N sections; the output is the
-                  same as with -j 1
+                  same as with -j 1. By default files are shared out only
+                  once what is left is worth starting threads for
+  --files0-from LIST
+                  check the files named in LIST (- for standard input), each
+                  name followed by a NUL byte, as "git ls-files -z" and
+                  "find -print0" write them: one process, one summary, one
+                  exit status. No FILE operands with it (a usage error). An
+                  empty name, a name "-" when LIST is standard input, and a
+                  last name not followed by NUL are reported in their place
+                  (status 2); the other names are still checked.
   --hints         after each ill-formed sequence, name what probably wrote it
                   and the value it meant: [cesu8_pair U+1F600]
 Options of check and sanitize:
@@ -83,7 +93,8 @@ Exit status:
   check     0 every input is well-formed; 1 some input is not (or holds a
             denied character); 2 a usage error (an unknown profile or
             category too) or an I/O error (missing file, directory, read or
-            write error).
+            write error, a --files0-from LIST that cannot be read or holds a
+            bad name).
             2 wins over 1, and the other inputs are still checked.
   sanitize  0 done; 2 a usage error or an I/O error (reading or writing).
   When standard output is a pipe whose reader has gone (EPIPE, as in
