@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "core_support.hpp"
+#include "hex.hpp"
 #include "kernels.hpp"
+#include "results.hpp"
 
 namespace utf8guard::testing {
 namespace {

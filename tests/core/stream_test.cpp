@@ -9,10 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "core_support.hpp"
 #include "guard_page.hpp"
+#include "hex.hpp"
 #include "kernels.hpp"
 #include "random_inputs.hpp"
+#include "results.hpp"
 #include "vectors.hpp"
 
 namespace utf8guard::testing {

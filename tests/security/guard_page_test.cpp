@@ -19,18 +19,24 @@
 #include <string>
 #include <vector>
 
+#include "attack_vectors.hpp"
 #include "guard_page.hpp"
+#include "hex.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
-#include "security_support.hpp"
+#include "results.hpp"
+#include "sinks.hpp"
 #include "utf8guard/utf8guard.h"
 #include "utf8guard/utf8guard.hpp"
 
 namespace {
 
-using utf8guard::security::guarded_output;
-using utf8guard::security::to_hex;
+using utf8guard::testing::append_sink;
+using utf8guard::testing::count_error;
 using utf8guard::testing::guarded_buffer;
+using utf8guard::testing::guarded_output;
+using utf8guard::testing::hex;
+using utf8guard::testing::same;
 
 constexpr std::size_t kMaxLength = 320;  // 4 * 64 + 64
 
@@ -102,13 +108,6 @@ std::string make(content c, std::size_t n) {
   return {};
 }
 
-bool same(const utf8guard::result& r, const reference::error& e) {
-  return utf8guard::to_string(r.kind) == e.kind && r.offset == e.offset && r.length == e.length;
-}
-bool same(const utf8guard_result& r, const reference::error& e) {
-  return utf8guard_error_name(r.kind) == e.kind && r.offset == e.offset && r.length == e.length;
-}
-
 // What decode_one must say for the sequence at the start of s (non-empty).
 struct one {
   std::string kind;
@@ -120,15 +119,6 @@ one expected_one(std::string_view s) {
   if (!e.ok() && e.offset == 0) return {std::string(e.kind), e.length, 0};
   const char32_t cp = reference::decode(s)[0];
   return {"none", reference::encode(cp).size(), cp};
-}
-
-bool append_sink(void* ctx, const char* data, size_t len) {
-  static_cast<std::string*>(ctx)->append(data, len);
-  return true;
-}
-bool count_error(void* ctx, utf8guard_result) {
-  ++*static_cast<std::size_t*>(ctx);
-  return true;
 }
 
 // check_guarded runs every entry point on g and compares with the oracle.
@@ -274,7 +264,7 @@ class GuardPage : public utf8guard::testing::EveryKernel {
         const std::string bytes = make(c, n);
         ASSERT_EQ(bytes.size(), n);
         SCOPED_TRACE(std::string(name_of(c)) + ", length " + std::to_string(n) + ": [" +
-                     to_hex(bytes.substr(0, 16)) + (n > 16 ? " ...]" : "]"));
+                     hex(bytes.substr(0, 16)) + (n > 16 ? " ...]" : "]"));
         const guarded_buffer g(bytes, side);
         check_guarded(g);
         if (HasFatalFailure()) return;
@@ -302,7 +292,7 @@ TEST_P(GuardPage, LongAsciiRunsEveryEntryPoint) {
       for (const std::string_view tail : {"", "\x80", "\xF0\x9F\x98", "\xED\xA0"}) {
         const std::string bytes =
             utf8guard::security::ascii_run(n - tail.size()) + std::string(tail);
-        SCOPED_TRACE("ASCII run of " + std::to_string(n) + " bytes, then [" + to_hex(tail) + "]");
+        SCOPED_TRACE("ASCII run of " + std::to_string(n) + " bytes, then [" + hex(tail) + "]");
         for (const guarded_buffer::side side : {guarded_buffer::at_end, guarded_buffer::at_start}) {
           const guarded_buffer g(bytes, side);
           check_guarded(g);

@@ -16,37 +16,16 @@
 #include <vector>
 
 #include "kernel.hpp"  // private: detail::find_kernel, detail::kernel_runs
+#include "kernel_choice.hpp"
 #include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard::testing {
-
-// usable_kernels names every compiled kernel this CPU can run, slowest first.
-inline std::vector<std::string> usable_kernels() {
-  std::vector<std::string> out;
-  for (const kernel_info& k : kernels()) {
-    if (k.usable) out.emplace_back(k.name);
-  }
-  return out;
-}
 
 // runs_of is how many scans the named kernel has run on this thread.
 inline std::size_t runs_of(const std::string& name) {
   const detail::kernel* k = detail::find_kernel(name.data(), name.size());
   return k == nullptr ? 0 : detail::kernel_runs(*k);
 }
-
-// forced_kernel makes every call in its scope use one kernel.
-class forced_kernel {
- public:
-  explicit forced_kernel(const std::string& name) : ok_(set_kernel(name)) {}
-  ~forced_kernel() { set_kernel("best"); }
-  forced_kernel(const forced_kernel&) = delete;
-  forced_kernel& operator=(const forced_kernel&) = delete;
-  bool ok() const { return ok_; }
-
- private:
-  bool ok_;
-};
 
 class EveryKernel : public ::testing::TestWithParam<std::string> {
  protected:
