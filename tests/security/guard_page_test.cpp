@@ -11,7 +11,9 @@
 // (pointer into a PROT_NONE page, 0) go through every entry point.
 //
 // Results are compared with the oracle (tests/reference), so a kernel that
-// avoided the guard by reading less than it should fails too.
+// avoided the guard by reading less than it should fails too. The same
+// proofs run on every scan body directly (GuardPageScanBodies), including
+// the bodies set_kernel() cannot reach on this CPU's preference.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -22,6 +24,7 @@
 #include "attack_vectors.hpp"
 #include "guard_page.hpp"
 #include "hex.hpp"
+#include "kernel_check.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
 #include "results.hpp"
@@ -470,32 +473,76 @@ TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
 UTF8GUARD_INSTANTIATE_FOR_EVERY_KERNEL(GuardPage);
 
 // A kernel may have several scan bodies (avx512: with and without VBMI), and
-// set_kernel() reaches only the one this CPU prefers. Every usable body goes
-// through the driver every public entry point uses (scan, then the Table 3-7
-// classifier), against the guard on both sides.
+// set_kernel() reaches only the one this CPU prefers. Every usable body is
+// checked on its own (kcheck::check_one: the driver every public entry point
+// uses, then scan and scan_open, from a fresh start and after carried bytes)
+// against the guard on both sides, for every length 0..320: the contents
+// above, and kernel_check's well-formed backgrounds of 1- to 4-byte and mixed
+// characters, whole or with the last byte an F0 lead.
 TEST(GuardPageScanBodies, EveryUsableBodyBothSides) {
-  std::size_t count = 0;
-  const utf8guard::detail::kernel* const* bodies = utf8guard::detail::kernel_bodies(count);
+  static_assert(kMaxLength == kcheck::kSpan);
+  const std::vector<const kcheck::kernel*> bodies = kcheck::bodies();
+  ASSERT_FALSE(bodies.empty());
   std::size_t checked = 0;
-  for (std::size_t b = 0; b < count; ++b) {
-    const utf8guard::detail::kernel& body = *bodies[b];
-    if (!body.usable()) continue;
-    SCOPED_TRACE(body.name);
+  auto check = [&](const std::string& bytes, const std::string& what) {
     for (auto side : {guarded_buffer::at_end, guarded_buffer::at_start}) {
-      for (std::size_t n = 0; n <= kMaxLength; ++n) {
-        for (content c : kContents) {
-          const guarded_buffer g(make(c, n), side);
-          const reference::error want = reference::first_error(g.view());
-          const utf8guard::result got =
-              utf8guard::detail::validate_with(body, utf8guard::detail::bytes(g.data()), g.size());
-          ASSERT_TRUE(same(got, want)) << name_of(c) << ", length " << n;
-          ++checked;
-        }
+      const guarded_buffer g(bytes, side);
+      const reference::error want = reference::first_error(g.view());
+      for (const kcheck::kernel* body : bodies) {
+        ASSERT_EQ(kcheck::check_one(*body, g.view(), want), "")
+            << what << (side == guarded_buffer::at_end ? ", at the end" : ", at the start");
+        ++checked;
       }
     }
+  };
+  for (std::size_t n = 0; n <= kMaxLength; ++n) {
+    for (content c : kContents) {
+      check(make(c, n), std::string(name_of(c)) + ", length " + std::to_string(n));
+      if (HasFatalFailure()) return;
+    }
+    for (kcheck::text t : kcheck::kTexts) {
+      std::string text = kcheck::background(t, n);
+      check(text, "background, length " + std::to_string(n));
+      if (n == 0) continue;
+      text.back() = '\xF0';  // ends inside a sequence
+      check(text, "background ending in F0, length " + std::to_string(n));
+      if (HasFatalFailure()) return;
+    }
   }
-  EXPECT_GT(checked, 0u);
   RecordProperty("guarded_inputs", static_cast<int>(checked));
+}
+
+// Long runs of ASCII, read by whole blocks (and, after the ASCII hint, by
+// whole blocks first): every input of kcheck::each_ascii_block, on every
+// usable body, against either page.
+TEST(GuardPageScanBodies, LongAsciiRunsBothSides) {
+  const std::vector<const kcheck::kernel*> bodies = kcheck::bodies();
+  ASSERT_FALSE(bodies.empty());
+  std::size_t checked = 0;
+  kcheck::each_ascii_block([&](const std::string& group, std::string_view in) {
+    for (const guarded_buffer::side side : {guarded_buffer::at_end, guarded_buffer::at_start}) {
+      const guarded_buffer g(in, side);
+      const reference::error want = reference::first_error(in);
+      for (const kcheck::kernel* body : bodies) {
+        EXPECT_EQ(kcheck::check_one(*body, g.view(), want), "") << group;
+        ++checked;
+      }
+    }
+  });
+  EXPECT_GT(checked, 0u);
+}
+
+// (pointer into a PROT_NONE page, 0) and (NULL, 0) on every usable body's
+// scan: nothing to read, nothing read.
+TEST(GuardPageScanBodies, EmptyInputAtAProtectedAddress) {
+  const guarded_buffer g("", guarded_buffer::at_end);
+  const std::vector<const kcheck::kernel*> bodies = kcheck::bodies();
+  ASSERT_FALSE(bodies.empty());
+  for (const kcheck::kernel* body : bodies) {
+    const auto* p = reinterpret_cast<const std::uint8_t*>(g.guard_address());
+    EXPECT_EQ(body->scan(p, 0), 0u) << body->name;
+    EXPECT_EQ(body->scan(nullptr, 0), 0u) << body->name;
+  }
 }
 
 }  // namespace
