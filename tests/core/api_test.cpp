@@ -1,12 +1,11 @@
 // api_test.cpp - the rest of the public surface, C++ and C: decode/encode,
 // sanitize_to and its bound, (NULL, 0) for every C entry point, the names of
-// kinds and statuses, the kernel list and set_kernel, the version.
+// kinds and statuses, the version. The kernel list and set_kernel are tested
+// with dispatch, in tests/kernels/dispatch_test.cpp.
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstdlib>
 #include <regex>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -49,71 +48,16 @@ TEST(Names, EveryStatusHasAName) {
 
 // ---- Version -------------------------------------------------------------------
 
-TEST(Version, IsTheConfiguredSemanticVersion) {
-  EXPECT_EQ(version(), UTF8GUARD_VERSION_STRING);
-  EXPECT_STREQ(utf8guard_version(), UTF8GUARD_VERSION_STRING);
-  EXPECT_EQ(version(), std::to_string(UTF8GUARD_VERSION_MAJOR) + "." +
-                           std::to_string(UTF8GUARD_VERSION_MINOR) + "." +
-                           std::to_string(UTF8GUARD_VERSION_PATCH));
+TEST(Version, IsTheProjectVersion) {
+  // UTF8GUARD_TEST_PROJECT_VERSION is CMake's PROJECT_VERSION, passed to this
+  // test alone: a library built from another version fails here.
+  EXPECT_EQ(version(), UTF8GUARD_TEST_PROJECT_VERSION);
+  EXPECT_STREQ(utf8guard_version(), UTF8GUARD_TEST_PROJECT_VERSION);
+  EXPECT_EQ(std::to_string(UTF8GUARD_VERSION_MAJOR) + "." +
+                std::to_string(UTF8GUARD_VERSION_MINOR) + "." +
+                std::to_string(UTF8GUARD_VERSION_PATCH),
+            UTF8GUARD_TEST_PROJECT_VERSION);
   EXPECT_TRUE(std::regex_match(std::string(version()), std::regex("[0-9]+\\.[0-9]+\\.[0-9]+")));
-}
-
-// ---- Kernels -------------------------------------------------------------------
-
-TEST(Kernels, TheListIsTheSameInCAndCpp) {
-  const std::vector<kernel_info> list = kernels();
-  ASSERT_FALSE(list.empty());
-  EXPECT_EQ(list.front().name, "scalar");  // slowest first, always compiled
-  EXPECT_TRUE(list.front().usable);
-  ASSERT_EQ(utf8guard_kernel_count(), list.size());
-  std::set<std::string_view> names;
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    bool usable = !list[i].usable;
-    EXPECT_EQ(utf8guard_kernel_name(i, &usable), list[i].name);
-    EXPECT_EQ(usable, list[i].usable) << list[i].name;
-    EXPECT_EQ(utf8guard_kernel_name(i, nullptr), list[i].name);
-    EXPECT_TRUE(names.insert(list[i].name).second) << "twice: " << list[i].name;
-    const std::set<std::string_view> known = {"scalar", "sse42", "avx2", "avx512", "neon"};
-    EXPECT_EQ(known.count(list[i].name), 1u) << list[i].name;
-  }
-  bool untouched = true;
-  EXPECT_EQ(utf8guard_kernel_name(list.size(), &untouched), nullptr);
-  EXPECT_EQ(utf8guard_kernel_name(SIZE_MAX, nullptr), nullptr);
-}
-
-TEST(Kernels, SetKernelSelectsExactlyTheUsableOnes) {
-  for (const kernel_info& k : kernels()) {
-    const std::string before(active_kernel());
-    EXPECT_EQ(set_kernel(k.name), k.usable) << k.name;
-    EXPECT_EQ(active_kernel(), k.usable ? k.name : std::string_view(before)) << k.name;
-    EXPECT_STREQ(utf8guard_active_kernel(), std::string(active_kernel()).c_str());
-  }
-  // "best" is the fastest usable kernel: the last usable one in the list.
-  ASSERT_TRUE(set_kernel("best"));
-  EXPECT_EQ(active_kernel(), usable_kernels().back());
-  ASSERT_TRUE(utf8guard_set_kernel("scalar"));
-  EXPECT_EQ(active_kernel(), "scalar");
-  ASSERT_TRUE(utf8guard_set_kernel("best"));
-  EXPECT_EQ(active_kernel(), usable_kernels().back());
-}
-
-TEST(Kernels, AnUnknownNameIsRefusedAndChangesNothing) {
-  ASSERT_TRUE(set_kernel("scalar"));
-  for (std::string_view name : {"no-such-kernel"sv, ""sv, "Scalar"sv, "scal"sv, "scalar2"sv,
-                                "scalar\0"sv, " scalar"sv, "bestx"sv}) {
-    EXPECT_FALSE(set_kernel(name)) << name;
-    EXPECT_EQ(active_kernel(), "scalar") << name;
-  }
-  EXPECT_FALSE(utf8guard_set_kernel("no-such-kernel"));
-  EXPECT_FALSE(utf8guard_set_kernel(""));
-  EXPECT_FALSE(utf8guard_set_kernel(nullptr));
-  EXPECT_EQ(active_kernel(), "scalar");
-  set_kernel("best");
-}
-
-TEST(Kernels, NothingToExplainWithoutAForcedKernel) {
-  if (std::getenv("UTF8GUARD_KERNEL") != nullptr) GTEST_SKIP() << "UTF8GUARD_KERNEL is set";
-  EXPECT_EQ(utf8guard_kernel_env_error(), nullptr);
 }
 
 // ---- Encode and decode (no kernel involved) ------------------------------------
