@@ -32,14 +32,8 @@
 #include "utf8guard/utf8guard.h"
 #include "utf8guard/utf8guard.hpp"
 
+namespace utf8guard::testing {
 namespace {
-
-using utf8guard::testing::append_sink;
-using utf8guard::testing::count_error;
-using utf8guard::testing::guarded_buffer;
-using utf8guard::testing::guarded_output;
-using utf8guard::testing::hex;
-using utf8guard::testing::same;
 
 constexpr std::size_t kMaxLength = 320;  // 4 * 64 + 64
 
@@ -546,3 +540,4 @@ TEST(GuardPageScanBodies, EmptyInputAtAProtectedAddress) {
 }
 
 }  // namespace
+}  // namespace utf8guard::testing

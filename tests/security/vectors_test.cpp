@@ -29,15 +29,12 @@
 #include "utf8guard/utf8guard.h"
 #include "utf8guard/utf8guard.hpp"
 
+namespace utf8guard::testing {
 namespace {
 
 using utf8guard::security::ascii_run;
 using utf8guard::security::attack_vector;
 using utf8guard::security::same_bytes;
-using utf8guard::testing::append_sink;
-using utf8guard::testing::collect_error;
-using utf8guard::testing::guarded_buffer;
-using utf8guard::testing::hex;
 
 constexpr std::size_t kMaxPrefix = 63;
 constexpr std::size_t kPaddedSize = 192;  // three 64-byte vectors
@@ -424,3 +421,4 @@ TEST_P(AttackVectors, AsciiAfterBrokenLeadSurvives) {
 UTF8GUARD_INSTANTIATE_FOR_EVERY_KERNEL(AttackVectors);
 
 }  // namespace
+}  // namespace utf8guard::testing
