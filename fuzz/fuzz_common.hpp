@@ -24,9 +24,10 @@
 #include <utility>
 #include <vector>
 
+#include "api/validate.hpp"  // private: detail::validate_with
+#include "core/convert.hpp"  // private: detail::bytes
 #include "hex.hpp"
 #include "icu.hpp"
-#include "kernel.hpp"  // private: detail::find_kernel, detail::kernel_runs
 #include "kernel_choice.hpp"
 #include "reference.hpp"
 #include "results.hpp"
@@ -41,6 +42,7 @@ using utf8guard::testing::icu_error;
 using utf8guard::testing::icu_first_error;
 using utf8guard::testing::icu_sanitize;
 using utf8guard::testing::icu_sanitized;
+using utf8guard::testing::is_active;
 using utf8guard::testing::same;
 using utf8guard::testing::usable_kernels;
 
@@ -114,13 +116,6 @@ struct misaligned_copy {
     view = std::string_view(start, in.size());
   }
 };
-
-// kernel_runs counts the scans the named kernel ran on this thread, to prove
-// that forcing a kernel really moved the work to it.
-inline std::size_t kernel_runs(const std::string& name) {
-  const utf8guard::detail::kernel* k = utf8guard::detail::find_kernel(name.data(), name.size());
-  return k == nullptr ? 0 : utf8guard::detail::kernel_runs(*k);
-}
 
 // decisive_byte is the index of the byte whose arrival makes the input
 // impossible, for a streaming validator's "reported by the feed() that

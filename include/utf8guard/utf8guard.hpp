@@ -4,7 +4,7 @@
 // Everything here is C++17. Validation never allocates, never throws, never
 // reads outside the given view and is safe from any number of threads. The
 // streaming classes hold constant state (at most 3 carried bytes) and are used
-// by one thread at a time. See DESIGN.md for the error taxonomy and offsets.
+// by one thread at a time. See docs/design.md for the error kinds and offsets.
 #ifndef UTF8GUARD_HPP
 #define UTF8GUARD_HPP
 
@@ -46,7 +46,7 @@ struct result {
   friend bool operator!=(const result& a, const result& b) noexcept { return !(a == b); }
 };
 
-// to_string returns the stable lowercase name of a kind, as in DESIGN.md
+// to_string returns the stable lowercase name of a kind, as in docs/design.md
 // ("overlong", "too_large", ...), or "unknown" for a value outside the enum.
 UTF8GUARD_EXPORT std::string_view to_string(error kind) noexcept;
 
@@ -210,8 +210,8 @@ struct kernel_info {
 // kernels lists the compiled kernels, slowest first.
 UTF8GUARD_EXPORT std::vector<kernel_info> kernels();
 
-// active_kernel names the kernel in use ("scalar", "sse42", "avx2", "avx512",
-// "neon"); the first call resolves it (UTF8GUARD_KERNEL may force one).
+// active_kernel names the kernel in use ("scalar", "sse42", "avx2", "avx512bw",
+// "avx512", "neon"); the first call resolves it (UTF8GUARD_KERNEL may force one).
 UTF8GUARD_EXPORT std::string_view active_kernel() noexcept;
 
 // set_kernel makes every later call use the named kernel ("best" picks the

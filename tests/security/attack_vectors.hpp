@@ -21,7 +21,7 @@ using utf8guard::testing::hex;
 using utf8guard::testing::parse_hex;
 
 // One row of vectors.tsv. bytes and sanitized are raw bytes; kind is the
-// DESIGN.md name as text, so tests compare it with to_string() and never
+// docs/design.md name as text, so tests compare it with to_string() and never
 // trust a shared enum.
 struct attack_vector {
   std::string id;

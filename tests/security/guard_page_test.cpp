@@ -466,12 +466,11 @@ TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
 
 UTF8GUARD_INSTANTIATE_FOR_EVERY_KERNEL(GuardPage);
 
-// A kernel may have several scan bodies (avx512: with and without VBMI), and
-// set_kernel() reaches only the one this CPU prefers. Every usable body is
-// checked on its own (kcheck::check_one: the driver every public entry point
-// uses, then scan and scan_open, from a fresh start and after carried bytes)
-// against the guard on both sides, for every length 0..320: the contents
-// above, and kernel_check's well-formed backgrounds of 1- to 4-byte and mixed
+// Every usable kernel is checked on its own, without set_kernel()
+// (kcheck::check_one: the driver every public entry point uses, then scan and
+// scan_open, from a fresh start and after carried bytes) against the guard on
+// both sides, for every length 0..320: the contents above, and
+// kernel_check's well-formed backgrounds of 1- to 4-byte and mixed
 // characters, whole or with the last byte an F0 lead.
 TEST(GuardPageScanBodies, EveryUsableBodyBothSides) {
   static_assert(kMaxLength == kcheck::kSpan);

@@ -1,12 +1,13 @@
-// kernel_choice.hpp - which kernels this machine runs, and forcing one for a
-// scope, through the public API only. No test framework: the fuzz targets
-// use it as the GoogleTest fixtures in kernels.hpp do.
+// kernel_choice.hpp - which kernels this machine runs, which one every entry
+// point calls now, and forcing one for a scope. No test framework: the fuzz
+// targets use it as the GoogleTest fixtures in kernels.hpp do.
 #ifndef UTF8GUARD_TESTS_SUPPORT_KERNEL_CHOICE_HPP
 #define UTF8GUARD_TESTS_SUPPORT_KERNEL_CHOICE_HPP
 
 #include <string>
 #include <vector>
 
+#include "dispatch.hpp"  // private: detail::find_kernel, detail::active_kernel_ref
 #include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard::testing {
@@ -20,6 +21,14 @@ inline std::vector<std::string> usable_kernels() {
     if (k.usable) out.emplace_back(k.name);
   }
   return out;
+}
+
+// is_active says whether the compiled kernel of that name is the one every
+// entry point calls now: the same struct, not only the same name, so that
+// forcing a kernel provably moved the work to it.
+inline bool is_active(const std::string& name) {
+  const detail::kernel* k = detail::find_kernel(name.data(), name.size());
+  return k != nullptr && &detail::active_kernel_ref() == k;
 }
 
 // forced_kernel makes every call in its scope use one kernel and restores the
