@@ -10,9 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "core_support.hpp"
 #include "generators.hpp"
+#include "hex.hpp"
 #include "kernels.hpp"
+#include "results.hpp"
 
 namespace utf8guard::testing {
 namespace {
