@@ -13,8 +13,9 @@
 
 #include <cstring>
 
-#include "core_support.hpp"
+#include "hex.hpp"
 #include "policy_reference.hpp"
+#include "results.hpp"
 
 namespace utf8guard::testing {
 namespace {

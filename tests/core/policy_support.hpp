@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "core_support.hpp"
+#include "hex.hpp"
 #include "policy_reference.hpp"
 #include "random_inputs.hpp"
+#include "results.hpp"
 
 namespace utf8guard::testing {
 

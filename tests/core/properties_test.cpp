@@ -11,9 +11,10 @@
 #include <vector>
 
 #include "check_property.hpp"
-#include "core_support.hpp"
 #include "generators.hpp"
+#include "hex.hpp"
 #include "kernels.hpp"
+#include "results.hpp"
 
 namespace utf8guard::testing {
 namespace {

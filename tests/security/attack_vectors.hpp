@@ -1,15 +1,11 @@
-// security_support.hpp - what the security tests share: the attack-vector
-// manifest (security/vectors/vectors.tsv), byte-string helpers, and output
-// buffers that fault on the first byte written past their end.
-#ifndef UTF8GUARD_TESTS_SECURITY_SUPPORT_HPP
-#define UTF8GUARD_TESTS_SECURITY_SUPPORT_HPP
+// attack_vectors.hpp - what the security tests share: the attack-vector
+// manifest (security/vectors/vectors.tsv) and byte-string helpers.
+#ifndef UTF8GUARD_TESTS_SECURITY_ATTACK_VECTORS_HPP
+#define UTF8GUARD_TESTS_SECURITY_ATTACK_VECTORS_HPP
 
 #include <gtest/gtest.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <cstddef>
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -17,7 +13,12 @@
 #include <string_view>
 #include <vector>
 
+#include "hex.hpp"
+
 namespace utf8guard::security {
+
+using utf8guard::testing::hex;
+using utf8guard::testing::parse_hex;
 
 // One row of vectors.tsv. bytes and sanitized are raw bytes; kind is the
 // docs/design.md name as text, so tests compare it with to_string() and never
@@ -33,41 +34,11 @@ struct attack_vector {
   int line = 0;
 };
 
-// parse_hex reads "C0 AF 2E": uppercase pairs split by single spaces, the
-// manifest's only accepted spelling (the fuzz replay reads the same file).
-inline std::string parse_hex(std::string_view hex) {
-  auto digit = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    throw std::runtime_error("not an uppercase hex digit");
-  };
-  std::string out;
-  for (std::size_t i = 0; i < hex.size(); i += 3) {
-    if (i + 2 > hex.size() || (i + 2 < hex.size() && hex[i + 2] != ' '))
-      throw std::runtime_error("hex bytes must be pairs separated by one space");
-    out.push_back(static_cast<char>(digit(hex[i]) * 16 + digit(hex[i + 1])));
-  }
-  return out;
-}
-
-inline std::string to_hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789ABCDEF";
-  std::string out;
-  for (char ch : bytes) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (!out.empty()) out.push_back(' ');
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
-
 // same_bytes compares byte strings and, only when they differ, shows both in
 // hex (gtest builds a failure message only on failure: the hot loops stay cheap).
 inline ::testing::AssertionResult same_bytes(std::string_view got, std::string_view want) {
   if (got == want) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << "got [" << to_hex(got) << "], want [" << to_hex(want) << "]";
+  return ::testing::AssertionFailure() << "got [" << hex(got) << "], want [" << hex(want) << "]";
 }
 
 inline std::vector<std::string> split_tabs(const std::string& line) {
@@ -125,38 +96,6 @@ inline std::string ascii_run(std::size_t n) {
   return s;
 }
 
-// guarded_output is a writable buffer of n bytes whose end touches a
-// PROT_NONE page: one byte written past out[n - 1] kills the test with
-// SIGSEGV. Proves the bounded writers (sanitize_to, utf8guard_sanitize,
-// utf8guard_decode, utf8guard_encode) honour their capacity.
-class guarded_output {
- public:
-  explicit guarded_output(std::size_t n) : size_(n) {
-    page_ = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-    map_len_ = ((n + page_ - 1) / page_ + 1) * page_;
-    void* m = mmap(nullptr, map_len_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) std::abort();
-    map_ = static_cast<char*>(m);
-    if (mprotect(map_ + map_len_ - page_, page_, PROT_NONE) != 0) std::abort();
-    data_ = map_ + map_len_ - page_ - n;
-  }
-  ~guarded_output() { munmap(map_, map_len_); }
-  guarded_output(const guarded_output&) = delete;
-  guarded_output& operator=(const guarded_output&) = delete;
-
-  char* data() { return data_; }
-  std::size_t size() const { return size_; }
-  // guard is the first byte after the buffer: on the PROT_NONE page.
-  char* guard() { return data_ + size_; }
-
- private:
-  std::size_t size_;
-  std::size_t page_ = 0;
-  std::size_t map_len_ = 0;
-  char* map_ = nullptr;
-  char* data_ = nullptr;
-};
-
 }  // namespace utf8guard::security
 
-#endif  // UTF8GUARD_TESTS_SECURITY_SUPPORT_HPP
+#endif  // UTF8GUARD_TESTS_SECURITY_ATTACK_VECTORS_HPP

@@ -1,6 +1,7 @@
 // kernel_check.hpp - checking scan bodies against the oracle, without a test
-// framework: shared by the GoogleTest suite (kernels_test) and the standalone
-// program that runs under qemu-aarch64 (kernel_selfcheck).
+// framework: shared by the GoogleTest suites (kernels_test, the guard-page
+// proofs), the standalone program that runs under qemu-aarch64
+// (kernel_selfcheck) and the emulated AVX-512 fuzz target.
 //
 // check_one() compares one input on one body with reference::first_error:
 // kind, offset and length through validate_with, and the scan contract of
@@ -8,8 +9,8 @@
 // otherwise a position at most 3 bytes after the first error's start: a SIMD
 // body returns the byte that makes the error (at or after its start), the
 // scalar body at most 16 bytes earlier, the start of its block.
-#ifndef UTF8GUARD_TESTS_KERNELS_KERNEL_CHECK_HPP
-#define UTF8GUARD_TESTS_KERNELS_KERNEL_CHECK_HPP
+#ifndef UTF8GUARD_TESTS_SUPPORT_KERNEL_CHECK_HPP
+#define UTF8GUARD_TESTS_SUPPORT_KERNEL_CHECK_HPP
 
 #include <cstddef>
 #include <cstdint>
@@ -23,12 +24,14 @@
 #include "core/convert.hpp"  // private: detail::bytes
 #include "core/table37.hpp"
 #include "reference.hpp"
+#include "results.hpp"
 #include "stream/carry.hpp"
 #include "utf8guard/utf8guard.hpp"
 
 namespace kcheck {
 
 using utf8guard::detail::kernel;
+using utf8guard::testing::describe;
 
 // The widest register (AVX-512) is 64 bytes; the tests cover lengths up to
 // 4 widths + 64 and errors at every position of such buffers.
@@ -71,16 +74,6 @@ inline bool is_scalar(const kernel& k) { return std::string_view(k.name) == "sca
 
 inline const uint8_t* bytes_of(std::string_view s) {
   return reinterpret_cast<const std::uint8_t*>(s.data());
-}
-
-// describe renders a result as kind@offset+length.
-inline std::string describe(std::string_view kind, std::size_t offset, std::size_t length) {
-  std::string out(kind);
-  out += '@';
-  out += std::to_string(offset);
-  out += '+';
-  out += std::to_string(length);
-  return out;
 }
 
 // tail_of is the tail word scan_open must return with `open` open bytes: the
@@ -483,4 +476,4 @@ class generator {
 
 }  // namespace kcheck
 
-#endif  // UTF8GUARD_TESTS_KERNELS_KERNEL_CHECK_HPP
+#endif  // UTF8GUARD_TESTS_SUPPORT_KERNEL_CHECK_HPP

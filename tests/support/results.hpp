@@ -1,11 +1,15 @@
-// core_support.hpp - small helpers shared by the core tests: the error kind
-// names as DESIGN.md spells them, conversion of the oracle's answers to the
-// library's types, and readable failure messages.
-#ifndef UTF8GUARD_TESTS_CORE_SUPPORT_HPP
-#define UTF8GUARD_TESTS_CORE_SUPPORT_HPP
+// results.hpp - the oracle's answers (tests/reference) next to the library's:
+// the error kinds by name, conversions, comparisons and one spelling for
+// failure messages, "overlong@2+1".
+//
+// The kind names are written here by hand rather than taken from
+// to_string(), so the tests can check to_string() against the contract and
+// translate the oracle's string kinds without trusting the library.
+#ifndef UTF8GUARD_TESTS_SUPPORT_RESULTS_HPP
+#define UTF8GUARD_TESTS_SUPPORT_RESULTS_HPP
 
 #include <array>
-#include <cstdio>
+#include <cstddef>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -13,6 +17,7 @@
 #include <vector>
 
 #include "reference.hpp"
+#include "utf8guard/utf8guard.h"
 #include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard {
@@ -32,9 +37,7 @@ inline void PrintTo(const result& r, std::ostream* os) {
 
 namespace utf8guard::testing {
 
-// The names of DESIGN.md's error table, written here by hand rather than taken
-// from to_string(), so the tests can check to_string() against the contract
-// and translate the oracle's string kinds without trusting the library.
+// The names of the contract's error table.
 inline constexpr std::array<std::pair<std::string_view, error>, 8> kKindNames{{
     {"none", error::none},
     {"unexpected_continuation", error::unexpected_continuation},
@@ -74,9 +77,9 @@ inline category category_named(std::string_view name) {
   return name.empty() ? category::none : static_cast<category>(0xFFFF);
 }
 
-// kind_named maps the oracle's kind name to the enum. A name outside
-// DESIGN.md's table maps to an out-of-range value, which then fails every
-// comparison loudly.
+// kind_named maps the oracle's kind name to the enum. A name outside the
+// table maps to an out-of-range value, which then fails every comparison
+// loudly.
 inline error kind_named(std::string_view name) {
   // The exhaustive tests call this 2^32 times. The oracle's names are string
   // literals, so a view with the same address and size as one already matched
@@ -116,24 +119,42 @@ inline std::vector<result> oracle_all_errors(std::string_view bytes) {
   return out;
 }
 
-// hex renders bytes as "C0 AF" for failure messages.
-inline std::string hex(std::string_view bytes) {
-  std::string out;
-  char buf[4];
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    std::snprintf(buf, sizeof buf, "%02X", static_cast<unsigned char>(bytes[i]));
-    if (i != 0) out += ' ';
-    out += buf;
-  }
-  return out;
-}
-
 // from_c reads a C API result as a C++ one, to compare the two APIs.
 inline result from_c(const utf8guard_result& r) {
   return {static_cast<error>(r.kind), r.offset, r.length, static_cast<category>(r.category),
           r.code_point};
 }
 
+// same says whether a library result is the oracle's, kind, offset and
+// length, comparing kinds through their names, never through a shared enum.
+inline bool same(const result& r, const reference::error& e) {
+  return to_string(r.kind) == e.kind && r.offset == e.offset && r.length == e.length;
+}
+inline bool same(const utf8guard_result& r, const reference::error& e) {
+  return utf8guard_error_name(r.kind) == e.kind && r.offset == e.offset && r.length == e.length;
+}
+
+// describe renders a verdict as "kind@offset+length", "none" when there is
+// no error, for failure messages.
+inline std::string describe(std::string_view kind, std::size_t offset, std::size_t length) {
+  if (kind == "none") return "none";
+  std::string out(kind);
+  out += '@';
+  out += std::to_string(offset);
+  out += '+';
+  out += std::to_string(length);
+  return out;
+}
+inline std::string describe(const result& r) {
+  return describe(to_string(r.kind), r.offset, r.length);
+}
+inline std::string describe(const utf8guard_result& r) {
+  return describe(utf8guard_error_name(r.kind), r.offset, r.length);
+}
+inline std::string describe(const reference::error& e) {
+  return describe(e.kind, e.offset, e.length);
+}
+
 }  // namespace utf8guard::testing
 
-#endif  // UTF8GUARD_TESTS_CORE_SUPPORT_HPP
+#endif  // UTF8GUARD_TESTS_SUPPORT_RESULTS_HPP
