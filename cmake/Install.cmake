@@ -79,7 +79,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/utf8guardConfig.cmake.
 export(EXPORT utf8guardTargets NAMESPACE utf8guard::
   FILE ${PROJECT_BINARY_DIR}/utf8guardTargets.cmake)
 # Before 1.0 a minor release may change the API and ABI (SemVer item 4), so a
-# request for 0.1 accepts 0.1.x only; from 1.0 on, any 1.y satisfies 1.x.
+# request for 0.2 accepts 0.2.x only; from 1.0 on, any 1.y satisfies 1.x.
 # The SONAME follows the same rule (src/CMakeLists.txt).
 if(PROJECT_VERSION_MAJOR EQUAL 0)
   set(utf8guard_compatibility SameMinorVersion)

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """check_vectors.py [vectors.tsv] - audit the attack-vector manifest without utf8guard.
 
-Every expected verdict in vectors.tsv was worked out by hand from DESIGN.md.
+Every expected verdict in vectors.tsv was worked out by hand from docs/design.md.
 This script re-derives it by two means that share nothing with the library:
 
 - Python 3's own UTF-8 codec: UnicodeDecodeError.start/end give the first
-  maximal subpart's offset and length (DESIGN.md: "Equals Python's
-  UnicodeDecodeError.start"), and bytes.decode('utf-8', 'replace') gives the
-  sanitized bytes (DESIGN.md: "byte-identical to ... Python 3");
+  maximal subpart's offset and length (docs/design.md: the offset equals
+  Python's UnicodeDecodeError.start), and bytes.decode('utf-8', 'replace')
+  gives the sanitized bytes (docs/design.md: byte-identical to Python 3's);
 - the kind table, for the kind.
 
 Both come from the oracle the CLI tests use too, tests/support/utf8_oracle.py.
@@ -114,7 +114,7 @@ def check(path):
         if got != want:
             problems.append(
                 f"{where}: {vid}: manifest says {got[0]} {got[1]} {got[2]} [{san}], "
-                f"Python and DESIGN.md say {want[0]} {want[1]} {want[2]} "
+                f"Python and docs/design.md say {want[0]} {want[1]} {want[2]} "
                 f"[{' '.join(f'{b:02X}' for b in want[3])}]")
         if vid in REQUIRED and hx != REQUIRED[vid]:
             problems.append(f"{where}: {vid} must hold exactly {REQUIRED[vid]}")
@@ -138,7 +138,7 @@ def main():
         print(p)
     if problems:
         return 1
-    print(f"{path}: {rows} vectors agree with Python's codec and DESIGN.md's kind table")
+    print(f"{path}: {rows} vectors agree with Python's codec and docs/design.md's kind table")
     return 0
 
 

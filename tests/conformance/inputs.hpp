@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "attack_vectors.hpp"
 #include "random_inputs.hpp"
-#include "security_support.hpp"
 
 namespace utf8guard::conformance {
 

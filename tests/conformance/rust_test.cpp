@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "hex.hpp"
 #include "inputs.hpp"
 #include "kernels.hpp"
 #include "rust_oracle.hpp"
@@ -22,7 +23,7 @@ namespace {
   const std::optional<rust_utf8_error> rust = rust_from_utf8(in);
   auto fail = [&]() {
     auto f = ::testing::AssertionFailure();
-    f << "input [" << security::to_hex(in) << "]: utf8guard " << to_string(got.kind) << " at "
+    f << "input [" << testing::hex(in) << "]: utf8guard " << to_string(got.kind) << " at "
       << got.offset << " length " << got.length << "; Rust ";
     if (!rust) return f << "Ok";
     f << "valid_up_to " << rust->valid_up_to << " error_len ";
@@ -92,9 +93,9 @@ TEST(RustOracle, KnownAnswers) {
         row{"\xED\xA0\x80"sv, 0, 1}, row{"\xF4\x90\x80\x80"sv, 0, 1}, row{"\xE2\x82x"sv, 0, 2},
         row{"\xF0\x9F\x92x"sv, 0, 3}, row{"\xF5"sv, 0, 1}}) {
     const auto e = rust_from_utf8(r.in);
-    ASSERT_TRUE(e) << security::to_hex(r.in);
-    EXPECT_EQ(e->valid_up_to, r.valid_up_to) << security::to_hex(r.in);
-    EXPECT_EQ(e->error_len, std::optional<std::size_t>(r.error_len)) << security::to_hex(r.in);
+    ASSERT_TRUE(e) << testing::hex(r.in);
+    EXPECT_EQ(e->valid_up_to, r.valid_up_to) << testing::hex(r.in);
+    EXPECT_EQ(e->error_len, std::optional<std::size_t>(r.error_len)) << testing::hex(r.in);
   }
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "hex.hpp"
 #include "inputs.hpp"
 #include "kernels.hpp"
 #include "utf8guard/utf8guard.hpp"
@@ -122,7 +123,7 @@ TEST_P(TextDecoder, SanitizeIsTheReplacingDecode) {
   for (std::size_t i = 0; i < c.inputs.size(); ++i) {
     const std::string got = sanitize(c.inputs[i]);
     EXPECT_TRUE(security::same_bytes(got, c.answers[i].sanitized))
-        << "input [" << security::to_hex(c.inputs[i]) << "]";
+        << "input [" << testing::hex(c.inputs[i]) << "]";
     if (got != c.answers[i].sanitized && ++failures == 20) FAIL() << "stopping after 20";
   }
 }
@@ -136,7 +137,7 @@ TEST_P(TextDecoder, FirstErrorIsTheFatalDecodersError) {
     const int status = got.ok() ? 0 : got.kind == error::incomplete ? 2 : 1;
     const bool same =
         status == want.status && got.offset == want.offset && got.length == want.length;
-    EXPECT_TRUE(same) << "input [" << security::to_hex(c.inputs[i]) << "]: utf8guard "
+    EXPECT_TRUE(same) << "input [" << testing::hex(c.inputs[i]) << "]: utf8guard "
                       << to_string(got.kind) << " at " << got.offset << " length " << got.length
                       << "; TextDecoder status " << want.status << " at " << want.offset
                       << " length " << want.length;
