@@ -61,4 +61,8 @@ done
 # earlier target, and cp would refuse to copy a file onto itself.
 for t in $TARGETS; do ldd "$BUILD/fuzz/$t"; done | awk '/libicu/ { print $3 }' | sort -u |
   while read -r lib; do cp -L "$lib" "$OUT/lib/"; done
+# The policy and hint oracles read the Unicode data files (unicode-data in the
+# image); the runners find them in $OUT/ucd.
+mkdir -p "$OUT/ucd"
+cp /usr/share/unicode/{UnicodeData,PropList,LineBreak}.txt "$OUT/ucd/"
 echo "build.sh: $(echo "$TARGETS" | wc -w) fuzz targets in $OUT"

@@ -12,6 +12,7 @@
 #include "core/convert.hpp"
 #include "kernels/short_input.hpp"
 #include "stream/engine.hpp"
+#include "stream/policy_filter.hpp"
 
 namespace utf8guard::detail {
 namespace {
@@ -43,16 +44,46 @@ bool run_whole(std::string_view in, Handler& h) {
   return stream_feed(s, bytes(in.data()), in.size(), h) && stream_finish(s, h);
 }
 
+// run_whole_policy is run_whole with the policy's check between the engine
+// and the handler (stream/policy_filter.hpp); an empty policy costs nothing.
+template <class Handler>
+bool run_whole_policy(std::string_view in, Handler& h, utf8guard_policy deny) {
+  if (deny == 0) return run_whole(in, h);
+  policy_filter<Handler> f(h, deny, 0);
+  return run_whole(in, f);
+}
+
 // sanitize_into is the one-shot core: the sanitized input in out[0..cap), or
 // false when it does not fit. Sanitizing never shrinks its input, so a buffer
 // smaller than the input is refused before any work.
 bool sanitize_into(std::string_view in, char* out, std::size_t cap, std::size_t& written,
-                   std::size_t& replacements) noexcept {
+                   std::size_t& replacements, utf8guard_policy deny = 0) noexcept {
   written = 0;
   replacements = 0;
   if (cap < in.size()) return false;
   replacing_handler h{bounded_buffer{out, cap, &written}, replacements};
-  return run_whole(in, h);
+  return run_whole_policy(in, h, deny);
+}
+
+std::string sanitize_string(std::string_view bytes, utf8guard_policy deny) {
+  std::string out;
+  out.reserve(bytes.size());
+  std::size_t replacements = 0;
+  replacing_handler h{[&out](const char* p, std::size_t n) {
+                        out.append(p, n);
+                        return true;
+                      },
+                      replacements};
+  run_whole_policy(bytes, h, deny);
+  return out;
+}
+
+// to_c_status is the C API's answer for a one-shot sanitize.
+utf8guard_status to_c_status(bool fits, std::size_t w, std::size_t r, size_t* written,
+                             size_t* replacements) noexcept {
+  if (written != nullptr) *written = fits ? w : 0;
+  if (replacements != nullptr) *replacements = fits ? r : 0;
+  return fits ? UTF8GUARD_OK : UTF8GUARD_BUFFER_TOO_SMALL;
 }
 
 }  // namespace
@@ -71,17 +102,17 @@ std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity)
   return detail::sanitize_into(bytes, out, capacity, written, replacements) ? written : SIZE_MAX;
 }
 
-std::string sanitize(std::string_view bytes) {
-  std::string out;
-  out.reserve(bytes.size());
-  std::size_t replacements = 0;
-  detail::replacing_handler h{[&out](const char* p, std::size_t n) {
-                                out.append(p, n);
-                                return true;
-                              },
-                              replacements};
-  detail::run_whole(bytes, h);
-  return out;
+std::string sanitize(std::string_view bytes) { return detail::sanitize_string(bytes, 0); }
+
+std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity,
+                        policy p) noexcept {
+  std::size_t written, replacements;
+  return detail::sanitize_into(bytes, out, capacity, written, replacements, p.bits()) ? written
+                                                                                      : SIZE_MAX;
+}
+
+std::string sanitize(std::string_view bytes, policy p) {
+  return detail::sanitize_string(bytes, p.bits());
 }
 
 }  // namespace utf8guard
@@ -100,9 +131,16 @@ utf8guard_status utf8guard_sanitize(const char* data, size_t len, char* out, siz
   std::size_t w, r;
   const bool fits = utf8guard::detail::sanitize_into(utf8guard::detail::c_bytes(data, len), out,
                                                      out == nullptr ? 0 : cap, w, r);
-  if (written != nullptr) *written = fits ? w : 0;
-  if (replacements != nullptr) *replacements = fits ? r : 0;
-  return fits ? UTF8GUARD_OK : UTF8GUARD_BUFFER_TOO_SMALL;
+  return utf8guard::detail::to_c_status(fits, w, r, written, replacements);
+}
+
+utf8guard_status utf8guard_sanitize_policy(const char* data, size_t len, char* out, size_t cap,
+                                           size_t* written, size_t* replacements,
+                                           utf8guard_policy policy) {
+  std::size_t w, r;
+  const bool fits = utf8guard::detail::sanitize_into(utf8guard::detail::c_bytes(data, len), out,
+                                                     out == nullptr ? 0 : cap, w, r, policy);
+  return utf8guard::detail::to_c_status(fits, w, r, written, replacements);
 }
 
 }  // extern "C"

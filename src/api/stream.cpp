@@ -16,17 +16,21 @@ namespace utf8guard {
 
 validator::validator() noexcept { detail::start(state_); }
 
+validator::validator(policy p) noexcept { detail::start(state_, p.bits()); }
+
 result validator::feed(std::string_view chunk) noexcept {
   return detail::from_c(detail::validator_feed(&state_, chunk));
 }
 
 result validator::finish() noexcept { return detail::from_c(detail::validator_finish(&state_)); }
 
-void validator::reset() noexcept { detail::start(state_); }
+void validator::reset() noexcept { detail::start(state_, state_.priv_policy); }
 
 std::size_t validator::bytes_fed() const noexcept { return state_.priv_position; }
 
 sanitizer::sanitizer() noexcept { detail::start(state_); }
+
+sanitizer::sanitizer(policy p) noexcept { detail::start(state_, p.bits()); }
 
 bool sanitizer::feed_raw(std::string_view chunk, utf8guard_sink sink, void* ctx) {
   return detail::sanitizer_feed(&state_, chunk, sink, ctx);
@@ -36,11 +40,13 @@ bool sanitizer::finish_raw(utf8guard_sink sink, void* ctx) {
   return detail::sanitizer_finish(&state_, sink, ctx);
 }
 
-void sanitizer::reset() noexcept { detail::start(state_); }
+void sanitizer::reset() noexcept { detail::start(state_, state_.priv_policy); }
 
 std::size_t sanitizer::replacements() const noexcept { return state_.priv_replacements; }
 
 error_scanner::error_scanner() noexcept { detail::start(state_); }
+
+error_scanner::error_scanner(policy p) noexcept { detail::start(state_, p.bits()); }
 
 bool error_scanner::feed_raw(std::string_view chunk, batch_fn cb, void* ctx) {
   return detail::scanner_feed(&state_, chunk, cb, ctx);
@@ -50,7 +56,7 @@ bool error_scanner::finish_raw(batch_fn cb, void* ctx) {
   return detail::scanner_finish(&state_, cb, ctx);
 }
 
-void error_scanner::reset() noexcept { detail::start(state_); }
+void error_scanner::reset() noexcept { detail::start(state_, state_.priv_policy); }
 
 std::size_t error_scanner::errors() const noexcept { return state_.priv_errors; }
 
@@ -84,6 +90,10 @@ extern "C" {
 
 void utf8guard_validator_init(utf8guard_validator* v) { utf8guard::detail::start(*v); }
 
+void utf8guard_validator_init_policy(utf8guard_validator* v, utf8guard_policy policy) {
+  utf8guard::detail::start(*v, policy);
+}
+
 utf8guard_result utf8guard_validator_feed(utf8guard_validator* v, const char* data, size_t len) {
   return utf8guard::detail::validator_feed(v, c_bytes(data, len));
 }
@@ -93,6 +103,10 @@ utf8guard_result utf8guard_validator_finish(utf8guard_validator* v) {
 }
 
 void utf8guard_sanitizer_init(utf8guard_sanitizer* s) { utf8guard::detail::start(*s); }
+
+void utf8guard_sanitizer_init_policy(utf8guard_sanitizer* s, utf8guard_policy policy) {
+  utf8guard::detail::start(*s, policy);
+}
 
 utf8guard_status utf8guard_sanitizer_feed(utf8guard_sanitizer* s, const char* data, size_t len,
                                           utf8guard_sink sink, void* ctx) {
@@ -109,6 +123,10 @@ size_t utf8guard_sanitizer_replacements(const utf8guard_sanitizer* s) {
 }
 
 void utf8guard_scanner_init(utf8guard_scanner* s) { utf8guard::detail::start(*s); }
+
+void utf8guard_scanner_init_policy(utf8guard_scanner* s, utf8guard_policy policy) {
+  utf8guard::detail::start(*s, policy);
+}
 
 utf8guard_status utf8guard_scanner_feed(utf8guard_scanner* s, const char* data, size_t len,
                                         utf8guard_error_callback on_error, void* ctx) {

@@ -79,6 +79,8 @@ check_settings settings_of(const options& opts) {
   }
   s.count_every_error = opts.all && !opts.quiet;
   s.threads = opts.jobs;
+  s.deny = opts.policy.deny;
+  s.hints = opts.policy.hints;
   return s;
 }
 

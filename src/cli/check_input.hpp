@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include <utf8guard/utf8guard.hpp>
+
 #include "channel.hpp"
 #include "io.hpp"
 
@@ -23,10 +25,15 @@ struct check_settings {
   // Threads one input may use: a large regular file is validated in that many
   // sections side by side first (sections.hpp). 1 reads it in one pass.
   unsigned threads = 1;
+  // --profile/--deny: the characters reported as disallowed.
+  policy deny;
+  // --hints: each ill-formed subpart's report names what probably made it.
+  bool hints = false;
 };
 
-// The seven error kinds plus "none", indexed by utf8guard::error.
-using kind_counts = std::array<std::uint64_t, 8>;
+// The eight error kinds (disallowed included) plus "none", indexed by
+// utf8guard::error.
+using kind_counts = std::array<std::uint64_t, 9>;
 
 struct input_result {
   enum class outcome {

@@ -77,6 +77,10 @@ class parser {
         return done(command::help);
       } else if (arg == "--version") {
         return done(command::version);
+      } else if (const option_use use =
+                     take_policy_option(arg, i, argc_, argv_, check, o.policy, result_.usage_error);
+                 use != option_use::not_mine) {
+        if (use == option_use::bad) return result_;
       } else if (check && arg == "--json") {
         o.json = true;
       } else if (check && arg == "--all") {

@@ -27,7 +27,7 @@ int run_sanitize(const options& opts) {
   auto sink = [&out](std::string_view bytes) { return out.write(bytes); };
   const page_buffer pages = allocate_pages(kChunkSize);
   char* const buffer = reinterpret_cast<char*>(pages.get());
-  sanitizer s;
+  sanitizer s(opts.policy.deny);  // --profile/--deny: denied characters become U+FFFD too
   bool wrote = true;
   for (;;) {
     const ssize_t got = read_some(fd, buffer, kChunkSize);

@@ -13,11 +13,13 @@
 namespace utf8guard::detail {
 
 inline utf8guard_result to_c(const result& r) noexcept {
-  return {static_cast<utf8guard_error>(r.kind), r.offset, r.length};
+  return {static_cast<utf8guard_error>(r.kind), r.offset, r.length,
+          static_cast<utf8guard_category>(r.category), r.code_point};
 }
 
 inline result from_c(const utf8guard_result& r) noexcept {
-  return {static_cast<error>(r.kind), r.offset, r.length};
+  return {static_cast<error>(r.kind), r.offset, r.length, static_cast<category>(r.category),
+          r.code_point};
 }
 
 // c_bytes turns a C (data, len) pair into a view; a NULL pointer is the empty

@@ -20,6 +20,7 @@ std::string_view to_string(error kind) noexcept {
     case error::invalid_byte: return "invalid_byte";
     case error::truncated: return "truncated";
     case error::incomplete: return "incomplete";
+    case error::disallowed: return "disallowed";
   }
   return "unknown";
 }
@@ -49,7 +50,7 @@ extern "C" {
 
 const char* utf8guard_error_name(utf8guard_error kind) {
   const int value = enum_value(kind);
-  if (value < UTF8GUARD_ERROR_NONE || value > UTF8GUARD_ERROR_INCOMPLETE) return "unknown";
+  if (value < UTF8GUARD_ERROR_NONE || value > UTF8GUARD_ERROR_DISALLOWED) return "unknown";
   // to_string returns views of string literals, so data() is NUL-terminated.
   return utf8guard::to_string(static_cast<utf8guard::error>(value)).data();
 }

@@ -11,6 +11,7 @@
 
 #include "core/convert.hpp"
 #include "stream/engine.hpp"
+#include "stream/policy_filter.hpp"
 
 namespace utf8guard::detail {
 namespace {
@@ -20,10 +21,24 @@ stream_cursor<State> cursor(State& s) noexcept {
   return {s};
 }
 
-// start makes s a new stream: nothing fed, nothing carried, no error.
+// start makes s a new stream: nothing fed, nothing carried, no error, and
+// the characters of policy denied (none by default).
 template <class State>
-void start(State& s) noexcept {
+void start(State& s, utf8guard_policy policy = 0) noexcept {
   s = State{};
+  s.priv_policy = policy;
+}
+
+// feed runs one chunk through the engine, and through a policy_filter when
+// the stream has a policy (stream/policy_filter.hpp); finish needs none: it
+// only reports an unfinished sequence.
+template <class State, class Handler>
+bool feed(State& s, std::string_view chunk, Handler& h) {
+  if (__builtin_expect(s.priv_policy == 0, 1)) {
+    return stream_feed(cursor(s), bytes(chunk.data()), chunk.size(), h);
+  }
+  policy_filter<Handler> f(h, s.priv_policy, s.priv_position - s.priv_carry_len);
+  return stream_feed(cursor(s), bytes(chunk.data()), chunk.size(), f);
 }
 
 // Sanitized output goes to the caller's sink.
@@ -59,7 +74,7 @@ struct batch_handler {
     if (count > kBatch - pending && !flush()) return false;
     for (std::size_t k = 0; k < count; ++k) {
       batch[pending + k] = {static_cast<utf8guard_error>(list[k].kind()), base + list[k].offset(),
-                            list[k].length()};
+                            list[k].length(), UTF8GUARD_CATEGORY_NONE, 0};
     }
     pending += count;
     return pending < kBatch || flush();
@@ -92,7 +107,7 @@ inline const utf8guard_result& validator_feed(utf8guard_validator* v, std::strin
     return v->priv_error;
   }
   first_error_handler h{v->priv_error};
-  stream_feed(cursor(*v), bytes(chunk.data()), chunk.size(), h);
+  feed(*v, chunk, h);
   return v->priv_error;
 }
 
@@ -107,7 +122,7 @@ const utf8guard_result& validator_finish(utf8guard_validator* v) {
 bool sanitizer_feed(utf8guard_sanitizer* s, std::string_view chunk, utf8guard_sink sink,
                     void* ctx) {
   auto h = sink_handler(sink, ctx, s->priv_replacements);
-  return stream_feed(cursor(*s), bytes(chunk.data()), chunk.size(), h);
+  return feed(*s, chunk, h);
 }
 
 bool sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink, void* ctx) {
@@ -116,9 +131,7 @@ bool sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink, void* ctx) {
 }
 
 bool scanner_feed(utf8guard_scanner* s, std::string_view chunk, batch_fn deliver, void* ctx) {
-  return scan(s, deliver, ctx, [&](batch_handler& h) {
-    return stream_feed(cursor(*s), bytes(chunk.data()), chunk.size(), h);
-  });
+  return scan(s, deliver, ctx, [&](batch_handler& h) { return feed(*s, chunk, h); });
 }
 
 bool scanner_finish(utf8guard_scanner* s, batch_fn deliver, void* ctx) {

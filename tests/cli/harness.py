@@ -192,6 +192,8 @@ def shell_quote(arg):
 
 # ---- test plumbing ------------------------------------------------------------
 
+USAGE_HINT = b"utf8guard: try 'utf8guard --help' for more information\n"
+
 class CliTest(unittest.TestCase):
     """A test case with a private temporary directory."""
 
@@ -213,6 +215,13 @@ class CliTest(unittest.TestCase):
     def assertExit(self, proc, code):
         self.assertEqual(proc.returncode, code,
                          "exit status %r, stderr: %r" % (proc.returncode, proc.stderr[:2000]))
+
+    def assertUsageError(self, args, why):
+        """A usage error: exit 2, nothing on stdout, the reason and the hint."""
+        p = run(args)
+        self.assertExit(p, 2)
+        self.assertEqual(p.stdout, b"")
+        self.assertEqual(p.stderr, b"utf8guard: " + why + b"\n" + USAGE_HINT)
 
 
 def main():

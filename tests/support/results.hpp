@@ -27,6 +27,10 @@ namespace utf8guard {
 inline void PrintTo(error kind, std::ostream* os) { *os << to_string(kind); }
 inline void PrintTo(const result& r, std::ostream* os) {
   *os << to_string(r.kind) << '@' << r.offset << '+' << r.length;
+  if (r.kind == error::disallowed) {
+    *os << '(' << to_string(r.category) << " U+" << std::hex << static_cast<unsigned>(r.code_point)
+        << std::dec << ')';
+  }
 }
 
 }  // namespace utf8guard
@@ -44,6 +48,34 @@ inline constexpr std::array<std::pair<std::string_view, error>, 8> kKindNames{{
     {"truncated", error::truncated},
     {"incomplete", error::incomplete},
 }};
+
+// Part 2's one more kind: a character a policy denies. Apart from the table
+// above, which lists the ill-formed kinds (that tests expect to meet without
+// a policy).
+inline constexpr std::string_view kDisallowedName = "disallowed";
+
+// The category names of docs/design.md's policy table, by hand, likewise.
+inline constexpr std::array<std::pair<std::string_view, category>, 11> kCategoryNames{{
+    {"nul", category::nul},
+    {"control", category::control},
+    {"newline", category::newline},
+    {"c1", category::c1},
+    {"bidi", category::bidi},
+    {"noncharacter", category::noncharacter},
+    {"private_use", category::private_use},
+    {"bom", category::bom},
+    {"replacement", category::replacement},
+    {"bad_escape", category::bad_escape},
+    {"double_encoding", category::double_encoding},
+}};
+
+// category_named maps a category name to the enum (none for "").
+inline category category_named(std::string_view name) {
+  for (const auto& [n, c] : kCategoryNames) {
+    if (n == name) return c;
+  }
+  return name.empty() ? category::none : static_cast<category>(0xFFFF);
+}
 
 // kind_named maps the oracle's kind name to the enum. A name outside the
 // table maps to an out-of-range value, which then fails every comparison
@@ -67,12 +99,12 @@ inline error kind_named(std::string_view name) {
       return kKindNames[i].second;
     }
   }
-  return static_cast<error>(0xFF);
+  return name == kDisallowedName ? error::disallowed : static_cast<error>(0xFF);
 }
 
 // from_reference is the oracle's answer in the library's type.
 inline result from_reference(const reference::error& e) {
-  return {kind_named(e.kind), e.offset, e.length};
+  return {kind_named(e.kind), e.offset, e.length, category_named(e.category), e.code_point};
 }
 
 // oracle_first_error is the oracle's first error as a library result.
@@ -89,7 +121,8 @@ inline std::vector<result> oracle_all_errors(std::string_view bytes) {
 
 // from_c reads a C API result as a C++ one, to compare the two APIs.
 inline result from_c(const utf8guard_result& r) {
-  return {static_cast<error>(r.kind), r.offset, r.length};
+  return {static_cast<error>(r.kind), r.offset, r.length, static_cast<category>(r.category),
+          r.code_point};
 }
 
 // same says whether a library result is the oracle's, kind, offset and
