@@ -85,6 +85,7 @@ static void test_names(void) {
   CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_INVALID_BYTE), "invalid_byte") == 0);
   CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_TRUNCATED), "truncated") == 0);
   CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_INCOMPLETE), "incomplete") == 0);
+  CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_INVALID_ARGUMENT), "invalid_argument") == 0);
   CHECK(strcmp(utf8guard_error_name((utf8guard_error)99), "unknown") == 0);
 
   CHECK(strcmp(utf8guard_status_name(UTF8GUARD_OK), "ok") == 0);
@@ -92,6 +93,7 @@ static void test_names(void) {
   CHECK(strcmp(utf8guard_status_name(UTF8GUARD_OVERFLOW), "overflow") == 0);
   CHECK(strcmp(utf8guard_status_name(UTF8GUARD_ILL_FORMED), "ill_formed") == 0);
   CHECK(strcmp(utf8guard_status_name(UTF8GUARD_SINK_FAILED), "sink_failed") == 0);
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_INVALID_ARGUMENT), "invalid_argument") == 0);
   CHECK(strcmp(utf8guard_status_name((utf8guard_status)99), "unknown") == 0);
 
   CHECK(strcmp(utf8guard_version(), UTF8GUARD_VERSION_STRING) == 0);
