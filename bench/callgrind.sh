@@ -5,7 +5,7 @@
 # machines; valgrind cannot run AVX-512, so that kernel is left out).
 #
 # For each kernel (forced with UTF8GUARD_KERNEL) and file (default: the
-# Arabic and Chinese lipsum texts) it runs utf8guard_validate_n FILE N under
+# Arabic and Chinese texts of bench/texts.sh) it runs utf8guard_validate_n FILE N under
 # callgrind for N = 0 and N = RUNS (default 20): the difference divided by
 # RUNS x size is the cost of validation alone, without loading the file and
 # starting the process. A kernel that is not compiled in, or that the
@@ -23,8 +23,8 @@ for arg in "$@"; do
   esac
 done
 if [ ${#files[@]} -eq 0 ]; then
-  data=${UTF8GUARD_BENCH_DATA:-$root/../shared/data}
-  files=("$data/lipsum/Arabic-Lipsum.utf8.txt" "$data/lipsum/Chinese-Lipsum.utf8.txt")
+  mapfile -t files < <("$root/bench/texts.sh" Arabic Chinese)
+  [ ${#files[@]} -gt 0 ] || exit 2
 fi
 command -v valgrind >/dev/null || { echo "callgrind.sh: install valgrind" >&2; exit 2; }
 "$root/bench/build.sh" "${build_args[@]}" >/dev/null

@@ -30,7 +30,7 @@ struct sanitizer_impl {
 const validator_impl* validators(std::size_t& count) noexcept;
 
 // ICU: u_strFromUTF8WithSub (U+FFFD per maximal subpart) then u_strToUTF8.
-// utfcpp: utf8::replace_invalid, which replaces differently (not DESIGN.md's rule).
+// utfcpp: utf8::replace_invalid, which replaces differently (not docs/design.md's rule).
 const sanitizer_impl* sanitizers(std::size_t& count) noexcept;
 
 }  // namespace bench

@@ -1,11 +1,11 @@
 // feed_layers.cpp - utf8guard_feed_layers: where the time of a 4 KiB stream
-// feed goes, layer by layer, for every kernel body this CPU runs.
+// feed goes, layer by layer, for every kernel this CPU runs.
 //
 // For each body and input (ASCII and mixed 1-4-byte text, 256 KiB: in L2):
 //   oneshot/K/IN   the body's scan over the whole input (the reference)
 //   kernel4k/K/IN  its scan_open called on 4 KiB chunks, the tail of one
 //                  chunk the prior of the next: the kernel's own cost per call
-//   engine4k/K/IN  the streaming engine's stream_feed (stream.hpp) inlined
+//   engine4k/K/IN  the streaming engine's stream_feed (src/stream/engine.hpp) inlined
 //                  into this loop: the engine's work without a call layer
 //   feed4k/K/IN    the public validator::feed: what a caller pays
 // Each chunked time over the oneshot time is what the 4 KiB goal of issue 3
@@ -23,8 +23,8 @@
 #include <utf8guard/utf8guard.hpp>
 
 #include "inputs.hpp"
-#include "kernel.hpp"
-#include "stream.hpp"
+#include "dispatch.hpp"
+#include "stream/engine.hpp"
 
 namespace {
 
@@ -130,11 +130,11 @@ int main(int argc, char** argv) {
                                                      {"engine4k", bm_engine},
                                                      {"feed4k", bm_feed}};
   std::size_t count = 0;
-  const kernel* const* bodies = kernel_bodies(count);
+  const kernel* const* bodies = kernel_list(count);
   for (std::size_t b = 0; b < count; ++b) {
     const kernel* body = bodies[b];
     if (!body->usable()) continue;
-    const std::string name = std::string(body->name) + (*body->variant ? "-" : "") + body->variant;
+    const std::string name = body->name;
     for (const auto& [in_name, in] : inputs) {
       for (const auto& [layer, fn] : layers) {
         benchmark::RegisterBenchmark((std::string(layer) + "/" + name + "/" + in_name).c_str(), fn,

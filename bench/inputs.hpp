@@ -80,7 +80,7 @@ std::string make_ascii(std::size_t n, std::uint64_t seed);  // printable, LF eve
 std::string make_fixed_length(std::size_t n, int char_len, std::uint64_t seed);  // 1..4 bytes
 std::string make_mixed(std::size_t n, std::uint64_t seed);  // each length 1..4 equally likely
 // make_with_errors is make_mixed with an ill-formed sequence roughly every
-// 1/rate bytes, cycling through every error kind of DESIGN.md.
+// 1/rate bytes, cycling through every error kind of docs/design.md.
 std::string make_with_errors(std::size_t n, double rate, std::uint64_t seed);
 std::string make_random_bytes(std::size_t n, std::uint64_t seed);
 // make_bursts is nothing but broken sequences back to back, chosen at random

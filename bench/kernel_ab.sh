@@ -3,7 +3,8 @@
 # scan as committed at BASE and as in the working tree, side by side in one
 # process (bench/kernel_ab.cpp), built with g++ and with clang; prints
 # bench/compare.py's table (work / BASE, above 1 is faster). FILEs (valid
-# UTF-8) default to the eight non-ASCII lipsum texts.
+# UTF-8) default to the eight non-ASCII texts of bench/texts.sh (the lipsum
+# texts, or their generated stand-ins).
 #
 # Where bench/compare.sh times the whole library in separate processes
 # taking turns, this times only the kernels' algorithm (src/generic/ and
@@ -12,7 +13,7 @@
 #
 # Environment: REPS (9) repetitions of MIN_TIME (0.05) seconds, ROUNDS (1)
 # processes per compiler, COMPILERS ("gcc clang"), FILTER (.) a regex on
-# BODY/FILE (bodies: sse42 avx2 avx512bw avx512vbmi, those this CPU runs).
+# BODY/FILE (bodies: sse42 avx2 avx512bw avx512, those this CPU runs).
 # Builds in build-ab-gcc and build-ab-clang; BASE's sources in build-ab-base;
 # results in build-ab-results/.
 set -euo pipefail
@@ -28,11 +29,8 @@ for f in "$@"; do  # named from the caller's directory
   files+=("$(realpath "$f")")
 done
 if [ ${#files[@]} -eq 0 ]; then
-  data=${UTF8GUARD_BENCH_DATA:-$root/../shared/data}
-  for f in "$data"/lipsum/*-Lipsum.utf8.txt; do
-    case $f in */Latin-Lipsum.utf8.txt) ;; *) files+=("$f") ;; esac
-  done
-  [ ${#files[@]} -gt 0 ] || { echo "kernel_ab.sh: no lipsum texts under $data" >&2; exit 2; }
+  mapfile -t files < <("$root/bench/texts.sh" --non-ascii)
+  [ ${#files[@]} -gt 0 ] || exit 2
 fi
 read -r -a compilers <<<"${COMPILERS:-gcc clang}"
 

@@ -1,7 +1,8 @@
 // kernel_ab_sides.hpp - both sides of one kernel body, for kernel_ab.cpp.
 //
 // No include guard on purpose: included once per body, inside the body's
-// namespace and target region, after kKernelId (and kVbmi for AVX-512) and
+// namespace and target region, after kKernelId (read by a base that still
+// has run counters), kVbmi for AVX-512, and
 // the wrapper's two paths are defined:
 //   #define UTF8GUARD_AB_BASE_WRAPPER "base/simd/<isa>.hpp"
 //   #define UTF8GUARD_AB_WORK_WRAPPER "work/simd/<isa>.hpp"

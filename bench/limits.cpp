@@ -1,5 +1,5 @@
 // limits.cpp - the read pass. The vector versions live in target-attribute
-// functions (STYLE.md: no per-file -m flags) and are chosen at run time.
+// functions (no per-file -m flags: HACKING.md) and are chosen at run time.
 #include "limits.hpp"
 
 #include <cstring>

@@ -1,7 +1,7 @@
 // main.cpp - utf8guard_bench [FILE...] [--dump_inputs=DIR] [--benchmark_...]
 //
 // Arguments that do not start with "--" are files to benchmark next to the
-// synthetic inputs (e.g. /work/shared/data/lipsum/*.txt); they are removed
+// synthetic inputs (e.g. the texts bench/texts.sh lists); they are removed
 // before Google Benchmark sees the command line. --dump_inputs=DIR writes the
 // synthetic inputs to DIR/NAME.bin and exits, so that other programs (Node's
 // Buffer.isUtf8, see node_isutf8.js) can be timed on the same bytes.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/node_isutf8.sh [node_isutf8.js options] [FILE...] - time Node's
-# Buffer.isUtf8 on FILE... (default: the lipsum texts) and on the synthetic
+# Buffer.isUtf8 on FILE... (default: bench/texts.sh's texts) and on the synthetic
 # inputs of utf8guard_bench, written out by the g++ build (bench/build.sh) to
 # a temporary folder first, so Node sees the very bytes the suite times.
 set -euo pipefail
@@ -17,7 +17,8 @@ while [ $# -gt 0 ]; do
   shift
 done
 if [ ${#files[@]} -eq 0 ]; then
-  files=("${UTF8GUARD_BENCH_DATA:-$root/../shared/data}"/lipsum/*.txt)
+  mapfile -t files < <("$root/bench/texts.sh")
+  [ ${#files[@]} -gt 0 ] || exit 2
 fi
 bin=$root/build-bench/bench/utf8guard_bench
 [ -x "$bin" ] || "$root/bench/build.sh" gcc >&2

@@ -13,7 +13,8 @@
 # in the machine's load hits every column alike instead of a few rows.
 # Environment: REPS (default 5) repetitions, MIN_TIME (0.05) seconds each,
 # FILTER (.) a --benchmark_filter regex, COMPILERS ("gcc clang"),
-# UTF8GUARD_BENCH_DATA (../shared/data beside the repository).
+# UTF8GUARD_BENCH_DATA (a folder whose lipsum/ holds the lipsum texts; without
+# it, generated stand-ins: bench/texts.sh).
 # Builds with bench/build.sh (build-bench for g++, build-bench-clang); results
 # in build-bench/results/ (JSON per compiler, Node's JSON, console logs).
 set -euo pipefail
@@ -34,9 +35,8 @@ for arg in "$@"; do
   esac
 done
 if [ ${#files[@]} -eq 0 ]; then
-  data=${UTF8GUARD_BENCH_DATA:-$root/../shared/data}
-  files=("$data"/lipsum/*.txt)
-  [ -e "${files[0]}" ] || { echo "run.sh: no lipsum files in $data/lipsum; name FILEs" >&2; exit 2; }
+  mapfile -t files < <("$root/bench/texts.sh")
+  [ ${#files[@]} -gt 0 ] || exit 2
 fi
 
 results=$root/build-bench/results

@@ -3,7 +3,7 @@
 // Every benchmark is named OP/IMPL/INPUT, which bench/report.py parses:
 //   OP    is_valid, validate, stream4k, stream64k, sanitize, errors, limit,
 //         or pair_OP_BASE: a ratio timed side by side (paired.cpp)
-//   IMPL  a utf8guard kernel (scalar, sse42, avx2, avx512, neon), a
+//   IMPL  a utf8guard kernel (scalar, sse42, avx2, avx512bw, avx512, neon), a
 //         competitor (icu_u8next, ...), or for OP=limit: read, memcpy
 //   INPUT an input's name; small inputs end in "B" (e.g. mixed_64B)
 // Before timing, each benchmark checks its answer once (against the scalar

@@ -1,4 +1,4 @@
-// avx512_emulated - the AVX-512 kernel's two bodies (BW; BW + VBMI),
+// avx512_emulated - the two AVX-512 kernels (avx512bw; avx512, with VBMI),
 // compiled from their own source over SIMDe's portable intrinsics
 // (tests/emulated/), against the reference oracle: the checks the kernel
 // self-check runs on its fixed inputs (tests/kernels/kernel_check.hpp:
@@ -8,8 +8,8 @@
 // finds. On CPUs without AVX-512 (this project's CI machines among them) no
 // other fuzz target reaches this source.
 //
-// Where the CPU runs AVX-512, each emulated body must also answer exactly as
-// the library's compiled body of the same variant: one source, the
+// Where the CPU runs AVX-512, each emulated kernel must also answer exactly as
+// the library's compiled kernel of the same source: one source, the
 // compiler's AVX-512 code on one side and each intrinsic at the meaning
 // Intel documents on the other, so any difference is a code generation or
 // emulation fault, not a freedom of the scan contract.
@@ -26,19 +26,13 @@ constexpr const char* kTarget = "avx512_emulated";
 using utf8guard::detail::kernel;
 using utf8guard::detail::open_scan;
 
-// compiled_body is the library's own body of the emulated one's variant
-// ("bw-emulated" -> "bw"), when this CPU runs it.
+// compiled_body is the library's own kernel of the emulated one's source
+// ("avx512bw-emulated" -> "avx512bw"), when this CPU runs it.
 const kernel* compiled_body(const kernel& emulated) {
-  const std::string variant(emulated.variant);
-  std::size_t count = 0;
-  const kernel* const* bodies = utf8guard::detail::kernel_bodies(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const kernel& k = *bodies[i];
-    if (k.id == emulated.id && variant == std::string(k.variant) + "-emulated") {
-      return k.usable() ? &k : nullptr;
-    }
-  }
-  return nullptr;
+  const std::string name(emulated.name);
+  const std::string compiled = name.substr(0, name.rfind("-emulated"));
+  const kernel* k = utf8guard::detail::find_kernel(compiled.data(), compiled.size());
+  return k != nullptr && k->usable() ? k : nullptr;
 }
 
 bool same(const open_scan& a, const open_scan& b) {
@@ -52,7 +46,7 @@ bool same(const open_scan& a, const open_scan& b) {
 // the bytes after them.
 void compare_bodies(const kernel& emulated, const kernel& compiled, std::string_view in,
                     std::vector<fuzz::answer>& differences) {
-  const std::string who = std::string("avx512/") + emulated.variant + " vs " + compiled.variant;
+  const std::string who = std::string(emulated.name) + " vs " + compiled.name;
   const std::uint8_t* p = kcheck::bytes_of(in);
   const std::size_t n = in.size();
   const std::size_t mine = emulated.scan(p, n), theirs = compiled.scan(p, n);

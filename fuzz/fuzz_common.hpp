@@ -27,7 +27,8 @@
 #include <utility>
 #include <vector>
 
-#include "kernel.hpp"  // private: detail::find_kernel, detail::kernel_runs
+#include "api/validate.hpp"  // private: detail::find_kernel, detail::validate_with
+#include "core/convert.hpp"  // private: detail::bytes
 #include "reference.hpp"
 #include "utf8guard/utf8guard.hpp"
 
@@ -151,11 +152,12 @@ inline const std::vector<std::string>& usable_kernels() {
   return names;
 }
 
-// kernel_runs counts the scans the named kernel ran on this thread, to prove
+// is_active says whether the compiled kernel of that name is the one every
+// entry point calls now (the same struct, not only the same name), to prove
 // that forcing a kernel really moved the work to it.
-inline std::size_t kernel_runs(const std::string& name) {
+inline bool is_active(const std::string& name) {
   const utf8guard::detail::kernel* k = utf8guard::detail::find_kernel(name.data(), name.size());
-  return k == nullptr ? 0 : utf8guard::detail::kernel_runs(*k);
+  return k != nullptr && &utf8guard::detail::active_kernel_ref() == k;
 }
 
 // forced_kernel makes every call in its scope use one kernel and restores the

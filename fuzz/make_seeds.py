@@ -8,7 +8,7 @@ their controls off the end of the data, so plain text works for all):
 
   t37_*      both ends of every row of Unicode Table 3-7, and the byte just
              outside each narrowed second-byte range (E0, ED, F0, F4)
-  kind_*     every error kind of DESIGN.md, in each of its shapes
+  kind_*     every error kind of docs/design.md, in each of its shapes
   legacy_*   5/6-byte leads, CESU-8, Modified UTF-8, WTF-8, BOM, NUL
   blk_*      inputs of 15-17, 31-33, 63-65 and 127-129 bytes with the
              error (or a valid sequence) ending on, or straddling, the

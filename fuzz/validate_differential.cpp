@@ -1,5 +1,5 @@
 // validate_differential - every usable kernel (forced one by one, the
-// production scalar among them), every compiled kernel and scan body run
+// production scalar among them), every compiled kernel run
 // directly by the driver, the reference oracle and ICU must agree on the
 // first error of the input: validity, offset, length and kind (ICU, which has
 // no kinds: validity, offset, length, and the number of U+FFFD).
@@ -36,16 +36,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   verdicts.reserve(fuzz::usable_kernels().size());
   for (const std::string& name : fuzz::usable_kernels()) {
     const fuzz::forced_kernel forced(name);
-    const std::size_t runs_before = fuzz::kernel_runs(name);
     verdict v{&name,
               utf8guard::validate(input),
               utf8guard::validate(shifted.view),
               utf8guard::is_valid(input),
               forced.ok(),
               false};
-    // Each of the three calls scans with the forced kernel. Inputs shorter
-    // than one 64-byte block are exempt: a kernel may leave those to scalar code.
-    v.ran = size < 64 || fuzz::kernel_runs(name) >= runs_before + 3;
+    // The three calls ran on the forced kernel: it is still the active one.
+    v.ran = fuzz::is_active(name);
     agree = agree && v.forced && v.ran && fuzz::same(v.r, expected) && v.r == v.r_shifted &&
             v.valid == expected.ok();
     verdicts.push_back(v);
@@ -56,18 +54,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 {"fastest usable", fuzz::usable_kernels().back()}});
   }
 
-  // Every compiled kernel and every scan body, through the one driver: a
-  // kernel with several bodies (avx512 with and without VBMI) makes the body
-  // this CPU runs best the active one, so the other body, and the kernel's
-  // own per-call choice, are reached only this way.
-  std::vector<const utf8guard::detail::kernel*> drivers;
-  for (const auto list : {&utf8guard::detail::kernel_list, &utf8guard::detail::kernel_bodies}) {
-    std::size_t count = 0;
-    const utf8guard::detail::kernel* const* ks = list(count);
-    drivers.insert(drivers.end(), ks, ks + count);
-  }
+  // Every compiled kernel, through the one driver and the unaligned copy.
+  std::size_t count = 0;
+  const utf8guard::detail::kernel* const* drivers = utf8guard::detail::kernel_list(count);
   std::vector<std::pair<const utf8guard::detail::kernel*, utf8guard::result>> driver_results;
-  for (const utf8guard::detail::kernel* k : drivers) {
+  for (const utf8guard::detail::kernel* k : std::vector(drivers, drivers + count)) {
     if (!k->usable()) continue;
     const utf8guard::result r =
         utf8guard::detail::validate_with(*k, utf8guard::detail::bytes(shifted.view.data()), size);
@@ -90,8 +81,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     answers.push_back({*v.name + " forced", v.forced && v.ran ? "ran" : "did not run"});
   }
   for (const auto& [k, r] : driver_results) {
-    const std::string variant = k->variant[0] != '\0' ? std::string("/") + k->variant : "";
-    answers.push_back({std::string("driver ") + k->name + variant, fuzz::describe(r)});
+    answers.push_back({std::string("driver ") + k->name, fuzz::describe(r)});
   }
   answers.push_back({"icu first error", fuzz::describe(icu)});
   answers.push_back({"icu U+FFFD count", std::to_string(icu_count)});

@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "kernel.hpp"
+#include "dispatch.hpp"
 
 namespace utf8guard::detail {
 
@@ -25,8 +25,6 @@ namespace {
 
 constexpr const kernel* kAll[] = {&kernel_scalar UTF8GUARD_SIMD_KERNELS};
 constexpr std::size_t kCount = sizeof(kAll) / sizeof(kAll[0]);
-constexpr const kernel* kBodies[] = {&kernel_scalar UTF8GUARD_SIMD_BODIES};
-constexpr std::size_t kBodyCount = sizeof(kBodies) / sizeof(kBodies[0]);
 
 const kernel* best_usable() noexcept {
   for (std::size_t i = kCount; i-- > 0;) {
@@ -34,10 +32,6 @@ const kernel* best_usable() noexcept {
   }
   return &kernel_scalar;
 }
-
-// The body of k that runs: k itself, or for a kernel with several bodies the
-// one its select() picks for this CPU.
-const kernel* body_of(const kernel* k) noexcept { return k->select != nullptr ? k->select() : k; }
 
 // What UTF8GUARD_KERNEL asks for, read once: the forced kernel (nullptr for
 // "best" or unset) and, when the request cannot be honoured, why.
@@ -111,11 +105,6 @@ const kernel* const* kernel_list(std::size_t& count) noexcept {
   return kAll;
 }
 
-const kernel* const* kernel_bodies(std::size_t& count) noexcept {
-  count = kBodyCount;
-  return kBodies;
-}
-
 const kernel* find_kernel(const char* name, std::size_t len) noexcept {
   for (const kernel* k : kAll) {
     if (std::strlen(k->name) == len && std::memcmp(k->name, name, len) == 0) return k;
@@ -127,7 +116,7 @@ const kernel& resolve_active() noexcept {
   const kernel* k = g_active.load(std::memory_order_acquire);
   if (k == nullptr) {
     const kernel* forced = env().forced;
-    const kernel* fresh = body_of(forced != nullptr ? forced : best_usable());
+    const kernel* fresh = forced != nullptr ? forced : best_usable();
     // Keep a kernel someone else already chose (set_kernel may have raced us).
     if (g_active.compare_exchange_strong(k, fresh, std::memory_order_acq_rel)) k = fresh;
   }
@@ -138,7 +127,7 @@ bool set_active_kernel(const char* name, std::size_t len) noexcept {
   const kernel* k =
       (len == 4 && std::memcmp(name, "best", 4) == 0) ? best_usable() : find_kernel(name, len);
   if (k == nullptr || !k->usable()) return false;
-  g_active.store(body_of(k), std::memory_order_release);
+  g_active.store(k, std::memory_order_release);
   return true;
 }
 

@@ -303,7 +303,8 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_encode(const uin
 /* ---- Kernels and version -------------------------------------------------- */
 
 /* utf8guard_active_kernel returns the name of the kernel validation uses
- * ("scalar", "sse42", "avx2", "avx512", "neon"), resolving it on first use. */
+ * ("scalar", "sse42", "avx2", "avx512bw", "avx512", "neon"), resolving it on
+ * first use. */
 UTF8GUARD_EXPORT const char* utf8guard_active_kernel(void);
 
 /* utf8guard_kernel_count returns how many kernels are compiled in. */

@@ -4,8 +4,7 @@
 // Everything here is C++17. Validation never allocates, never throws, never
 // reads outside the given view and is safe from any number of threads. The
 // streaming classes hold constant state (at most 3 carried bytes) and are used
-// by one thread at a time. See docs/design.md for the error taxonomy and
-// offsets.
+// by one thread at a time. See docs/design.md for the error kinds and offsets.
 //
 // Caller bugs fail closed, as in utf8guard.h: a view whose data() is nullptr
 // and whose size() is not 0 is never read and never valid. is_valid answers
@@ -252,8 +251,8 @@ struct kernel_info {
 // kernels lists the compiled kernels, slowest first.
 UTF8GUARD_EXPORT std::vector<kernel_info> kernels();
 
-// active_kernel names the kernel in use ("scalar", "sse42", "avx2", "avx512",
-// "neon"); the first call resolves it (UTF8GUARD_KERNEL may force one).
+// active_kernel names the kernel in use ("scalar", "sse42", "avx2", "avx512bw",
+// "avx512", "neon"); the first call resolves it (UTF8GUARD_KERNEL may force one).
 UTF8GUARD_EXPORT std::string_view active_kernel() noexcept;
 
 // set_kernel makes every later call use the named kernel ("best" picks the

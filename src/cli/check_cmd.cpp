@@ -41,7 +41,7 @@ void append_count(std::string& out, std::uint64_t n, std::string_view noun) {
 }
 
 // summary_line: "3 files, 1234 bytes, 5 errors (overlong 2, truncated 3)",
-// kinds in the order of DESIGN.md's table (the enum's order), zeros left out.
+// kinds in the order of docs/design.md's table (the enum's order), zeros left out.
 std::string summary_line(const totals& t) {
   std::string text;
   append_count(text, t.files, "file");

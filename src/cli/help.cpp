@@ -67,9 +67,9 @@ Exit status:
   nothing more and exits with status 2. Any other write error is reported.
 
 Environment:
-  UTF8GUARD_KERNEL  force a validation kernel (scalar, sse42, avx2, avx512,
-                    neon; "best" picks the fastest); one that is unknown or not
-                    usable on this CPU is an error (status 2).
+  UTF8GUARD_KERNEL  force a validation kernel (scalar, sse42, avx2, avx512bw,
+                    avx512, neon; "best" picks the fastest); one that is unknown
+                    or not usable on this CPU is an error (status 2).
 )";
 }
 

@@ -1,8 +1,8 @@
 // sections.hpp - one large regular file checked on several cores at once.
 //
 // Reading a file out of the page cache costs more than validating it (the
-// kernel's copy runs at ~22 GB/s on the development machine, validation at
-// 50-60), and one core can only do the two one after the other. So a large
+// kernel's copy is the slower of the two), and one core can only do the two
+// one after the other. So a large
 // file is first cut into sections that threads validate side by side, each
 // reading its own part with pread(2); the ordinary one-thread check then goes
 // on from the first section that did not prove valid, or from the end.

@@ -3,11 +3,9 @@
 // No include guard on purpose: every kernel in src/kernels/ includes this
 // file inside its own ISA namespace and target region, after its wrapper
 // (src/simd/<isa>.hpp, which defines `simd8` with its width and the
-// choices tuned per ISA: group_regs, align_blocks, leads_from_memory) and
-// after defining
-//   constexpr kernel_id kKernelId;  // its run counter (kernel.hpp)
-// It needs <cstddef>, <cstdint>, scalar/table37.hpp, scalar/prior.hpp and
-// simd/partial.hpp, included by the kernel.
+// choices tuned per ISA: group_regs, align_blocks, leads_from_memory).
+// It needs <cstddef>, <cstdint>, core/table37.hpp, stream/carry.hpp and
+// kernels/short_input.hpp, included by the kernel.
 //
 // The algorithm is Keiser and Lemire's "lookup" validator ("Validating UTF-8
 // in less than one instruction per byte", Software: Practice and Experience,
@@ -19,7 +17,7 @@
 // must be. Both checks depend only on the 4 bytes ending at a position, so the
 // first flagged position j says p[0..j) is a valid prefix (well-formed but for
 // at most one unfinished sequence) and the error starts at most 3 bytes
-// before j: the contract of kernel.hpp's scan.
+// before j: the contract of kernels/kernel.hpp's scan.
 //
 // Speed comes from two things: a group of registers that is all ASCII costs
 // one OR-reduction, and the error accumulator is tested once per group, not
@@ -112,11 +110,10 @@ struct incomplete_max {
 inline constexpr incomplete_max kIncompleteMax{};
 
 // The check's constants, made once per scan and passed down: made where
-// they were used, g++ 12 built most of them again, with two to four
-// instructions each, for every group. Where the wrapper says pin_constants
-// (32 registers), each is also passed through kept(), so that g++ cannot
-// build it again at all: it still rebuilt three per group of the AVX-512
-// (VBMI) loop, 7 instructions per 256 bytes beside 13 per 64.
+// they are used, g++ builds most of them again for every group. Where the
+// wrapper says pin_constants (32 registers), each is also passed through
+// kept(), so that g++ cannot build it again at all, as it otherwise does for
+// three of them in the AVX-512 loop.
 struct constants {
   simd8 byte1_high, byte1_low, byte2_high, e0, f0, bit7;
   static UTF8GUARD_SIMD_INLINE constants make() {
@@ -136,8 +133,8 @@ struct constants {
 // must be a continuation (the third or fourth byte of that sequence); else
 // 0. Saturating subtraction leaves bit 7 set exactly for those bytes, and
 // the mask clears the rest here, where AVX-512 folds it into the OR (one
-// vpternlog), so that check_pairs ends in one: 11 vector operations per
-// register instead of 12, register copies aside (HACKING.md).
+// vpternlog), so that check_pairs ends in one: one vector operation per
+// register fewer.
 UTF8GUARD_SIMD_INLINE simd8 lead_flags(simd8 input, simd8 prev1, const constants& c) {
   return (input.saturating_sub(c.e0) | prev1.saturating_sub(c.f0)) & c.bit7;
 }
@@ -174,8 +171,7 @@ UTF8GUARD_SIMD_INLINE simd8 check(simd8 input, simd8 prev_input, simd8& leads, c
 // input with the 3 bytes before it (SAFETY: the caller checked), with those
 // bytes read from memory: prev1 always (an unaligned load instead of a byte
 // shift across two registers, a shuffle like the three nibble lookups,
-// where the load units had room: non-ASCII text validated 16-24 % faster
-// with AVX-512 (VBMI) and 4-13 % with AVX2 on Zen 4), and the bytes 2 and 3
+// where the load units have room), and the bytes 2 and 3
 // back for the lead flags where the wrapper says leads_from_memory; else
 // leads carries the flags, as in check. With leads_from_memory the register
 // itself is loaded again, through an opaque pointer, rather than kept from
@@ -264,21 +260,17 @@ UTF8GUARD_SIMD_INLINE bool all_ascii(const std::uint8_t* p) {
 }
 
 // ascii_blocks returns the end of the whole blocks of ASCII from p[i] on,
-// one branch per 1 KiB block. Called once per 4 KiB chunk of ASCII in L2, a
-// bare loop with a branch per 256-byte group (16 iterations of two branches)
-// ran at 0.84-0.86x its one-shot speed, the same loop by 1 KiB blocks at
-// 0.99-1.00x (AVX2, g++, Zen 3): the exit of the longer loop is likely
-// mispredicted at every call.
+// one branch per 1 KiB block: called once per 4 KiB chunk of a stream, a
+// loop with a branch per 256-byte group has its exit mispredicted at nearly
+// every call, and a loop of four blocks far less often.
 //
 // Where the wrapper says align_blocks (SSE4.2), the blocks are read at
 // W-aligned addresses, the bytes before the first one by one unaligned
 // register. Read so, no load spans two cache lines (from an odd address one
 // 16-byte load in four does), and legacy SSE folds the load into por, which
 // takes only an aligned memory operand: one instruction per 16 bytes instead
-// of a movdqu and a por. With the input one byte past a cache line, SSE4.2's
-// ASCII scans in L2 went 35-43 % faster. AVX2 and AVX-512 read from wherever
-// the input starts: aligned, ASCII streamed from memory 2-30 % slower on
-// Zen 4 (HACKING.md has the figures).
+// of a movdqu and a por. AVX2 and AVX-512 read from wherever the input
+// starts: aligned, they streamed ASCII from memory slower.
 //
 // The blocks are read by the wrapper's ascii_reg: AVX-512 reads them by
 // 32-byte registers, which stream from memory faster there (avx512.hpp).
@@ -321,7 +313,7 @@ UTF8GUARD_SIMD_INLINE std::size_t ascii_run(const std::uint8_t* p, std::size_t n
 // scan_from is the algorithm over p[0..n), after the register start.prev
 // (the bytes before p[0]: a stream's carried bytes, or zeros) and its lead
 // flags. With Open, an unfinished sequence at the very end is reported as
-// open bytes, not as an error (kernel.hpp).
+// open bytes, not as an error (kernels/kernel.hpp).
 template <bool Open>
 UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
                                           const before start) noexcept {
@@ -342,8 +334,8 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
       if (error.any()) return {locate(p, n, i, before_at(p, i, start)), 0, 0};
       // The ASCII that follows costs its loads and an OR each: by blocks,
       // then by groups. (Not ascii_run: inlined here, its overlapping last
-      // group made g++ spill the lookup tables to the stack, and validating
-      // 64- to 256-byte inputs of ASCII took 4-10 % longer.)
+      // group makes g++ spill the lookup tables to the stack, which short
+      // inputs of ASCII pay for.)
       i = ascii_blocks(p, n, i + kGroupBytes);
       // SAFETY: each group read is bounded by n - i >= kGroupBytes.
       while (n - i >= kGroupBytes && all_ascii<kGroupRegs>(p + i)) i += kGroupBytes;
@@ -358,13 +350,10 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
     //
     // The error accumulator is kept() after each register, so that each
     // register's check is folded in before the next one starts: left free,
-    // g++ 12 reassociated the chain of ORs (and the ANDs inside check_pairs)
-    // into one tree at the group's end, computed every register's lookups
-    // first and spilled about twenty of them to the stack per group (SSE4.2
-    // and AVX2, which have 16 vector registers). Kept, the group loop spills
-    // none of them. Non-ASCII lipsum, two bench/kernel_ab.sh runs on Zen 3:
-    // g++'s AVX2 1.02-1.22x as fast, its SSE4.2 1.15-1.41x, clang's SSE4.2
-    // 1.03-1.24x, clang's AVX2 0.94-1.04x (it had not spilled).
+    // g++ reassociates the chain of ORs (and the ANDs inside check_pairs)
+    // into one tree at the group's end, computes every register's lookups
+    // first and spills many of them to the stack per group (SSE4.2 and AVX2,
+    // which have 16 vector registers). Kept, the group loop spills none.
     // SAFETY: i != 0 means i >= kGroupBytes >= W + 3; the registers at
     // k >= 1 read from p + i + k * W - 3 >= p.
     if (i != 0) {
@@ -381,11 +370,8 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
   // The tail: whole registers, then the last partial one, zero-padded; the
   // padding is ASCII, so it flags a sequence the input leaves unfinished.
   // An open scan that ends where a group does (a 4 KiB stream chunk) has
-  // none, and skips setting up the register before it (about 15
-  // instructions of a feed's fixed cost): 4 KiB feeds of non-ASCII lipsum
-  // went from 0.92 to 0.93 of one-shot speed with AVX-512 (VBMI), and of
-  // mixed_256K from 0.93 to 0.95 (g++, Zen 4, bench/paired.cpp's
-  // side-by-side ratio).
+  // none, and skips setting up the register before it, a part of every
+  // feed's fixed cost.
   const std::size_t tail = i;
   bool tail_open_failed = false;  // Open: a flag inside the last partial register
   if (!Open || i != n) {
@@ -411,11 +397,10 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
     }
   }
   if constexpr (Open) {
-    // The last bytes by a vector load (n >= 3 here), not byte loads: with
-    // byte loads of each chunk's end, 4 KiB streams of bench/'s mixed_64M
-    // (from memory) ran at 0.5-0.6x one-shot validation on our Zen 5, with
-    // this load at 0.92-0.97x (AVX2 and AVX-512, g++ and clang). A last
-    // register of ASCII leaves the hint (prior.hpp) for the next chunk.
+    // The last bytes by a vector load (n >= 3 here), not byte loads, which
+    // wait for a chunk's end to come from memory one by one and made streams
+    // of small chunks far slower than one-shot validation. A last register
+    // of ASCII leaves the hint (stream/carry.hpp) for the next chunk.
     std::uint32_t last = 0, hint = 0;
     if (n >= W) {
       const simd8 end = simd8::load(p + n - W);
@@ -461,24 +446,22 @@ __attribute__((noinline)) inline open_scan scan_open_body(const std::uint8_t* p,
 }
 
 // scan_whole is scan's body, out of line: with the test for short ASCII in
-// the same function, g++ 12 allocated the group loop's registers otherwise,
-// 8 more register moves per 128 bytes with SSE4.2 (callgrind, lipsum).
+// the same function, g++ allocates the group loop's registers worse (more
+// register moves per group).
 __attribute__((noinline)) inline std::size_t scan_whole(const std::uint8_t* p,
                                                         std::size_t n) noexcept {
   return scan_from<false>(p, n, {simd8::zero(), simd8::zero()}).pos;
 }
 
-// scan and scan_open are the kernel's entry points (kernel.hpp).
+// scan and scan_open are the kernel's entry points (kernels/kernel.hpp).
 inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
-  count_run<kKernelId>();
   if (is_short_ascii(p, n)) return n;
   return scan_whole(p, n);
 }
 inline open_scan scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
-  count_run<kKernelId>();
   std::size_t i = 0;
   if (prior == kAsciiHint) {
-    // The chunk before ended in ASCII (prior.hpp): a stream of ASCII is
+    // The chunk before ended in ASCII (stream/carry.hpp): a stream of ASCII is
     // settled by ascii_run, with no setup for the full check.
     i = ascii_run(p, n, 0);
     if (i == n) return {n, 0, kAsciiHint};

@@ -8,17 +8,16 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernel.hpp"
+#include "core/table37.hpp"
 #include "kernels/cpu_x86.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
-#include "simd/partial.hpp"
+#include "kernels/kernel.hpp"
+#include "kernels/short_input.hpp"
 #include "simd/target.hpp"
+#include "stream/carry.hpp"
 
 UTF8GUARD_TARGET_REGION("avx2,bmi,bmi2,popcnt")
 namespace utf8guard::detail::avx2 {
-constexpr kernel_id kKernelId = kAvx2;  // its run counter
-#include "simd/avx2.hpp"                // the wrapper: struct simd8
+#include "simd/avx2.hpp"  // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::avx2
@@ -29,10 +28,7 @@ namespace {
 bool usable() noexcept { return x86::has(x86::kAvx2 | x86::kBmi1 | x86::kBmi2); }
 }  // namespace
 
-extern const kernel kernel_avx2{"avx2",
-                                kAvx2,
-                                &usable,
-                                &avx2::lookup::scan,
+extern const kernel kernel_avx2{"avx2", &usable, &avx2::lookup::scan,
                                 "AVX2, BMI1 and BMI2, and an OS that saves the YMM registers",
                                 &avx2::lookup::scan_open};
 

@@ -9,15 +9,14 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernel.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
-#include "simd/partial.hpp"
+#include "core/table37.hpp"
+#include "kernels/kernel.hpp"
+#include "kernels/short_input.hpp"
 #include "simd/target.hpp"
+#include "stream/carry.hpp"
 
 namespace utf8guard::detail::neon {
-constexpr kernel_id kKernelId = kNeon;  // its run counter
-#include "simd/neon.hpp"                // the wrapper: struct simd8
+#include "simd/neon.hpp"  // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::neon
@@ -27,10 +26,7 @@ namespace {
 bool always_usable() noexcept { return true; }
 }  // namespace
 
-extern const kernel kernel_neon{"neon",
-                                kNeon,
-                                &always_usable,
-                                &neon::lookup::scan,
+extern const kernel kernel_neon{"neon", &always_usable, &neon::lookup::scan,
                                 "an AArch64 CPU (NEON is part of its baseline)",
                                 &neon::lookup::scan_open};
 

@@ -8,17 +8,16 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernel.hpp"
+#include "core/table37.hpp"
 #include "kernels/cpu_x86.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
-#include "simd/partial.hpp"
+#include "kernels/kernel.hpp"
+#include "kernels/short_input.hpp"
 #include "simd/target.hpp"
+#include "stream/carry.hpp"
 
 UTF8GUARD_TARGET_REGION("ssse3,sse4.1,sse4.2,popcnt")
 namespace utf8guard::detail::sse42 {
-constexpr kernel_id kKernelId = kSse42;  // its run counter
-#include "simd/sse.hpp"                  // the wrapper: struct simd8
+#include "simd/sse.hpp"  // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::sse42
@@ -29,11 +28,7 @@ namespace {
 bool usable() noexcept { return x86::has(x86::kSsse3 | x86::kSse41 | x86::kSse42); }
 }  // namespace
 
-extern const kernel kernel_sse42{"sse42",
-                                 kSse42,
-                                 &usable,
-                                 &sse42::lookup::scan,
-                                 "SSSE3, SSE4.1 and SSE4.2",
+extern const kernel kernel_sse42{"sse42", &usable, &sse42::lookup::scan, "SSSE3, SSE4.1 and SSE4.2",
                                  &sse42::lookup::scan_open};
 
 }  // namespace utf8guard::detail

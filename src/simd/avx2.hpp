@@ -7,12 +7,11 @@ struct simd8 {
 
   static constexpr std::size_t width = 32;
   static constexpr std::size_t group_regs = 8;  // 256 bytes per error check
-  // VEX folds unaligned loads too, and read from aligned addresses ASCII
-  // streamed from memory 2-18 % slower on Zen 4 (see sse.hpp; HACKING.md).
+  // VEX folds unaligned loads too, and aligned reads streamed ASCII from
+  // memory slower (see sse.hpp).
   static constexpr bool align_blocks = false;
-  // Two loads instead of vperm2i128 + vpalignr (see sse.hpp): non-ASCII
-  // lipsum 1.04-1.10x as fast with g++ and 1.14-1.20x with clang (Zen 3,
-  // with the constants made once per scan, bench/kernel_ab.sh).
+  // Two loads instead of vperm2i128 + vpalignr (see sse.hpp): faster on
+  // non-ASCII text with both compilers.
   static constexpr bool leads_from_memory = true;
   static constexpr bool pin_constants = false;  // 16 registers (see sse.hpp)
   using ascii_reg = simd8;                      // runs of ASCII: see sse.hpp
@@ -27,7 +26,7 @@ struct simd8 {
   }
   // load_partial reads p[0..len), len < 32: the whole 4-byte words by a
   // masked load (masked-off words are not read and cannot fault), the last
-  // 0..3 bytes as a word of their own (partial.hpp), put in place by a mask.
+  // 0..3 bytes as a word of their own (kernels/short_input.hpp), put in place by a mask.
   static UTF8GUARD_SIMD_INLINE simd8 load_partial(const std::uint8_t* p, std::size_t len) {
     const __m256i word = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i whole = _mm256_set1_epi32(static_cast<int>(len / 4));

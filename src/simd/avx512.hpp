@@ -1,9 +1,9 @@
 // avx512.hpp - the 64-byte AVX-512BW wrapper; the members of src/simd/sse.hpp.
 //
-// Included twice by src/kernels/avx512.cpp, in two namespaces, each of which
-// first defines `constexpr bool kVbmi`: with VBMI (Ice Lake, Zen 4 and later)
-// byte permutes replace two steps each; without it (Skylake-X) the same
-// members use BW instructions only.
+// Included by src/kernels/avx512vbmi.cpp and avx512bw.cpp, each in its own
+// namespace that first defines `constexpr bool kVbmi`: with VBMI byte
+// permutes replace two steps each; without it the same members use BW
+// instructions only.
 
 // kept() passes a register through an empty asm. The test program that
 // compiles this wrapper over portable intrinsics (tests/emulated/
@@ -17,27 +17,20 @@ struct simd8 {
 
   static constexpr std::size_t width = 64;
   static constexpr std::size_t group_regs = 4;  // 256 bytes per error check
-  // As AVX2 (avx2.hpp): aligned, ASCII in L2 validated 4-8 % faster, but
-  // from memory 2-30 % slower on Zen 4.
+  // As AVX2 (avx2.hpp): aligned reads gain a little in L2 but stream ASCII
+  // from memory slower.
   static constexpr bool align_blocks = false;
   // The lead flags are shifted (vpermt2b with VBMI): read from memory as
-  // AVX2 reads them, the VBMI body validated non-ASCII lipsum 0.80-0.97x as
-  // fast on Zen 4 (g++ and clang, constants not yet pinned; HACKING.md),
-  // which splits each 64-byte load in two. The BW body, whose shift is two
-  // instructions, gained there (0.86-1.16x), but it is the body of CPUs
-  // without VBMI, where it was not measured.
+  // AVX2 reads them, each 64-byte load splits across two cache lines, and
+  // the VBMI body was slower. The BW body shares the choice; CPUs without
+  // VBMI were not measured.
   static constexpr bool leads_from_memory = false;
   // The check's constants are pinned in registers (see sse.hpp): 32 have
-  // room for them. Unpinned, g++ 12 built three again for every group of
-  // non-ASCII; pinned, its VBMI body validated non-ASCII lipsum 0.98-1.14x
-  // as fast on Zen 4 (most files 1.10-1.14x; bench/kernel_ab.sh, two
-  // rounds), its BW body 1.04-1.10x, clang's 0.96-1.09x (HACKING.md).
+  // room for them, and unpinned, g++ builds three again for every group of
+  // non-ASCII.
   static constexpr bool pin_constants = true;
   // Runs of ASCII are read by 32-byte registers (see sse.hpp): 64-byte loads
-  // streamed them from memory slower than AVX2 and SSE4.2 did on Zen 4
-  // (64 MiB: 19-27 GB/s against 27-31 for AVX2). Read so, AVX-512 validated
-  // 64 MiB of ASCII 1.08-1.13x as fast, in L2 1.02-1.04x, 64 MiB of mixed
-  // text 0.99-1.01x (bench/kernel_ab.sh, g++ and clang, two rounds).
+  // streamed them from memory slower than AVX2 does.
   struct ascii_reg {
     __m256i v;
     static constexpr std::size_t width = 32;

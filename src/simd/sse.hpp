@@ -17,21 +17,18 @@ struct simd8 {
   // align_blocks: runs of ASCII are read from width-aligned addresses
   // (utf8_lookup.hpp, ascii_blocks). Legacy SSE folds only an aligned load
   // into por, and from an odd address one 16-byte load in four spans two
-  // cache lines: aligned, ASCII one byte past a cache line validated 35-43 %
-  // faster in L2 (Zen 4); from memory 0.91-1.00x as fast (64 MiB, kernel_ab.sh),
-  // where a bare loop of the blocks read as fast from any offset.
+  // cache lines: aligned, ASCII in L2 validates faster, and from memory
+  // about as fast.
   static constexpr bool align_blocks = true;
   // leads_from_memory: the full check reads the bytes 2 and 3 before each
   // register from memory for its lead flags (utf8_lookup.hpp, check_at),
   // two unaligned loads instead of a byte shift (palignr) of the flags
-  // carried from the register before. Non-ASCII lipsum on Zen 3
-  // (bench/kernel_ab.sh, against the shift): clang 1.03-1.21x as fast, g++
-  // 0.87-1.23x (most files 0.96-1.00x); the shift with the constants made
-  // once gave 0.90-1.13x and 0.75-1.11x.
+  // carried from the register before: the loads go to load ports that have
+  // room, the shift to the shuffle port the nibble lookups already crowd.
   static constexpr bool leads_from_memory = true;
   // pin_constants: the check's constants are kept() (utf8_lookup.hpp,
   // constants) so that the compiler cannot build them again per group. With
-  // 16 registers that made g++ 12 spill them to the stack instead.
+  // 16 registers that makes g++ spill them to the stack instead.
   static constexpr bool pin_constants = false;
   // ascii_reg: the register that reads runs of ASCII by 1 KiB blocks
   // (utf8_lookup.hpp, ascii_blocks): this one, except on AVX-512.
@@ -47,7 +44,7 @@ struct simd8 {
     return {_mm_load_si128(reinterpret_cast<const __m128i*>(p))};
   }
   // load_partial reads p[0..len), len < 16, and zero-fills the rest, from
-  // two words (partial.hpp): never past the input, never through memory.
+  // two words (kernels/short_input.hpp): never past the input, never through memory.
   static UTF8GUARD_SIMD_INLINE simd8 load_partial(const std::uint8_t* p, std::size_t len) {
     const std::size_t lo = len < 8 ? len : 8;
     const std::uint64_t a = load_up_to_8(p, lo);
@@ -65,8 +62,8 @@ struct simd8 {
   }
   // kept is this value, held in a register: the empty asm hides where it
   // came from, so a loaded value is loaded once and not folded into each
-  // instruction that uses it (g++ 12 read the same bytes two or three times
-  // so), and an extract from it is not narrowed into a small load.
+  // instruction that uses it (g++ reads the same bytes two or three times
+  // otherwise), and an extract from it is not narrowed into a small load.
   UTF8GUARD_SIMD_INLINE simd8 kept() const {
     __m128i x = v;
     asm("" : "+x"(x));

@@ -5,7 +5,7 @@
 // includes its intrinsics and standard headers first, then opens a region:
 // every function defined inside may use the named instruction sets, and no
 // function outside it can pick them up by inlining (the failure mode of
-// per-file -mavx2, STYLE.md). GCC spells it push_options/target/pop_options;
+// per-file -mavx2). GCC spells it push_options/target/pop_options;
 // clang applies a target attribute to every function in the region.
 #ifndef UTF8GUARD_SIMD_TARGET_HPP
 #define UTF8GUARD_SIMD_TARGET_HPP

@@ -81,7 +81,7 @@ TEST(Kernels, TheListIsTheSameInCAndCpp) {
     EXPECT_EQ(usable, list[i].usable) << list[i].name;
     EXPECT_EQ(utf8guard_kernel_name(i, nullptr), list[i].name);
     EXPECT_TRUE(names.insert(list[i].name).second) << "twice: " << list[i].name;
-    const std::set<std::string_view> known = {"scalar", "sse42", "avx2", "avx512", "neon"};
+    const std::set<std::string_view> known = {"scalar", "sse42", "avx2", "avx512bw", "avx512", "neon"};
     EXPECT_EQ(known.count(list[i].name), 1u) << list[i].name;
   }
   bool untouched = true;
@@ -320,7 +320,7 @@ TEST_P(Api, SanitizeToRefusesTooSmallABufferWithoutOverflowingIt) {
 }
 
 // Short inputs of ASCII are answered by a word test before any kernel or
-// the engine runs (simd/partial.hpp): one byte that is not ASCII, anywhere
+// the engine runs (kernels/short_input.hpp): one byte that is not ASCII, anywhere
 // in ASCII inputs of every length up to 40, reaches every one-shot call.
 TEST_P(Api, OneByteThatIsNotAsciiAnywhereInShortAsciiReachesEveryCall) {
   for (std::size_t n = 1; n <= 40; ++n) {

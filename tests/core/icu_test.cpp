@@ -2,7 +2,7 @@
 // random and mutated inputs, validity, the first error's offset and length
 // (ICU's U8_NEXT) and the sanitized bytes (u_strFromUTF8WithSub with U+FFFD,
 // back to UTF-8) equal ICU's. Since ICU 60 both U8_NEXT and the conversion
-// replace maximal subparts (Unicode 3.9), the rule DESIGN.md fixes, so any
+// replace maximal subparts (Unicode 3.9), the rule docs/design.md fixes, so any
 // difference is a bug on one side.
 #include <gtest/gtest.h>
 #include <unicode/ustring.h>

@@ -110,7 +110,7 @@ TEST_P(Properties, EncodeInvertsDecodeOnValidBytes) {
 // Uniqueness: of all the bit patterns that carry a value (1- to 6-byte forms),
 // exactly one is accepted, the shortest, and only if the value is a scalar
 // value; every other form is rejected at its first byte for the reason
-// DESIGN.md gives.
+// docs/design.md gives.
 TEST_P(Properties, OnlyTheShortestFormOfAScalarValueIsAccepted) {
   check_property([] {
     // Any 21-bit value: scalar values, surrogates and 110000..1FFFFF alike.

@@ -1,7 +1,7 @@
 // vectors.hpp - hand-written test vectors: Table 3-7 row by row (first and
 // last valid sequence, the bytes just outside each range on both sides),
-// every error kind, and the examples of DESIGN.md and the README. Each
-// expected kind, offset and length was written from DESIGN.md, not computed
+// every error kind, and the examples of docs/design.md and the README. Each
+// expected kind, offset and length was written from docs/design.md, not computed
 // by the library or the oracle; vectors_test.cpp checks both against them.
 #ifndef UTF8GUARD_TESTS_CORE_VECTORS_HPP
 #define UTF8GUARD_TESTS_CORE_VECTORS_HPP
@@ -151,9 +151,9 @@ inline constexpr test_vector kVectors[] = {
     {"offsets", "0123456789\xE2\x82"sv, E::incomplete, 10, 2},
     {"offsets", "\xEF\xBF\xBD\xC3"sv, E::incomplete, 3, 1},            // U+FFFD is data
 
-    // ---- DESIGN.md and README examples, and well-known attacks -----------
+    // ---- docs/design.md and README examples, and well-known attacks -----------
     {"examples", ""sv, E::none, 0, 0},
-    {"examples", "\xC0\xAF"sv, E::overlong, 0, 1},                 // DESIGN.md's "(C0 AF)"
+    {"examples", "\xC0\xAF"sv, E::overlong, 0, 1},                 // docs/design.md's "(C0 AF)"
     {"examples", "..\xC0\xAF..\\winnt"sv, E::overlong, 2, 1},      // README: CVE-2000-0884
     {"examples", "name=\xED\xA0\x80"sv, E::surrogate, 5, 1},       // README: CESU-8 half
     {"examples", "\xED\xA0\xBD\xED\xB2\xA9"sv, E::surrogate, 0, 1}, // CESU-8 pair for U+1F4A9
@@ -166,7 +166,7 @@ inline constexpr test_vector kVectors[] = {
 // clang-format on
 
 // A sanitize expectation written by hand: Unicode's own example of the
-// maximal-subpart rule (Table 3-8) and DESIGN.md/README cases.
+// maximal-subpart rule (Table 3-8) and docs/design.md/README cases.
 struct sanitize_vector {
   std::string_view in;
   std::string_view out;

@@ -1,6 +1,6 @@
 // vectors_test.cpp - the hand-written vectors of vectors.hpp on every kernel:
 // validate, is_valid, sanitize (three ways) and the C API agree with the
-// expectations written from DESIGN.md, and so does the oracle.
+// expectations written from docs/design.md, and so does the oracle.
 #include <gtest/gtest.h>
 
 #include <set>

@@ -20,12 +20,12 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/table37.hpp"
 #include "emulated_avx512.hpp"
-#include "kernel.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
-#include "simd/partial.hpp"
+#include "kernels/kernel.hpp"
+#include "kernels/short_input.hpp"
 #include "simd/target.hpp"
+#include "stream/carry.hpp"
 
 // The intrinsics the wrapper uses that SIMDe 0.7.4 (Debian 12) lacks, and
 // the two BMI ones (not in SIMDe), each written from the pseudo-code of the
@@ -108,20 +108,18 @@ inline std::uint64_t tzcnt_u64(std::uint64_t a) {
 // kept() only has to hand its register back unchanged (avx512.hpp).
 #define UTF8GUARD_AVX512_KEEP(x) asm("" : "+m"(x))
 
-// The bodies, as src/kernels/avx512.cpp builds them (the wrapper brings its
+// The bodies, as src/kernels/avx512bw.cpp and avx512vbmi.cpp build them (the wrapper brings its
 // group size).
 namespace utf8guard::detail::emulated_avx512bw {
 constexpr bool kVbmi = false;
-constexpr kernel_id kKernelId = kAvx512;  // its run counter
-#include "simd/avx512.hpp"                // the wrapper: struct simd8
+#include "simd/avx512.hpp"  // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::emulated_avx512bw
 
 namespace utf8guard::detail::emulated_avx512vbmi {
 constexpr bool kVbmi = true;
-constexpr kernel_id kKernelId = kAvx512;  // its run counter
-#include "simd/avx512.hpp"                // the wrapper: struct simd8
+#include "simd/avx512.hpp"  // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::emulated_avx512vbmi
@@ -133,16 +131,16 @@ using detail::kernel;
 
 bool always() noexcept { return true; }
 
-// A body as the library lists its own: the avx512 kernel, usable anywhere.
-constexpr kernel emulated(detail::scan_fn scan, detail::open_scan_fn scan_open,
-                          const char* variant) {
+// A kernel as the library lists its own, named after the library's kernel
+// of the same source with "-emulated" appended, usable anywhere.
+constexpr kernel emulated(const char* name, detail::scan_fn scan, detail::open_scan_fn scan_open) {
   constexpr const char* kNeeds = "nothing: SIMDe's portable intrinsics";
-  return {"avx512", detail::kAvx512, &always, scan, kNeeds, scan_open, nullptr, variant};
+  return {name, &always, scan, kNeeds, scan_open};
 }
-const kernel kBw = emulated(&detail::emulated_avx512bw::lookup::scan,
-                            &detail::emulated_avx512bw::lookup::scan_open, "bw-emulated");
-const kernel kVbmi = emulated(&detail::emulated_avx512vbmi::lookup::scan,
-                              &detail::emulated_avx512vbmi::lookup::scan_open, "vbmi-emulated");
+const kernel kBw = emulated("avx512bw-emulated", &detail::emulated_avx512bw::lookup::scan,
+                            &detail::emulated_avx512bw::lookup::scan_open);
+const kernel kVbmi = emulated("avx512-emulated", &detail::emulated_avx512vbmi::lookup::scan,
+                              &detail::emulated_avx512vbmi::lookup::scan_open);
 
 }  // namespace
 

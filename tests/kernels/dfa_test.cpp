@@ -1,4 +1,4 @@
-// dfa_test.cpp - the hostile-input DFA (src/scalar/dfa.hpp, dense.hpp)
+// dfa_test.cpp - the hostile-input DFA (src/stream/dfa.hpp, dense.hpp)
 // against the one classifier (table37.hpp's sequence_at) and the oracle:
 // every transition, every input of 0..3 bytes, random windows; and the
 // streaming engine switching between kernel scans and DFA windows.
@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "kernel_check.hpp"
-#include "scalar/dense.hpp"
-#include "scalar/dfa.hpp"
-#include "scalar/table37.hpp"
+#include "stream/dense.hpp"
+#include "stream/dfa.hpp"
+#include "core/table37.hpp"
 
 namespace {
 

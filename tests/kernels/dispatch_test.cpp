@@ -81,7 +81,7 @@ TEST(KernelList, ScalarFirstNamesUniqueAndEveryArchitectureKernelCompiled) {
   std::set<std::string_view> names;
   for (const auto& k : ks) EXPECT_TRUE(names.insert(k.name).second) << k.name;
 #if defined(__x86_64__)
-  const std::vector<std::string_view> expected = {"scalar", "sse42", "avx2", "avx512"};
+  const std::vector<std::string_view> expected = {"scalar", "sse42", "avx2", "avx512bw", "avx512"};
 #elif defined(__aarch64__)
   const std::vector<std::string_view> expected = {"scalar", "neon"};
 #else
@@ -116,17 +116,28 @@ TEST(SetKernel, EveryUsableKernelCanBeForcedAndRuns) {
     const utf8guard::detail::kernel* dk =
         utf8guard::detail::find_kernel(k.name.data(), k.name.size());
     ASSERT_NE(dk, nullptr);
-    const std::size_t before = utf8guard::detail::kernel_runs(*dk);
+    // Every entry point calls the active kernel's scan or scan_open: forcing
+    // k must make k's own struct the active one, not another of its name.
+    EXPECT_EQ(&utf8guard::detail::active_kernel_ref(), dk) << k.name;
     EXPECT_TRUE(utf8guard::is_valid("caf\xC3\xA9"));
     EXPECT_EQ(utf8guard::validate("\xE0\x80").kind, utf8guard::error::overlong);
-    EXPECT_EQ(utf8guard::detail::kernel_runs(*dk), before + 2) << k.name;
+    EXPECT_EQ(&utf8guard::detail::active_kernel_ref(), dk) << k.name;
+    // And the kernel itself, called from the list, answers as the calls did.
+    const std::string_view ok = "caf\xC3\xA9", bad = "\xE0\x80";
+    EXPECT_EQ(dk->scan(utf8guard::detail::bytes(ok.data()), ok.size()), ok.size()) << k.name;
+    EXPECT_LT(dk->scan(utf8guard::detail::bytes(bad.data()), bad.size()), bad.size()) << k.name;
+    EXPECT_EQ(
+        utf8guard::detail::validate_with(*dk, utf8guard::detail::bytes(bad.data()), bad.size())
+            .kind,
+        utf8guard::error::overlong)
+        << k.name;
   }
   EXPECT_TRUE(utf8guard::set_kernel("best"));
 }
 
 TEST(SetKernel, UnknownNamesChangeNothing) {
   ASSERT_TRUE(utf8guard::set_kernel("scalar"));
-  for (const char* bad : {"", "bogus", "SCALAR", "avx512bw", "avx512vbmi", "scalar ", "best2"}) {
+  for (const char* bad : {"", "bogus", "SCALAR", "avx512vbmi", "avx512-bw", "scalar ", "best2"}) {
     EXPECT_FALSE(utf8guard::set_kernel(bad)) << bad;
     EXPECT_FALSE(utf8guard_set_kernel(bad)) << bad;
   }
@@ -176,8 +187,7 @@ TEST(KernelEnv, HostileNamesAreQuotedSafelyAndShortened) {
 
 TEST(KernelEnv, AKernelThisCpuCannotRunIsExplained) {
   // The message, for a kernel whose usable() says no (any CPU runs this test).
-  const utf8guard::detail::kernel unusable{"avx512", utf8guard::detail::kAvx512,
-                                           []() noexcept { return false; }, nullptr,
+  const utf8guard::detail::kernel unusable{"avx512", []() noexcept { return false; }, nullptr,
                                            "AVX-512F and AVX-512BW"};
   char msg[320];
   utf8guard::detail::explain_kernel_request("avx512", &unusable, "avx2", msg, sizeof msg);

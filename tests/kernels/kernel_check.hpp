@@ -4,7 +4,7 @@
 //
 // check_one() compares one input on one body with reference::first_error:
 // kind, offset and length through validate_with, and the scan contract of
-// src/kernel.hpp itself: scan returns n exactly for well-formed input, and
+// src/kernels/kernel.hpp itself: scan returns n exactly for well-formed input, and
 // otherwise a position at most 3 bytes after the first error's start: a SIMD
 // body returns the byte that makes the error (at or after its start), the
 // scalar body at most 16 bytes earlier, the start of its block.
@@ -19,10 +19,11 @@
 #include <string_view>
 #include <vector>
 
-#include "kernel.hpp"  // private: detail::kernel_bodies, detail::validate_with
+#include "api/validate.hpp"  // private: detail::kernel_list, detail::validate_with
+#include "core/convert.hpp"  // private: detail::bytes
+#include "core/table37.hpp"
 #include "reference.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
+#include "stream/carry.hpp"
 #include "utf8guard/utf8guard.hpp"
 
 namespace kcheck {
@@ -37,10 +38,10 @@ constexpr std::size_t kSpan = 4 * kMaxWidth + 64;
 // groups exercise the accumulation stride.
 constexpr std::size_t kLong = 3 * 256 + 64 + 7;
 
-// bodies lists every compiled scan body this CPU can run.
+// bodies lists every compiled kernel this CPU can run.
 inline std::vector<const kernel*> bodies() {
   std::size_t count = 0;
-  const kernel* const* all = utf8guard::detail::kernel_bodies(count);
+  const kernel* const* all = utf8guard::detail::kernel_list(count);
   std::vector<const kernel*> out;
   for (std::size_t i = 0; i < count; ++i) {
     if (all[i]->usable()) out.push_back(all[i]);
@@ -63,6 +64,10 @@ inline std::string hex(std::string_view s, std::size_t around, std::size_t radiu
   }
   return out;
 }
+
+// is_scalar says whether k is the scalar kernel, whose scan may stop at the
+// start of its 16-byte block rather than at the error.
+inline bool is_scalar(const kernel& k) { return std::string_view(k.name) == "scalar"; }
 
 inline const uint8_t* bytes_of(std::string_view s) {
   return reinterpret_cast<const std::uint8_t*>(s.data());
@@ -88,7 +93,7 @@ inline std::uint32_t tail_of(std::string_view in, std::size_t open) {
 // tail_ok says whether o, scan_open's answer for the last `chunk` bytes of
 // in, has the tail tail_of(in, o.open), but for the ASCII hint in byte 0,
 // which a kernel may set only when it settled the chunk, leaves nothing open
-// and the chunk ends in ASCII (src/scalar/prior.hpp); an empty chunk may
+// and the chunk ends in ASCII (src/stream/carry.hpp); an empty chunk may
 // pass on the hint it was given.
 inline bool tail_ok(std::string_view in, const utf8guard::detail::open_scan& o, std::size_t chunk) {
   if ((o.tail & 0xFF) != utf8guard::detail::kAsciiHint) return o.tail == tail_of(in, o.open);
@@ -142,7 +147,7 @@ inline std::string check_prior(const kernel& k, std::string_view in, const refer
   const std::size_t n = in.size();
   const carry_point cut = first_carry_point(in);
   const std::size_t b = cut.at;
-  const std::size_t early = k.id == utf8guard::detail::kScalar ? 16 : 0;
+  const std::size_t early = is_scalar(k) ? 16 : 0;
   for (std::size_t t = 1; t <= cut.span && b + t <= n; ++t) {
     const std::size_t j = b + t;
     const std::uint32_t prior = utf8guard::detail::prior_word(p + b, t);
@@ -190,7 +195,7 @@ inline std::string check_one(const kernel& k, std::string_view in, const referen
     const std::size_t pos = k.scan(bytes_of(in), n);
     // A SIMD body flags the byte that makes the error (at most 3 bytes after
     // its start); the scalar body may stop at the start of its 16-byte block.
-    const std::size_t early = k.id == utf8guard::detail::kScalar ? 16 : 0;
+    const std::size_t early = is_scalar(k) ? 16 : 0;
     const std::size_t e = want.offset;
     if (want.ok() ? pos != n : (pos >= n || pos > e + 3 || pos + early < e)) {
       why += "scan returned ";
@@ -215,7 +220,6 @@ inline std::string check_one(const kernel& k, std::string_view in, const referen
   }
   if (why.empty()) return why;
   std::string out(k.name);
-  if (*k.variant != '\0') out += std::string("/") + k.variant;
   out += ", ";
   out += std::to_string(n);
   out += " bytes: ";
@@ -281,7 +285,7 @@ inline std::string background(text t, std::size_t len, std::size_t phase = 0) {
 }
 
 // One representative of every error row of Table 3-7 (and of the kinds of
-// DESIGN.md), to be written over a background at every position.
+// docs/design.md), to be written over a background at every position.
 struct snippet {
   const char* name;
   std::string_view bytes;

@@ -119,7 +119,7 @@ int main() {
 #endif
   std::printf("bodies:");
   for (const kcheck::kernel* k : ks) {
-    std::printf(" %s%s%s", k->name, *k->variant ? "/" : "", k->variant);
+    std::printf(" %s", k->name);
   }
   std::printf("; active kernel: %s\n", std::string(utf8guard::active_kernel()).c_str());
 

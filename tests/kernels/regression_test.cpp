@@ -1,5 +1,5 @@
 // regression_test.cpp - inputs the fuzzers found, one named test each, with
-// the verdict written by hand from DESIGN.md (fuzz/README.md: every crash or
+// the verdict written by hand from docs/design.md (fuzz/README.md: every crash or
 // disagreement becomes a named test plus a corpus file).
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 namespace {
 
-// Checks every scan body (both AVX-512 variants included) against the oracle,
+// Checks every kernel (both AVX-512 kernels included) against the oracle,
 // and the oracle against the verdict worked out by hand.
 void expect_everywhere(std::string_view in, std::string_view kind, std::size_t offset,
                        std::size_t length) {

@@ -47,7 +47,7 @@ bool completable(interval r, int len) {
   return !(lo >= kSurrogateLo && hi <= kSurrogateHi);  // not wholly inside the surrogates
 }
 
-// Why a prefix with this interval cannot be completed (DESIGN.md's kinds). A
+// Why a prefix with this interval cannot be completed (docs/design.md's kinds). A
 // lead byte whose every completion lies above U+10FFFF (F5..F7) is a byte that
 // never occurs in UTF-8; a lead that is only pushed there by the byte after
 // it (F4 90) encodes a value that is too large.

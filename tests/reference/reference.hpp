@@ -28,7 +28,7 @@
 namespace reference {
 
 struct error {
-  std::string_view kind;  // "none", "overlong", ... as in DESIGN.md
+  std::string_view kind;  // "none", "overlong", ... as in docs/design.md
   std::size_t offset = 0;
   std::size_t length = 0;
   bool ok() const { return kind == "none"; }

@@ -10,7 +10,7 @@
 // effects and timer noise while still failing anything quadratic.
 //
 // Allocation is counted by replacing the global operator new for this binary:
-// DESIGN.md says validation never allocates; streaming with a non-allocating
+// docs/design.md says validation never allocates; streaming with a non-allocating
 // sink or callback must not either.
 #include <gtest/gtest.h>
 #include <time.h>

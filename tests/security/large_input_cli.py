@@ -32,7 +32,7 @@ import time
 GIB4 = 1 << 32
 SIZE = GIB4 + (1 << 20)
 BAD1, LF, BAD2, LAST = GIB4 + 3, GIB4 + 100, GIB4 + 105, SIZE - 1
-# DESIGN.md: "peak memory stays under 64 MiB whatever the input size".
+# docs/design.md: "peak memory stays under 64 MiB whatever the input size".
 PEAK_LIMIT = 64 << 20
 
 EXPECTED = [
@@ -40,7 +40,7 @@ EXPECTED = [
     {"offset": BAD2, "length": 1, "kind": "invalid_byte", "line": 2, "column": BAD2 - LF},
     {"offset": LAST, "length": 1, "kind": "incomplete", "line": 2, "column": LAST - LF},
 ]
-# The subpart, then context up to 4 bytes in all (DESIGN.md): either may be shown.
+# The subpart, then context up to 4 bytes in all (docs/design.md): either may be shown.
 HEX = {BAD1: r"C0( 00){0,3}", BAD2: r"F5( 00){0,3}", LAST: r"E2"}
 
 
@@ -85,7 +85,7 @@ def run(cmd, args):
 
 def check_text_line(line, path, e):
     m = re.fullmatch(r"(.*):(\d+):(\d+): (\w+) at byte (\d+) \(([0-9A-F ]+)\)", line)
-    expect(m is not None, f"not a DESIGN.md text line: {line!r}")
+    expect(m is not None, f"not a docs/design.md text line: {line!r}")
     got = (m.group(1), int(m.group(2)), int(m.group(3)), m.group(4), int(m.group(5)))
     want = (path, e["line"], e["column"], e["kind"], e["offset"])
     expect(got == want, f"text line {line!r}: got {got}, want {want}")

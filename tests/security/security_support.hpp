@@ -20,7 +20,7 @@
 namespace utf8guard::security {
 
 // One row of vectors.tsv. bytes and sanitized are raw bytes; kind is the
-// DESIGN.md name as text, so tests compare it with to_string() and never
+// docs/design.md name as text, so tests compare it with to_string() and never
 // trust a shared enum.
 struct attack_vector {
   std::string id;

@@ -49,7 +49,7 @@ const std::vector<attack_vector>& manifest() {
 // must answer for it.
 struct placed {
   std::string input;
-  std::string kind;  // DESIGN.md name
+  std::string kind;  // docs/design.md name
   std::size_t offset = 0;
   std::size_t length = 0;
   std::string sanitized;
@@ -96,7 +96,7 @@ void for_each_placement(F&& f) {
 
 // deciding_byte is the index of the byte that makes the input impossible: the
 // streaming validator must report the error in the feed() that delivers it,
-// not before (DESIGN.md, utf8guard.h). A lone bad byte decides itself; a
+// not before (docs/design.md, utf8guard.h). A lone bad byte decides itself; a
 // range error (E0 80, ED A0, F0 8F, F4 90) is decided by its second byte; a
 // truncated sequence by the byte that cuts it. None and incomplete: never
 // before finish().

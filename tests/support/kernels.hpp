@@ -5,8 +5,10 @@
 //   UTF8GUARD_INSTANTIATE_FOR_EVERY_KERNEL(MyTest);
 //
 // SetUp() forces the parameter's kernel through the public set_kernel() and
-// TearDown() checks, through the library's per-thread run counters, that the
-// forced kernel really ran (at least one scan) and restores the best kernel.
+// checks that the kernel every entry point calls (the dispatcher's active
+// kernel, the very struct whose scan and scan_open run) is the compiled
+// kernel of that name; TearDown() checks that it still is, so that no call of
+// the test ran on another kernel, and restores the best kernel.
 #ifndef UTF8GUARD_TESTS_SUPPORT_KERNELS_HPP
 #define UTF8GUARD_TESTS_SUPPORT_KERNELS_HPP
 
@@ -15,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel.hpp"  // private: detail::find_kernel, detail::kernel_runs
+#include "dispatch.hpp"  // private: detail::find_kernel, detail::active_kernel_ref
 #include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard::testing {
@@ -29,11 +31,55 @@ inline std::vector<std::string> usable_kernels() {
   return out;
 }
 
-// runs_of is how many scans the named kernel has run on this thread.
-inline std::size_t runs_of(const std::string& name) {
+// is_active says whether the compiled kernel of that name is the one every
+// entry point calls now: the same struct, not only the same name.
+inline bool is_active(const std::string& name) {
   const detail::kernel* k = detail::find_kernel(name.data(), name.size());
-  return k == nullptr ? 0 : detail::kernel_runs(*k);
+  return k != nullptr && &detail::active_kernel_ref() == k;
 }
+
+// counted_scans counts the scans the engine asks for, for tests of how often
+// it runs the kernel: in its scope every entry point calls, instead of the
+// active kernel, a kernel of this file that counts each scan and scan_open
+// and passes it on to the kernel that was active. The library itself counts
+// nothing. One at a time, on one thread.
+class counted_scans {
+ public:
+  counted_scans() {
+    inner() = &detail::active_kernel_ref();
+    count() = 0;
+    detail::g_active.store(&counting(), std::memory_order_release);
+  }
+  ~counted_scans() { detail::g_active.store(inner(), std::memory_order_release); }
+  counted_scans(const counted_scans&) = delete;
+  counted_scans& operator=(const counted_scans&) = delete;
+  // scans is how many scans (scan or scan_open) ran so far in this scope.
+  std::size_t scans() const { return count(); }
+
+ private:
+  static const detail::kernel*& inner() {
+    static const detail::kernel* k = nullptr;
+    return k;
+  }
+  static std::size_t& count() {
+    static std::size_t n = 0;
+    return n;
+  }
+  static std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
+    ++count();
+    return inner()->scan(p, n);
+  }
+  static detail::open_scan scan_open(const std::uint8_t* p, std::size_t n,
+                                     std::uint32_t prior) noexcept {
+    ++count();
+    return inner()->scan_open(p, n, prior);
+  }
+  static bool usable() noexcept { return true; }
+  static const detail::kernel& counting() {
+    static const detail::kernel k{"counted", &usable, &scan, "nothing", &scan_open};
+    return k;
+  }
+};
 
 // forced_kernel makes every call in its scope use one kernel.
 class forced_kernel {
@@ -53,15 +99,13 @@ class EveryKernel : public ::testing::TestWithParam<std::string> {
   void SetUp() override {
     ASSERT_TRUE(set_kernel(GetParam())) << GetParam();
     ASSERT_EQ(active_kernel(), GetParam());
-    runs_before_ = runs_of(GetParam());
+    ASSERT_TRUE(is_active(GetParam())) << "set_kernel did not make " << GetParam() << " active";
   }
   void TearDown() override {
-    EXPECT_GT(runs_of(GetParam()), runs_before_) << "kernel " << GetParam() << " never ran";
+    EXPECT_TRUE(is_active(GetParam()))
+        << "the test ended on " << active_kernel() << ", not " << GetParam();
     set_kernel("best");
   }
-
- private:
-  std::size_t runs_before_ = 0;
 };
 
 inline std::string kernel_param_name(const ::testing::TestParamInfo<std::string>& info) {

@@ -1,6 +1,6 @@
 /* A C99 program built against utf8guard: through the CMake package, through
  * add_subdirectory(), and with cc and pkg-config. Exits 0 only if the library
- * answers as DESIGN.md says and carries the version the build expects
+ * answers as docs/design.md says and carries the version the build expects
  * (EXPECTED_VERSION, a string literal given with -D). */
 #include <utf8guard/utf8guard.h>
 

@@ -1,6 +1,6 @@
 // A C++ program built against utf8guard as another project would build it.
 // Exits 0 only if the library and the headers it was compiled with answer as
-// DESIGN.md says and carry the version the build expects.
+// docs/design.md says and carry the version the build expects.
 #include <utf8guard/utf8guard.hpp>
 
 #include <cstdio>

@@ -1,25 +1,25 @@
-// scalar_kernel.cpp - the portable kernel: a branch-free shift DFA over
+// scalar.cpp - the portable kernel: a branch-free shift DFA over
 // Table 3-7 with an ASCII fast path of 16 bytes at a time.
 //
 // Each DFA state is a bit offset (a multiple of 6) into a 64-bit row; the row
 // of byte b holds, at offset s, the state reached from s on b. One step is
 // `state = row[b] >> (state & 63)`, a single shift on the critical path (the
 // mask is implied by x86 and AArch64 shift instructions), so hostile input
-// costs no branch mispredictions. The rows come from scalar/dfa.hpp, which
+// costs no branch mispredictions. The rows come from stream/dfa.hpp, which
 // computes them from table37.hpp. Only yes/no is decided here; the classifier
 // in table37.hpp says where and why.
 #include <cstdint>
 
-#include "kernel.hpp"
-#include "scalar/dfa.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
-#include "simd/partial.hpp"
+#include "core/table37.hpp"
+#include "kernels/kernel.hpp"
+#include "kernels/short_input.hpp"
+#include "stream/carry.hpp"
+#include "stream/dfa.hpp"
 
 namespace utf8guard::detail {
 namespace {
 
-// The yes/no rows, computed from Table 3-7's lead table (scalar/dfa.hpp).
+// The yes/no rows, computed from Table 3-7's lead table (stream/dfa.hpp).
 constexpr const std::uint64_t (&kRows)[256] = dfa::kTables.valid;
 constexpr std::uint64_t A = dfa::kValidAccept;
 constexpr std::uint64_t ERR = dfa::kValidError;
@@ -55,9 +55,9 @@ inline std::size_t ascii_blocks(const std::uint8_t* p, std::size_t n, std::size_
 // stream is at a boundary and the block is ASCII, else 16 DFA steps.
 // The block is tested first: on non-ASCII text whether the stream is at a
 // boundary is a coin toss, while "this block is not ASCII" is a steady
-// answer. Forced inline: clang 14 kept one out-of-line copy that both
-// streams of walk_all called, so their loads shared one address in the code,
-// and prefetchers that follow a load instruction's stride lost both streams.
+// answer. Forced inline: clang keeps one out-of-line copy that both
+// streams of walk_all call, so their loads shared one address in the code,
+// and prefetchers that follow a load instruction's stride lose both streams.
 inline __attribute__((always_inline)) std::uint64_t block(const std::uint8_t* p, std::size_t i,
                                                           std::uint64_t state) noexcept {
   if (is_ascii_block(p, i) && (state & 63) == A) return state;
@@ -119,16 +119,14 @@ walk_all_end walk_all(const std::uint8_t* p, std::size_t n, std::uint64_t state)
   }
   // Two streams that start cold, at every call: a stream of 4 KiB chunks
   // from memory makes one call per chunk, and the hardware prefetcher, which
-  // learns a stream from its misses and stops at a page's end, left both
+  // learns a stream from its misses and stops at a page's end, leaves both
   // halves waiting for memory. So the first 4 KiB are requested at once, one
-  // prefetch per cache line, all inside p[0..n): 4 KiB streams of bench/'s
-  // mixed_64M went from 0.77x one-shot to 0.94x (g++), from 0.87x to
-  // 0.93-0.96x (clang); prefetching only the second half's start did not help.
-  // Only for inputs up to kPrefetchMax: a call on a long input is one-shot
-  // (the hardware prefetcher soon has its stream) or, far more often, the
-  // rest of an input after an error, whose next lines the scan that found
-  // the error has just read; there the 64 prefetches were a fifth of
-  // walk_all's time on bench/'s err1%_256K.
+  // prefetch per cache line, all inside p[0..n) (prefetching only the second
+  // half's start does not help). Only for inputs up to kPrefetchMax: a call
+  // on a long input is one-shot (the hardware prefetcher soon has its
+  // stream) or, far more often, the rest of an input after an error, whose
+  // next lines the scan that found the error has just read, and there the
+  // prefetches would cost a good part of the walk.
   if (n - start <= kPrefetchMax) {
     for (std::size_t o = start; o < n && o - start < 4096; o += 64) __builtin_prefetch(p + o);
   }
@@ -161,7 +159,7 @@ walk_all_end walk_all(const std::uint8_t* p, std::size_t n, std::uint64_t state)
   return {second.state, mid, second.failed_at};
 }
 
-// Both entry points of kernel.hpp: with Open, an unfinished sequence at the
+// Both entry points of kernels/kernel.hpp: with Open, an unfinished sequence at the
 // very end is reported as open bytes, not as an error.
 template <bool Open>
 open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
@@ -175,7 +173,7 @@ open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) n
   if constexpr (Open) {
     // A valid prefix that ends inside a sequence ends with its lead and the
     // continuations so far, all in the last 3 bytes (n >= 3, so the lead is
-    // in the chunk): prior.hpp finds them without a branch on where the
+    // in the chunk): stream/carry.hpp finds them without a branch on where the
     // chunk ends, a coin toss on non-ASCII text that would wait for the end
     // of the DFA's chain. A chunk whose ASCII prefix ran to its end leaves
     // the hint.
@@ -191,7 +189,6 @@ open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) n
 }
 
 std::size_t scalar_scan(const std::uint8_t* p, std::size_t n) noexcept {
-  count_run<kScalar>();
   if (is_short_ascii(p, n)) return n;  // as the vector kernels do
   return scan_impl<false>(p, n, 0).pos;
 }
@@ -202,9 +199,8 @@ __attribute__((noinline)) open_scan scan_open_body(const std::uint8_t* p, std::s
   return scan_impl<true>(p, n, prior);
 }
 open_scan scalar_scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
-  count_run<kScalar>();
   if (prior != kAsciiHint) return scan_open_body(p, n, prior);
-  // The chunk before ended in ASCII (prior.hpp): whole blocks first. The
+  // The chunk before ended in ASCII (stream/carry.hpp): whole blocks first. The
   // rest of the chunk follows ASCII, as if it started a stream.
   const std::size_t i = ascii_blocks(p, n, 0);
   if (i == n) return {n, 0, kAsciiHint};
@@ -217,8 +213,7 @@ bool always_usable() noexcept { return true; }
 
 }  // namespace
 
-extern const kernel kernel_scalar{
-    "scalar",         kScalar, &always_usable, &scalar_scan, "nothing beyond the baseline CPU",
-    &scalar_scan_open};
+extern const kernel kernel_scalar{"scalar", &always_usable, &scalar_scan,
+                                  "nothing beyond the baseline CPU", &scalar_scan_open};
 
 }  // namespace utf8guard::detail

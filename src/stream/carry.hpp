@@ -1,4 +1,4 @@
-// prior.hpp - the bytes a stream carries from one chunk into the next, as
+// carry.hpp - the bytes a stream carries from one chunk into the next, as
 // kernels take them: scan_open(p, n, prior) validates p[0..n) as the
 // continuation of an unfinished sequence of 1..3 bytes (prior), so the
 // engine need not stitch the carried sequence together with the chunk.
@@ -14,18 +14,18 @@
 // scan_open gets the hint as its prior and tries whole blocks of ASCII
 // before anything else. On a stream of ASCII that settles each chunk in a
 // loop of loads and one branch per block; on other text the hint is rarely
-// set, so its chunks never load a block twice (on Zen 5, a second load of a
-// chunk's first lines while they still came from memory cost about one
-// memory latency per chunk, HACKING.md). The hint changes speed, never a
-// verdict: prior kAsciiHint means nothing is carried, as 0 does.
-#ifndef UTF8GUARD_SCALAR_PRIOR_HPP
-#define UTF8GUARD_SCALAR_PRIOR_HPP
+// set, so its chunks never load a block twice (a second load of a chunk's
+// first lines, while they still come from memory, costs a memory latency).
+// The hint changes speed, never a verdict: prior kAsciiHint means nothing is
+// carried, as 0 does.
+#ifndef UTF8GUARD_STREAM_CARRY_HPP
+#define UTF8GUARD_STREAM_CARRY_HPP
 
 #include <cstddef>
 #include <cstdint>
 
-#include "kernel.hpp"
-#include "scalar/table37.hpp"
+#include "core/table37.hpp"
+#include "kernels/kernel.hpp"
 
 namespace utf8guard::detail {
 
@@ -95,4 +95,4 @@ __attribute__((noinline, cold)) inline open_scan stitched_open(const std::uint8_
 
 }  // namespace utf8guard::detail
 
-#endif  // UTF8GUARD_SCALAR_PRIOR_HPP
+#endif  // UTF8GUARD_STREAM_CARRY_HPP

@@ -1,11 +1,12 @@
-// stream.hpp - the one streaming engine behind validator, sanitizer and
+// engine.hpp - the one streaming engine behind validator, sanitizer and
 // error_scanner.
 //
 // A stream carries at most 3 bytes between chunks: the start of a sequence
 // that the chunk's end cut short (a valid prefix, never an error yet). In the
 // common case one kernel scan settles a chunk: the kernel takes the carried
 // bytes as the register before the chunk, and reports an unfinished sequence
-// at the chunk's end as open bytes, the next carry (kernel.hpp, scan_open).
+// at the chunk's end as open bytes, the next carry (kernels/kernel.hpp,
+// scan_open).
 // Otherwise the carried sequence is completed or broken on its own, through
 // the same Table 3-7 classifier, and the rest of the chunk goes through the
 // kernel up to each error. An error is reported as soon as the byte that
@@ -23,19 +24,19 @@
 // the classifier without one. When kDenseRun errors in a row (a burst of
 // adjacent subparts counting as one) each come within kDenseGap bytes of the
 // one before, or a burst runs longer than any broken sequence makes it, the
-// engine switches to the branch-free DFA walks of scalar/dense.hpp, window by
+// engine switches to the branch-free DFA walks of dense.hpp, window by
 // window, until a window's errors are on average more than kDenseGap bytes
 // apart.
-#ifndef UTF8GUARD_STREAM_HPP
-#define UTF8GUARD_STREAM_HPP
+#ifndef UTF8GUARD_STREAM_ENGINE_HPP
+#define UTF8GUARD_STREAM_ENGINE_HPP
 
 #include <type_traits>
 
-#include "convert.hpp"
-#include "kernel.hpp"
-#include "scalar/dense.hpp"
-#include "scalar/prior.hpp"
-#include "scalar/table37.hpp"
+#include "core/convert.hpp"
+#include "core/table37.hpp"
+#include "dispatch.hpp"
+#include "stream/carry.hpp"
+#include "stream/dense.hpp"
 
 namespace utf8guard::detail {
 
@@ -80,9 +81,8 @@ struct first_error_handler {
 
 // stream_cursor is a streaming object's state, through the three fields the
 // C structs of utf8guard.h share. It is one pointer, so the engine's
-// out-of-line path takes it in a register: as three references it was built
-// on the stack on every feed, four stores that 4 KiB feeds of ASCII paid for
-// (HACKING.md has the figures).
+// out-of-line path takes it in a register rather than as three references
+// built on the stack on every feed.
 template <class State>
 struct stream_cursor {
   State& state;
@@ -92,16 +92,13 @@ struct stream_cursor {
 };
 
 // The carry holds the carried bytes as the prior word that kernels take
-// (scalar/prior.hpp), byte k of the word in carry[k] (a little-endian host,
-// as dfa::kFffd's U+FFFD word assumes too): the sequence is
-// carry[4 - len .. 4), and the bytes below it are 0, but for the ASCII hint
-// a kernel may leave in carry[0] (prior.hpp). It is written and read
-// whole, so no branch depends on how many bytes there are, and as one 4-byte
-// store that the next feed's 4-byte load can take straight from the store
-// buffer: written byte by byte, clang 14 kept four byte stores, which a word
-// load cannot forward from, so every feed waited for them to reach the cache
-// (with clang, 4 KiB feeds of 256 KiB of ASCII in L2 took 2147-2194 ns that
-// way, 2132-2146 ns this way).
+// (carry.hpp), byte k of the word in carry[k] (a little-endian host, as
+// dfa::kFffd's U+FFFD word assumes too): the sequence is carry[4 - len .. 4),
+// and the bytes below it are 0, but for the ASCII hint a kernel may leave in
+// carry[0]. It is written and read whole, so no branch depends on how many
+// bytes there are, and as one 4-byte store that the next feed's 4-byte load
+// can take straight from the store buffer (byte stores, which clang keeps
+// when the word is written byte by byte, cannot be forwarded to a word load).
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the carry word's layout");
 template <class State>
 std::uint32_t carry_word(stream_cursor<State> s) noexcept {
@@ -291,9 +288,8 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor<State> s, const st
     // A broken sequence often leaves more subparts right behind it (C0 AF
     // is two, ED A0 80 three, F4 90 80 80 four). The classifier settles them
     // before a kernel scan is set up, and such a burst counts as one error
-    // towards kDenseRun: counted one by one, a single F4 90 80 80 sent the
-    // engine to a 256-byte DFA window, which took most of the time of
-    // sanitizing text with 0.1-1 % errors.
+    // towards kDenseRun: counted one by one, a single F4 90 80 80 would send
+    // the engine to a DFA window, costly on text with rare errors.
     for (unsigned burst = 1; i < n; ++burst) {
       const result next = sequence_at(p + i, n - i, 0);
       if (next.ok() || next.kind == error::incomplete) break;
@@ -317,9 +313,8 @@ template <class Handler, class State>
 bool stream_feed(stream_cursor<State> s, const std::uint8_t* p, std::size_t n, Handler& h) {
   std::size_t scanned_to = 0;
   // The length first: whether the last chunk left bytes over is a coin toss
-  // on non-ASCII text, and g++ 12 tests the operands in the order written.
-  // Carry first, 4 KiB feeds of bench/'s mixed_256K (AVX-512, g++) ran at
-  // 0.93-0.96x one-shot validation; length first, at 1.01-1.02x.
+  // on non-ASCII text, and g++ tests the operands in the order written, so
+  // the predictable test goes first.
   if (n >= 3 || s.carry_len() == 0) {
     const open_scan scanned = scan_open_active(p, n, carry_word(s));
     scanned_to = scanned.pos;
@@ -345,4 +340,4 @@ bool stream_finish(stream_cursor<State> s, Handler& h) {
 
 }  // namespace utf8guard::detail
 
-#endif  // UTF8GUARD_STREAM_HPP
+#endif  // UTF8GUARD_STREAM_ENGINE_HPP

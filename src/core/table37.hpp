@@ -16,12 +16,13 @@
 // Only the second byte ever has a range narrower than 80..BF. When it is a
 // continuation byte outside that range, the lead is reported alone with the
 // range's kind (E0 80..9F and F0 80..8F: overlong; ED A0..BF: surrogate;
-// F4 90..BF: too_large) - DESIGN.md: "the next byte starts the next subpart".
+// F4 90..BF: too_large), and the next byte starts the next subpart
+// (docs/design.md).
 // A non-continuation byte anywhere after a valid prefix makes it "truncated";
 // the end of input makes it "incomplete". Either way the subpart is the valid
 // prefix, which is exactly Unicode's maximal subpart (section 3.9).
-#ifndef UTF8GUARD_SCALAR_TABLE37_HPP
-#define UTF8GUARD_SCALAR_TABLE37_HPP
+#ifndef UTF8GUARD_CORE_TABLE37_HPP
+#define UTF8GUARD_CORE_TABLE37_HPP
 
 #include <cstddef>
 #include <cstdint>
@@ -112,4 +113,4 @@ inline std::size_t boundary_before(const std::uint8_t* p, std::size_t lo,
 
 }  // namespace utf8guard::detail
 
-#endif  // UTF8GUARD_SCALAR_TABLE37_HPP
+#endif  // UTF8GUARD_CORE_TABLE37_HPP

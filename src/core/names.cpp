@@ -1,14 +1,16 @@
-// names.cpp - stable names (error kinds, statuses), the version, and the
-// public view of the kernel list kept by dispatch.cpp.
+// names.cpp - the stable names (error kinds, statuses) and the version.
+//
+// The direction between the APIs: C++ implements, C wraps (see
+// api/stream.cpp). Statuses exist in the C API only.
 #include <cstring>
 
-#include "kernel.hpp"
+#include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard {
 
 std::string_view to_string(error kind) noexcept {
-  // These strings are part of the contract (DESIGN.md, the CLI's output):
-  // never rename one.
+  // These strings are part of the contract (docs/design.md, the CLI's
+  // output): never rename one.
   switch (kind) {
     case error::none: return "none";
     case error::unexpected_continuation: return "unexpected_continuation";
@@ -23,20 +25,6 @@ std::string_view to_string(error kind) noexcept {
 }
 
 std::string_view version() noexcept { return UTF8GUARD_VERSION_STRING; }
-
-std::vector<kernel_info> kernels() {
-  std::size_t count = 0;
-  const detail::kernel* const* all = detail::kernel_list(count);
-  std::vector<kernel_info> out;
-  for (std::size_t i = 0; i < count; ++i) out.push_back({all[i]->name, all[i]->usable()});
-  return out;
-}
-
-std::string_view active_kernel() noexcept { return detail::active_kernel_ref().name; }
-
-bool set_kernel(std::string_view name) noexcept {
-  return detail::set_active_kernel(name.data(), name.size());
-}
 
 }  // namespace utf8guard
 
@@ -77,28 +65,7 @@ const char* utf8guard_status_name(utf8guard_status status) {
   return "unknown";
 }
 
-const char* utf8guard_version(void) { return UTF8GUARD_VERSION_STRING; }
-
-const char* utf8guard_active_kernel(void) { return utf8guard::detail::active_kernel_ref().name; }
-
-size_t utf8guard_kernel_count(void) {
-  std::size_t count = 0;
-  utf8guard::detail::kernel_list(count);
-  return count;
-}
-
-const char* utf8guard_kernel_name(size_t index, bool* usable) {
-  std::size_t count = 0;
-  const utf8guard::detail::kernel* const* all = utf8guard::detail::kernel_list(count);
-  if (index >= count) return nullptr;
-  if (usable != nullptr) *usable = all[index]->usable();
-  return all[index]->name;
-}
-
-bool utf8guard_set_kernel(const char* name) {
-  return name != nullptr && utf8guard::detail::set_active_kernel(name, std::strlen(name));
-}
-
-const char* utf8guard_kernel_env_error(void) { return utf8guard::detail::kernel_env_error(); }
+// version() views a string literal, so data() is NUL-terminated.
+const char* utf8guard_version(void) { return utf8guard::version().data(); }
 
 }  // extern "C"

@@ -1,14 +1,12 @@
 // validate.cpp - the driver shared by every kernel, and the one-shot API.
-#include "convert.hpp"
-#include "kernel.hpp"
-#include "scalar/table37.hpp"
+//
+// The direction between the APIs: C++ implements, C wraps (see stream.cpp).
+#include "api/validate.hpp"
+#include "core/convert.hpp"
+#include "core/table37.hpp"
 
 namespace utf8guard {
 namespace detail {
-__thread std::size_t t_runs[kKernelIds] __attribute__((tls_model("initial-exec")));
-
-std::size_t kernel_runs(const kernel& k) noexcept { return t_runs[k.id]; }
-
 bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept {
   return active_kernel_ref().scan(p, n) == n;
 }

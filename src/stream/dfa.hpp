@@ -15,13 +15,13 @@
 // `row[b] >> state`: the row load does not depend on the state, so the
 // dependency chain from byte to byte is a single shift (x86 and AArch64
 // shifts use only the low 6 bits of the count, so no mask is needed either).
-#ifndef UTF8GUARD_SCALAR_DFA_HPP
-#define UTF8GUARD_SCALAR_DFA_HPP
+#ifndef UTF8GUARD_STREAM_DFA_HPP
+#define UTF8GUARD_STREAM_DFA_HPP
 
 #include <cstddef>
 #include <cstdint>
 
-#include "scalar/table37.hpp"
+#include "core/table37.hpp"
 
 namespace utf8guard::detail::dfa {
 
@@ -29,10 +29,9 @@ namespace utf8guard::detail::dfa {
 // bytes of it read and `need` more continuation bytes wanted (N<need>H<have>);
 // after a lead whose second byte has a narrow range (E0, ED, F0, F4; have 1).
 // The states count the bytes read so that a walk knows, from the state alone,
-// where the sequence that a byte breaks began: without that it kept the
+// where the sequence that a byte breaks began, instead of keeping the
 // lead's offset in a register, a chain of two conditional moves and an add
-// per byte (with it, and the loads around it, the hostile-input paths ran at
-// 0.36-0.44 GB/s on random bytes; HACKING.md has the steps since).
+// per byte.
 enum state_id : unsigned { A, N1H1, N1H2, N1H3, N2H1, N2H2, N3H1, S_E0, S_ED, S_F0, S_F4 };
 inline constexpr unsigned kClassifyingStates = 11;
 
@@ -192,9 +191,8 @@ inline constexpr unsigned kCodeBits = 5;
 inline constexpr unsigned kMaxActions = 1u << kCodeBits;
 
 // The actions as the error walk reads them, indexed by action number,
-// packed so that each byte loads as few words as it can: on random bytes,
-// fewer loads per byte (there were eight, with a column per quantity) made
-// the walks faster where fewer instructions did not (HACKING.md). A byte's
+// packed so that each byte loads as few words as it can: on random bytes
+// the walks are bound by loads per byte more than by instructions. A byte's
 // two words sit side by side (`words`), one 16-byte load.
 inline constexpr std::uint64_t kFffd = 0xEF | 0xBF << 8 | 0xBD << 16;  // little-endian
 inline constexpr std::uint64_t kLengthOne = std::uint64_t{1} << 3;     // in a window_error
@@ -281,13 +279,12 @@ static_assert(classify_rows_hold_the_transitions(), "kPosition: overlapping fiel
 static_assert(kPosition[A] == 0, "the boundary is state 0");
 
 // sanitize's walk (dense.hpp, replace_in) reads one table indexed by
-// (state id, byte), row * 256 + byte: a walk from the shift rows above was
-// 25 instructions a byte (the action's number, the state, then the store put
-// together from the action and the byte), bound by instruction count at
-// about 0.45 GB/s on random bytes. Here an entry holds the 8 bytes to store
-// with the byte already among them, and the next state, so a byte is about
-// 12 instructions; but the state now goes through a load (about 8 cycles a
-// byte), so replace_in walks two halves of a window side by side.
+// (state id, byte), row * 256 + byte: a walk from the shift rows above puts
+// the action's number, the state and the store together per byte, and is
+// bound by instruction count. Here an entry holds the 8 bytes to store with
+// the byte already among them, and the next state, so a byte takes about
+// half the instructions; but the state now goes through a load, so
+// replace_in walks two halves of a window side by side.
 //
 // store: the bytes in 0-47 (U+FFFD for a broken sequence, then the byte or
 //   U+FFFD for it). Only the first advance - fffd_at (at most 6) are output;
@@ -330,4 +327,4 @@ inline constexpr std::uint64_t kValidError = ERR * kValidSpacing;
 
 }  // namespace utf8guard::detail::dfa
 
-#endif  // UTF8GUARD_SCALAR_DFA_HPP
+#endif  // UTF8GUARD_STREAM_DFA_HPP

@@ -1,13 +1,17 @@
 // sanitize.cpp - one-shot sanitizing into a caller buffer or a std::string.
 // It runs the same engine and the same replacing_handler as the streaming
-// sanitizer (stream.hpp), fed the whole input at once, so the two produce the
+// sanitizer (stream/engine.hpp), fed the whole input at once, so the two produce the
 // same bytes by construction.
+//
+// The direction between the APIs: C++ implements, C wraps (see stream.cpp).
+// The C form that writes to a caller's buffer runs sanitize_into, as
+// sanitize_to() does.
 #include <cstdint>
 #include <cstring>
 
-#include "convert.hpp"
-#include "simd/partial.hpp"
-#include "stream.hpp"
+#include "core/convert.hpp"
+#include "kernels/short_input.hpp"
+#include "stream/engine.hpp"
 
 namespace utf8guard::detail {
 namespace {
@@ -27,8 +31,8 @@ struct bounded_buffer {
 
 // Runs the whole input through the engine; false if the handler stopped it.
 // A short input of ASCII, the common case of a header value or a key, is
-// copied as it is without the engine's setup (8 to 32 bytes took 230-335
-// instructions through it, and take about 75 so).
+// copied as it is, without the engine's setup, which would cost several
+// times the copy.
 template <class Handler>
 bool run_whole(std::string_view in, Handler& h) {
   if (is_short_ascii(bytes(in.data()), in.size())) {
@@ -85,8 +89,9 @@ std::string sanitize(std::string_view bytes) {
 extern "C" {
 
 utf8guard_status utf8guard_sanitize_bound(size_t len, size_t* bound) {
+  // sanitize_bound's SIZE_MAX is a valid bound for len == SIZE_MAX / 3.
   if (len > SIZE_MAX / 3) return UTF8GUARD_OVERFLOW;
-  *bound = 3 * len;
+  *bound = utf8guard::sanitize_bound(len);
   return UTF8GUARD_OK;
 }
 

@@ -1,10 +1,9 @@
-// partial.hpp - short inputs read as words, with no read outside them and
+// short_input.hpp - short inputs read as words, with no read outside them and
 // no store to memory: the last m < 8 bytes of an input (a tail built through
-// a stack buffer costs a failed store-to-load forward, about 12 cycles, on
-// every short input, which shows in the ns per call of 8- and 16-byte
-// inputs), and the test that settles a short input of ASCII.
-#ifndef UTF8GUARD_SIMD_PARTIAL_HPP
-#define UTF8GUARD_SIMD_PARTIAL_HPP
+// a stack buffer costs a failed store-to-load forward on every short input),
+// and the test that settles a short input of ASCII.
+#ifndef UTF8GUARD_KERNELS_SHORT_INPUT_HPP
+#define UTF8GUARD_KERNELS_SHORT_INPUT_HPP
 
 #include <cstddef>
 #include <cstdint>
@@ -57,4 +56,4 @@ inline bool is_short_ascii(const std::uint8_t* q, std::size_t m) noexcept {
 
 }  // namespace utf8guard::detail
 
-#endif  // UTF8GUARD_SIMD_PARTIAL_HPP
+#endif  // UTF8GUARD_KERNELS_SHORT_INPUT_HPP

@@ -2,7 +2,7 @@
 // bytes, found by walking the classifying DFA of dfa.hpp without a branch
 // per byte.
 //
-// The streaming engine (stream.hpp) calls these when errors come close
+// The streaming engine (engine.hpp) calls these when errors come close
 // together (random bytes, binary data), where the vector kernel would stop,
 // hand over to the classifier and restart on almost every byte. Each walk
 // starts at a sequence boundary and covers a window of at most kWindow bytes;
@@ -15,13 +15,13 @@
 // sanitize). Per byte, errors_in moves the state by one shift and reads
 // everything else from the action columns of dfa.hpp; replace_in reads all
 // from one entry by (state, byte). No branch depends on the data.
-#ifndef UTF8GUARD_SCALAR_DENSE_HPP
-#define UTF8GUARD_SCALAR_DENSE_HPP
+#ifndef UTF8GUARD_STREAM_DENSE_HPP
+#define UTF8GUARD_STREAM_DENSE_HPP
 
 #include <cstddef>
 #include <cstdint>
 
-#include "scalar/dfa.hpp"
+#include "stream/dfa.hpp"
 
 namespace utf8guard::detail::dense {
 
@@ -78,8 +78,8 @@ static_assert(static_cast<unsigned>(error::incomplete) < 8, "a kind fits 3 bits"
 
 // Two error words as one value, so that errors_in moves an action's pair
 // with one 16-byte load, add and store (SSE2 on x86-64, NEON on AArch64):
-// as two words, g++ put them together from two loads and clang used two
-// of everything (HACKING.md, "How a call flows", has the figures).
+// as two words, g++ puts them together from two loads and clang uses two
+// of everything.
 using word_pair = std::uint64_t __attribute__((vector_size(16)));
 static_assert(sizeof(word_pair) == sizeof(dfa::action_columns::words[0]), "a pair is 16 bytes");
 
@@ -101,7 +101,7 @@ __attribute__((noinline)) inline window_end errors_in(const std::uint8_t* p, std
   // so adding `broken` borrows from no bit above the start.
   // The byte is read once, before the store: the compiler cannot tell that
   // stores miss p, and read it again after them, a load that waited for the
-  // stores' addresses (38 % of errors_in's time in a profile).
+  // stores' addresses.
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint8_t b = p[i];
     const unsigned k = action_number(state, b);
@@ -158,8 +158,7 @@ inline std::size_t unit_start(const std::uint8_t* p, std::size_t n, std::size_t 
 //
 // Each byte's state comes from a load (dfa::replace_table), so one walk
 // waits on it; two walks over the halves of the window, side by side, keep
-// the core busy: 1.1-1.4x the shift-DFA walk before them on random bytes,
-// where one walk alone was slower than it (HACKING.md). The
+// the core busy, where one walk alone is slower than the shift DFA. The
 // second half starts at a unit_start, so its walk starts at the boundary
 // like the first, and writes 8 bytes past the first half's room; its output
 // then moves down behind the first's.
@@ -201,4 +200,4 @@ __attribute__((noinline)) inline window_end replace_in(const std::uint8_t* p, st
 
 }  // namespace utf8guard::detail::dense
 
-#endif  // UTF8GUARD_SCALAR_DENSE_HPP
+#endif  // UTF8GUARD_STREAM_DENSE_HPP

@@ -1,9 +1,12 @@
 // codec.cpp - decoding UTF-8 to code points and encoding code points to UTF-8.
 // Decoding classifies through the same Table 3-7 code as validation
-// (scalar/table37.hpp), so a decode error is exactly validate()'s error.
-#include "convert.hpp"
-#include "kernel.hpp"
-#include "scalar/table37.hpp"
+// (core/table37.hpp), so a decode error is exactly validate()'s error.
+//
+// The direction between the APIs: C++ implements, C wraps (see
+// api/stream.cpp). The C forms that write to a caller's buffer run the same
+// decode_each and encode_each as decode() and encode().
+#include "core/convert.hpp"
+#include "core/table37.hpp"
 
 namespace utf8guard::detail {
 namespace {
@@ -145,7 +148,7 @@ utf8guard_status utf8guard_decode(const char* data, size_t len, uint32_t* out, s
 }
 
 size_t utf8guard_encode_one(uint32_t code_point, char out[4]) {
-  return utf8guard::detail::encode_scalar(code_point, out);
+  return utf8guard::encode_one(code_point, out);
 }
 
 utf8guard_status utf8guard_encode(const uint32_t* code_points, size_t count, char* out, size_t cap,

@@ -1,0 +1,128 @@
+// stream.cpp - the entry points of the streaming objects: validator,
+// sanitizer and error_scanner, and the C API's utf8guard_validator,
+// utf8guard_sanitizer and utf8guard_scanner. What they do is in
+// stream/objects.hpp.
+//
+// The direction between the APIs, as in every file with entry points: C++
+// implements, C wraps. A C function converts its arguments (c_bytes), calls
+// the C++ entry point of the same name or, where C has a form C++ lacks (a
+// caller's buffer, a callback per error, a C struct as the object), the
+// detail:: function that C++ entry point is built on, and converts the
+// answer (to_c, a status). No C++ entry point calls a C one.
+#include "core/convert.hpp"
+#include "stream/objects.hpp"
+
+namespace utf8guard {
+
+validator::validator() noexcept { detail::start(state_); }
+
+result validator::feed(std::string_view chunk) noexcept {
+  return detail::from_c(detail::validator_feed(&state_, chunk));
+}
+
+result validator::finish() noexcept { return detail::from_c(detail::validator_finish(&state_)); }
+
+void validator::reset() noexcept { detail::start(state_); }
+
+std::size_t validator::bytes_fed() const noexcept { return state_.priv_position; }
+
+sanitizer::sanitizer() noexcept { detail::start(state_); }
+
+bool sanitizer::feed_raw(std::string_view chunk, utf8guard_sink sink, void* ctx) {
+  return detail::sanitizer_feed(&state_, chunk, sink, ctx);
+}
+
+bool sanitizer::finish_raw(utf8guard_sink sink, void* ctx) {
+  return detail::sanitizer_finish(&state_, sink, ctx);
+}
+
+void sanitizer::reset() noexcept { detail::start(state_); }
+
+std::size_t sanitizer::replacements() const noexcept { return state_.priv_replacements; }
+
+error_scanner::error_scanner() noexcept { detail::start(state_); }
+
+bool error_scanner::feed_raw(std::string_view chunk, batch_fn cb, void* ctx) {
+  return detail::scanner_feed(&state_, chunk, cb, ctx);
+}
+
+bool error_scanner::finish_raw(batch_fn cb, void* ctx) {
+  return detail::scanner_finish(&state_, cb, ctx);
+}
+
+void error_scanner::reset() noexcept { detail::start(state_); }
+
+std::size_t error_scanner::errors() const noexcept { return state_.priv_errors; }
+
+}  // namespace utf8guard
+
+namespace {
+
+using utf8guard::detail::c_bytes;
+
+utf8guard_status status_of(bool continued) noexcept {
+  return continued ? UTF8GUARD_OK : UTF8GUARD_SINK_FAILED;
+}
+
+// The C API's callback takes one error at a time; the C++ one, errors in
+// batches (error_scanner::call).
+struct one_at_a_time {
+  utf8guard_error_callback on_error;
+  void* ctx;
+  static std::size_t deliver(void* self, const utf8guard_result* errors, std::size_t count) {
+    const auto& c = *static_cast<const one_at_a_time*>(self);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!c.on_error(c.ctx, errors[i])) return i;
+    }
+    return count;
+  }
+};
+
+}  // namespace
+
+extern "C" {
+
+void utf8guard_validator_init(utf8guard_validator* v) { utf8guard::detail::start(*v); }
+
+utf8guard_result utf8guard_validator_feed(utf8guard_validator* v, const char* data, size_t len) {
+  return utf8guard::detail::validator_feed(v, c_bytes(data, len));
+}
+
+utf8guard_result utf8guard_validator_finish(utf8guard_validator* v) {
+  return utf8guard::detail::validator_finish(v);
+}
+
+void utf8guard_sanitizer_init(utf8guard_sanitizer* s) { utf8guard::detail::start(*s); }
+
+utf8guard_status utf8guard_sanitizer_feed(utf8guard_sanitizer* s, const char* data, size_t len,
+                                          utf8guard_sink sink, void* ctx) {
+  return status_of(utf8guard::detail::sanitizer_feed(s, c_bytes(data, len), sink, ctx));
+}
+
+utf8guard_status utf8guard_sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink,
+                                            void* ctx) {
+  return status_of(utf8guard::detail::sanitizer_finish(s, sink, ctx));
+}
+
+size_t utf8guard_sanitizer_replacements(const utf8guard_sanitizer* s) {
+  return s->priv_replacements;
+}
+
+void utf8guard_scanner_init(utf8guard_scanner* s) { utf8guard::detail::start(*s); }
+
+utf8guard_status utf8guard_scanner_feed(utf8guard_scanner* s, const char* data, size_t len,
+                                        utf8guard_error_callback on_error, void* ctx) {
+  one_at_a_time c{on_error, ctx};
+  return status_of(
+      utf8guard::detail::scanner_feed(s, c_bytes(data, len), &one_at_a_time::deliver, &c));
+}
+
+utf8guard_status utf8guard_scanner_finish(utf8guard_scanner* s, utf8guard_error_callback on_error,
+                                          void* ctx) {
+  one_at_a_time c{on_error, ctx};
+  return status_of(utf8guard::detail::scanner_finish(s, &one_at_a_time::deliver, &c));
+}
+
+size_t utf8guard_scanner_errors(const utf8guard_scanner* s) { return s->priv_errors; }
+
+}  // extern "C"

@@ -1,0 +1,53 @@
+// kernel.hpp - the one interface every validation kernel implements.
+//
+// "SIMD says yes/no; scalar says where and why": a kernel only scans. It
+// returns a position pos such that p[0..pos) is a valid prefix (well-formed but
+// for at most one unfinished sequence at its end), and returns n only when all
+// of p[0..n) is well-formed. When pos < n, the first error, if any, starts
+// within 3 bytes before pos or after it: the driver (api/validate.cpp) steps
+// back to a sequence boundary and lets the Table 3-7 classifier
+// (core/table37.hpp) decide kind, offset and length. So every kernel reports
+// identical errors.
+//
+// scan_open(p, n, prior) is the same scan for a chunk of a stream: p[0..n)
+// continues the unfinished sequence in prior (a carry word, stream/carry.hpp;
+// 0 for none), and a chunk that ends inside a sequence is normal, not an
+// error. It returns {n, open, tail} when prior + p[0..n - open) is
+// well-formed and the last open bytes (0..3; all in p when n >= 3) are an
+// unfinished but valid sequence, tail being those bytes as a carry word (0
+// when open is 0; byte 0 may hold the ASCII hint when open is 0 and the chunk
+// ends in ASCII), and otherwise {pos, 0, 0} with pos as scan would return it
+// (0..2 when the sequence from prior breaks).
+#ifndef UTF8GUARD_KERNELS_KERNEL_HPP
+#define UTF8GUARD_KERNELS_KERNEL_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "utf8guard/utf8guard.hpp"
+
+namespace utf8guard::detail {
+
+using scan_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n) noexcept;
+
+struct open_scan {
+  std::size_t pos;
+  std::uint32_t open;
+  std::uint32_t tail;
+};
+using open_scan_fn = open_scan (*)(const std::uint8_t* p, std::size_t n,
+                                   std::uint32_t prior) noexcept;
+
+struct kernel {
+  const char* name;
+  // usable says whether this CPU and OS can run the kernel (cpuid + xgetbv).
+  bool (*usable)() noexcept;
+  scan_fn scan;
+  // needs names what usable() checks, for the message when it says no.
+  const char* needs;
+  open_scan_fn scan_open = nullptr;
+};
+
+}  // namespace utf8guard::detail
+
+#endif  // UTF8GUARD_KERNELS_KERNEL_HPP
