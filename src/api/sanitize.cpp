@@ -8,6 +8,7 @@
 // sanitize_to() does.
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 
 #include "core/convert.hpp"
 #include "kernels/short_input.hpp"
@@ -67,11 +68,15 @@ std::size_t sanitize_bound(std::size_t n) noexcept {
 }
 
 std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity) noexcept {
+  if (detail::bad_span(bytes) || detail::bad_span(out, capacity)) return SIZE_MAX;
   std::size_t written, replacements;
   return detail::sanitize_into(bytes, out, capacity, written, replacements) ? written : SIZE_MAX;
 }
 
 std::string sanitize(std::string_view bytes) {
+  if (detail::bad_span(bytes)) {
+    throw std::invalid_argument("utf8guard::sanitize: a null view of non-zero size");
+  }
   std::string out;
   out.reserve(bytes.size());
   std::size_t replacements = 0;
@@ -89,6 +94,7 @@ std::string sanitize(std::string_view bytes) {
 extern "C" {
 
 utf8guard_status utf8guard_sanitize_bound(size_t len, size_t* bound) {
+  if (bound == nullptr) return UTF8GUARD_INVALID_ARGUMENT;
   // sanitize_bound's SIZE_MAX is a valid bound for len == SIZE_MAX / 3.
   if (len > SIZE_MAX / 3) return UTF8GUARD_OVERFLOW;
   *bound = utf8guard::sanitize_bound(len);
@@ -97,11 +103,14 @@ utf8guard_status utf8guard_sanitize_bound(size_t len, size_t* bound) {
 
 utf8guard_status utf8guard_sanitize(const char* data, size_t len, char* out, size_t cap,
                                     size_t* written, size_t* replacements) {
-  std::size_t w, r;
-  const bool fits = utf8guard::detail::sanitize_into(utf8guard::detail::c_bytes(data, len), out,
-                                                     out == nullptr ? 0 : cap, w, r);
+  using utf8guard::detail::bad_span;
+  std::size_t w = 0, r = 0;
+  const bool refused = bad_span(data, len) || bad_span(out, cap);
+  const bool fits = !refused && utf8guard::detail::sanitize_into(
+                                    utf8guard::detail::c_bytes(data, len), out, cap, w, r);
   if (written != nullptr) *written = fits ? w : 0;
   if (replacements != nullptr) *replacements = fits ? r : 0;
+  if (refused) return UTF8GUARD_INVALID_ARGUMENT;
   return fits ? UTF8GUARD_OK : UTF8GUARD_BUFFER_TOO_SMALL;
 }
 

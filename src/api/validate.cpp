@@ -22,10 +22,12 @@ result validate_with(const kernel& k, const std::uint8_t* p, std::size_t n) noex
 }  // namespace detail
 
 bool is_valid(std::string_view bytes) noexcept {
+  if (detail::bad_span(bytes)) return false;
   return detail::is_valid_active(detail::bytes(bytes.data()), bytes.size());
 }
 
 result validate(std::string_view bytes) noexcept {
+  if (detail::bad_span(bytes)) return detail::kRefused;
   return detail::validate_active(detail::bytes(bytes.data()), bytes.size());
 }
 
