@@ -12,22 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-
-#define CHECK(cond) check((cond) ? 1 : 0, #cond, __LINE__)
-
-static void check(int ok, const char* what, int line) {
-  if (!ok) {
-    fprintf(stderr, "c_api_test.c:%d: failed: %s (kernel %s)\n", line, what,
-            utf8guard_active_kernel());
-    ++failures;
-  }
-}
-
-/* same checks a result against an expected kind, offset and length. */
-static int same(utf8guard_result r, utf8guard_error kind, size_t offset, size_t length) {
-  return r.kind == kind && r.offset == offset && r.length == length;
-}
+#include "c_check.h"
 
 /* ---- Sinks and callbacks ---------------------------------------------------- */
 

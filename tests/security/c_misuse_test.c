@@ -19,21 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-
-#define CHECK(cond) check((cond) ? 1 : 0, #cond, __LINE__)
-
-static void check(int ok, const char* what, int line) {
-  if (!ok) {
-    fprintf(stderr, "c_misuse_test.c:%d: failed: %s (kernel %s)\n", line, what,
-            utf8guard_active_kernel());
-    ++failures;
-  }
-}
-
-static int same(utf8guard_result r, utf8guard_error kind, size_t offset, size_t length) {
-  return r.kind == kind && r.offset == offset && r.length == length;
-}
+#include "c_check.h"
 
 static int refused(utf8guard_result r, size_t position) {
   return same(r, UTF8GUARD_ERROR_INVALID_ARGUMENT, position, 0);
