@@ -6,12 +6,23 @@
 # fails this job too. Also runs the report, the Node timer, the callgrind
 # driver and utf8guard_feed_layers once, compare.py on the run against
 # itself, and kernel_ab.sh against HEAD (a build of its own, about a minute).
+#
+# UTF8GUARD_BENCH_BUILD=DIR takes the benchmarks from an existing g++ Release
+# build of the whole project (.ci/run passes scripts/test.sh's build/, which
+# has the library as bench/build.sh gcc would build it) instead of building
+# build-bench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
 
-bench/build.sh gcc
-bin=build-bench/bench
+if [ -n "${UTF8GUARD_BENCH_BUILD:-}" ]; then
+  cmake --build "$UTF8GUARD_BENCH_BUILD" -j2 \
+    --target utf8guard_bench utf8guard_validate_n utf8guard_feed_layers
+  bin=$UTF8GUARD_BENCH_BUILD/bench
+else
+  bench/build.sh gcc
+  bin=build-bench/bench
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

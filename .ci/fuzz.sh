@@ -60,6 +60,26 @@ for f in "$logs"/*.log; do
   speed=$(grep -hE 'stat::average_exec_per_sec|execs_per_sec' "$f" | awk '{print $NF}' | head -1)
   echo "  $name: ${speed:-?}"
 done
+
+# The fuzzing helpers on real decoders (examples/fuzzing): glib and jansson
+# must run clean for the 60 s budget (ctest's fuzzing.examples, run
+# by scripts/test.sh, gives every harness 10 s and leaves its build here).
+# Needs build/ and libglib2.0-dev, libjansson-dev.
+examples=build/tests/fuzzing/examples
+echo "fuzz.sh: examples/fuzzing, glib and jansson for ${FUZZ_EXAMPLES_SECONDS:-60}s"
+if cmake -S examples/fuzzing -B "$examples" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_PREFIX_PATH="$PWD/build" \
+     -DFUZZ_DICTIONARY="$PWD/fuzz/utf8.dict" -DFUZZ_SMOKE_SECONDS="${FUZZ_EXAMPLES_SECONDS:-60}" \
+     > "$logs/examples-fuzzing.log" 2>&1 &&
+   cmake --build "$examples" >> "$logs/examples-fuzzing.log" 2>&1 &&
+   ctest --test-dir "$examples" -R '^(glib_validate|jansson_string)$' --no-tests=error \
+     --output-on-failure -j"$PARALLEL" >> "$logs/examples-fuzzing.log" 2>&1; then
+  echo "fuzz.sh: ok      examples/fuzzing (log $logs/examples-fuzzing.log)"
+else
+  echo "fuzz.sh: FAILED  examples/fuzzing (log $logs/examples-fuzzing.log)"
+  failed+=("examples fuzzing")  # the report below tails $logs/examples-fuzzing.log
+fi
+
 if [ ${#failed[@]} -gt 0 ]; then
   for run in "${failed[@]}"; do
     echo

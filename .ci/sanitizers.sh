@@ -3,18 +3,34 @@
 #
 #   asan      clang 14, -fsanitize=address,undefined -fno-sanitize-recover=all:
 #             the whole test suite except the 2^32-input "exhaustive" label
-#             (its own job) and fuzz.oss_fuzz_build (a build check, not a test
-#             of the code). Includes the inputs past 4 GiB.
+#             (run once, by scripts/test.sh on the Release build), the
+#             "consumer" label (install and packaging: nested builds of the
+#             library that check CMake and pkg-config files, which a sanitizer
+#             does not change; scripts/test.sh runs them) and
+#             fuzz.oss_fuzz_build (a build check, not a test of the code).
+#             Includes the inputs past 4 GiB.
 #   integer   clang 14, UBSan plus implicit-integer-truncation and
 #             -sign-change: the security and CLI tests, the inputs past 4 GiB
 #             among them, so a size_t offset squeezed through a 32-bit or
 #             signed type anywhere on the way shows up even where it is not UB.
-#   tsan      clang 14, -fsanitize=thread: every entry point from 8 threads at
-#             the first call of 48 fresh processes (dispatch initialization),
-#             and the CLI's `check -j N` workers (cli.jobs).
-#   valgrind  g++ 12 build without sanitizers; the CLI tests (label cli) with
+#   tsan      clang 14, -fsanitize=thread: every test that runs utf8guard's
+#             code on several threads at once. Every entry point from 8
+#             threads at the first call of 48 fresh processes
+#             (security_first_use_threads) and of the dispatch probe
+#             (KernelEnv.FirstUseOnManyThreadsAgrees), and the CLI tests of
+#             `check` (cli.check, cli.streams, cli.jobs, cli.sections,
+#             cli.files0), whose default is one worker per CPU and which
+#             reads sections of one large file on several threads. Not the
+#             rest: it runs on one
+#             thread, where TSan has nothing to see (the `sanitize` command
+#             and --help included), kernel_selfcheck's threads only split its
+#             inputs between them, and the inputs past 4 GiB would need
+#             TSan's shadow memory several times over.
+#   valgrind  a g++ 12 build without sanitizers; the CLI tests (label cli) with
 #             every CLI run under valgrind memcheck (UTF8GUARD_CLI_WRAPPER),
-#             leaks included.
+#             leaks included. With UTF8GUARD_VALGRIND_BUILD=DIR it uses that
+#             existing build (.ci/run passes scripts/test.sh's build/, a g++
+#             Release build) instead of configuring its own.
 #
 # Why clang for the sanitizers: its runtimes are linked statically, so the
 # CLI tests' LD_PRELOAD fault-injection shim loads in front of them without
@@ -48,10 +64,16 @@ start=$SECONDS
 failed=()
 summary=()
 
-# run_job NAME CONFIGURE-ARGS -- BUILD-TARGETS -- CTEST-ARGS
+# run_job NAME [--reuse DIR | CONFIGURE-ARGS] -- BUILD-TARGETS -- CTEST-ARGS
+# --reuse DIR builds the targets in an existing build folder (nothing to do
+# when it is up to date) instead of configuring $root/NAME.
 run_job() {
-  local name=$1 dir="$root/$1" t0=$SECONDS
+  local name=$1 dir="$root/$1" t0=$SECONDS reuse=0
   shift
+  if [ "${1:-}" = --reuse ]; then
+    dir=$2 reuse=1
+    shift 2
+  fi
   local cfg=() targets=() tests=()
   while [ $# -gt 0 ] && [ "$1" != -- ]; do cfg+=("$1"); shift; done
   shift
@@ -60,10 +82,15 @@ run_job() {
   tests=("$@")
   printf '\n--- sanitizers: %s (%s)\n' "$name" "$dir"
   local ok=1
-  cmake -S . -B "$dir" "${common[@]}" "${cfg[@]}" >"$dir.configure.log" 2>&1 ||
-    { ok=0; cat "$dir.configure.log"; }
+  if [ $reuse = 0 ]; then
+    cmake -S . -B "$dir" "${common[@]}" "${cfg[@]}" >"$dir.configure.log" 2>&1 ||
+      { ok=0; cat "$dir.configure.log"; }
+  elif [ ! -f "$dir/CMakeCache.txt" ]; then
+    echo "sanitizers: $dir is not a configured build folder" >&2
+    ok=0
+  fi
   if [ $ok = 1 ]; then
-    grep -h "utf8guard hardening:" "$dir.configure.log" || true
+    [ $reuse = 1 ] || grep -h "utf8guard hardening:" "$dir.configure.log" || true
     local build=(cmake --build "$dir" -j"$jobs")
     [ ${#targets[@]} -gt 0 ] && build+=(--target "${targets[@]}")
     "${build[@]}" || ok=0
@@ -86,7 +113,7 @@ for job in "${selected[@]}"; do
     asan)
       run_job asan "${clang[@]}" -DUTF8GUARD_SANITIZE=address,undefined \
         -DUTF8GUARD_BUILD_FUZZ=ON -DUTF8GUARD_BUILD_EXAMPLES=ON -- -- \
-        -LE exhaustive -E '^fuzz\.oss_fuzz_build$'
+        -LE '^(exhaustive|consumer)$' -E '^fuzz\.oss_fuzz_build$'
       ;;
     integer)
       run_job integer "${clang[@]}" \
@@ -100,8 +127,9 @@ for job in "${selected[@]}"; do
     tsan)
       run_job tsan "${clang[@]}" -DUTF8GUARD_SANITIZE=thread \
         -DUTF8GUARD_BUILD_FUZZ=OFF -DUTF8GUARD_BUILD_EXAMPLES=OFF -- \
-        utf8guard_cli utf8guard_cli_shim security_first_use_threads -- \
-        -R '^(security_first_use_threads|cli\.jobs|cli\.sections)$'
+        utf8guard_cli utf8guard_cli_shim security_first_use_threads kernels_dispatch_test \
+        kernel_probe -- \
+        -R '^(security_first_use_threads|KernelEnv\.FirstUseOnManyThreadsAgrees|cli\.(check|streams|jobs|sections|files0))$'
       ;;
     valgrind)
       if ! command -v valgrind >/dev/null; then
@@ -112,10 +140,14 @@ for job in "${selected[@]}"; do
       # --error-exitcode turns any memcheck error, and any definite or
       # indirect leak, into exit status 99, which no CLI test expects.
       export UTF8GUARD_CLI_WRAPPER="valgrind -q --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect"
-      run_job valgrind -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
-        -DUTF8GUARD_BUILD_FUZZ=OFF -DUTF8GUARD_BUILD_EXAMPLES=OFF -- \
-        utf8guard_cli utf8guard_cli_shim -- \
-        -L cli
+      if [ -n "${UTF8GUARD_VALGRIND_BUILD:-}" ]; then
+        run_job valgrind --reuse "$UTF8GUARD_VALGRIND_BUILD" -- \
+          utf8guard_cli utf8guard_cli_shim -- -L cli
+      else
+        run_job valgrind -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
+          -DUTF8GUARD_BUILD_FUZZ=OFF -DUTF8GUARD_BUILD_EXAMPLES=OFF -- \
+          utf8guard_cli utf8guard_cli_shim -- -L cli
+      fi
       unset UTF8GUARD_CLI_WRAPPER
       ;;
     *)

@@ -1,6 +1,9 @@
 // paired.cpp - the ratios that issue 3's goals name, each timed side by side
 // in one benchmark: validate / is_valid, stream4k and stream64k / validate
-// (every kernel), and is_valid / the read pass (the best kernel).
+// (every kernel), and is_valid / the read pass (the best kernel); and the
+// policies' goals: validate under the field profile / is_valid without one,
+// sanitize_to under the field profile / sanitize_to without one (every
+// kernel).
 //
 // Why: the tables divide two medians measured seconds apart, and on the
 // shared VMs we measure on a benchmark's repetitions spread by 5-20 % (the
@@ -84,6 +87,22 @@ auto validate_call(std::string_view b) {
   return [b] { benchmark::DoNotOptimize(utf8guard::validate(b)); };
 }
 
+auto field_call(std::string_view b) {
+  return [b] { benchmark::DoNotOptimize(utf8guard::validate(b, utf8guard::policy::field())); };
+}
+
+// sanitize_to into one buffer per call site, under a policy or not.
+template <bool Field>
+auto sanitize_call(std::string_view b) {
+  auto out = std::shared_ptr<char[]>(new char[utf8guard::sanitize_bound(b.size())]);
+  return [b, out] {
+    const std::size_t cap = utf8guard::sanitize_bound(b.size());
+    benchmark::DoNotOptimize(
+        Field ? utf8guard::sanitize_to(b, out.get(), cap, utf8guard::policy::field())
+              : utf8guard::sanitize_to(b, out.get(), cap));
+  };
+}
+
 // answers_agree checks, before anything is timed, that every call a pair
 // may time gives the input's known answer with the kernel now forced.
 bool answers_agree(const input& in) {
@@ -96,19 +115,39 @@ bool answers_agree(const input& in) {
          stream(v, b, 65536) == r;
 }
 
+// without_line_breaks is the input with every line break byte (LF, VT, FF,
+// CR) made a space: the texts hold nothing else the field profile denies, and
+// the goal is the cost of the check on text without violations.
+std::shared_ptr<const std::string> without_line_breaks(std::string_view b) {
+  auto out = std::make_shared<std::string>(b);
+  for (char& c : *out) {
+    if (c >= '\n' && c <= '\r') c = ' ';
+  }
+  return out;
+}
+
 // pair registers OP/K/INPUT, timing make_op(bytes) against make_base(bytes)
 // with kernel k forced. The input's bytes are made when the benchmark runs,
-// not here, so that what --benchmark_filter leaves out costs nothing.
+// not here, so that what --benchmark_filter leaves out costs nothing. With
+// field_text the bytes are the input without line breaks, which must then
+// hold nothing the field profile denies.
 template <class MakeOp, class MakeBase>
 void pair(const char* op, const in_ptr& in, const std::string& k, MakeOp make_op,
-          MakeBase make_base) {
+          MakeBase make_base, bool field_text = false) {
   auto* b = benchmark::RegisterBenchmark(
-      bench_name(op, k, in->name()).c_str(), [in, k, make_op, make_base](benchmark::State& state) {
+      bench_name(op, k, in->name()).c_str(),
+      [in, k, make_op, make_base, field_text](benchmark::State& state) {
         if (!force_kernel(state, k)) return;
         if (!answers_agree(*in)) {
           return state.SkipWithError("a paired call: wrong answer");
         }
-        bm_pair(state, make_op(in->bytes()), make_base(in->bytes()));
+        if (!field_text) return bm_pair(state, make_op(in->bytes()), make_base(in->bytes()));
+        const std::shared_ptr<const std::string> text = without_line_breaks(in->bytes());
+        const utf8guard::result r = utf8guard::validate(*text, utf8guard::policy::field());
+        if (r.kind == utf8guard::error::disallowed || r != utf8guard::validate(*text)) {
+          return state.SkipWithError("the input holds characters the field profile denies");
+        }
+        bm_pair(state, make_op(*text), make_base(*text));
       });
   // From memory a round is one call each way, a few milliseconds: 0.2 s
   // gives a repetition's median a dozen rounds or more.
@@ -140,6 +179,8 @@ void register_pairs(const input_list& inputs) {
       pair("pair_validate_is_valid", in, k, validate_call, is_valid_call);
       pair("pair_stream4k_validate", in, k, stream_call<4096>, validate_call);
       pair("pair_stream64k_validate", in, k, stream_call<65536>, validate_call);
+      pair("pair_field_is_valid", in, k, field_call, is_valid_call, true);
+      pair("pair_sanitize_field_sanitize", in, k, sanitize_call<true>, sanitize_call<false>, true);
     }
     pair("pair_is_valid_read", in, best, is_valid_call, read_call);
   }

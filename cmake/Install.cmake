@@ -19,17 +19,37 @@ include(CMakePackageConfigHelpers)
 set(utf8guard_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/utf8guard)
 set(utf8guard_pkgconfig_dir ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
-install(TARGETS utf8guard EXPORT utf8guardTargets
+# The fuzzing helpers (src/fuzzing/), when built, join the same export set:
+# one package, utf8guard::utf8guard and utf8guard::fuzz. The AFL++ mutator
+# module goes where plugins go, lib/utf8guard/.
+set(utf8guard_libraries utf8guard)
+set(utf8guard_header_excludes "")
+if(TARGET utf8guard_fuzz)
+  list(APPEND utf8guard_libraries utf8guard_fuzz)
+else()
+  set(utf8guard_header_excludes PATTERN "fuzz.h*" EXCLUDE)
+endif()
+install(TARGETS ${utf8guard_libraries} EXPORT utf8guardTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Runtime
           NAMELINK_COMPONENT Development
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT Runtime)
+if(TARGET utf8guard_afl)
+  install(TARGETS utf8guard_afl EXPORT utf8guardTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/utf8guard COMPONENT Development)
+endif()
+# The fuzzing dictionary, for libFuzzer (-dict=) and AFL++ (-x), wherever the
+# fuzzing helpers are: a job that uses them finds it under share/utf8guard/.
+if(TARGET utf8guard_fuzz)
+  install(FILES ${PROJECT_SOURCE_DIR}/fuzz/utf8.dict
+    DESTINATION ${CMAKE_INSTALL_DATADIR}/utf8guard COMPONENT Development)
+endif()
 
 # The public headers, and version.h, which configure_file() writes into the
 # build tree (src/CMakeLists.txt) so that the version stays in project().
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/utf8guard
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT Development
-  FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
+  FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp" ${utf8guard_header_excludes})
 install(FILES ${PROJECT_BINARY_DIR}/include/utf8guard/version.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/utf8guard COMPONENT Development)
 
@@ -59,7 +79,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/utf8guardConfig.cmake.
 export(EXPORT utf8guardTargets NAMESPACE utf8guard::
   FILE ${PROJECT_BINARY_DIR}/utf8guardTargets.cmake)
 # Before 1.0 a minor release may change the API and ABI (SemVer item 4), so a
-# request for 0.1 accepts 0.1.x only; from 1.0 on, any 1.y satisfies 1.x.
+# request for 0.2 accepts 0.2.x only; from 1.0 on, any 1.y satisfies 1.x.
 # The SONAME follows the same rule (src/CMakeLists.txt).
 if(PROJECT_VERSION_MAJOR EQUAL 0)
   set(utf8guard_compatibility SameMinorVersion)
@@ -86,7 +106,7 @@ if(BUILD_SHARED_LIBS)
   set(UTF8GUARD_PC_LIBS "")
   set(UTF8GUARD_PC_LIBS_PRIVATE "${utf8guard_pc_runtime}")
 endif()
-foreach(dir LIBDIR INCLUDEDIR)
+foreach(dir LIBDIR INCLUDEDIR DATADIR)
   if(IS_ABSOLUTE "${CMAKE_INSTALL_${dir}}")
     set(UTF8GUARD_PC_${dir} "${CMAKE_INSTALL_${dir}}")
   else()
@@ -105,6 +125,23 @@ install(CODE "configure_file(\"${PROJECT_BINARY_DIR}/pkgconfig/utf8guard.pc.in\"
   COMPONENT Development)
 install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/utf8guard.pc
   DESTINATION ${utf8guard_pkgconfig_dir} COMPONENT Development)
+# utf8guard-fuzz.pc: the fuzzing helpers, which require utf8guard (so
+# `pkg-config --libs utf8guard-fuzz` links both), with the dictionary and the
+# AFL++ mutator module as variables.
+if(TARGET utf8guard_fuzz)
+  set(UTF8GUARD_PC_AFL_MUTATOR "")
+  if(TARGET utf8guard_afl)
+    set(UTF8GUARD_PC_AFL_MUTATOR
+        "\${libdir}/utf8guard/${CMAKE_SHARED_MODULE_PREFIX}utf8guard_afl${CMAKE_SHARED_MODULE_SUFFIX}")
+  endif()
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/utf8guard-fuzz.pc.in
+    ${PROJECT_BINARY_DIR}/pkgconfig/utf8guard-fuzz.pc.in @ONLY)
+  install(CODE "configure_file(\"${PROJECT_BINARY_DIR}/pkgconfig/utf8guard-fuzz.pc.in\"
+                 \"${PROJECT_BINARY_DIR}/pkgconfig/utf8guard-fuzz.pc\" @ONLY)"
+    COMPONENT Development)
+  install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/utf8guard-fuzz.pc
+    DESTINATION ${utf8guard_pkgconfig_dir} COMPONENT Development)
+endif()
 
 # The command-line tool and its manual, when they are part of this build.
 if(TARGET utf8guard_cli)

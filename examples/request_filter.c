@@ -6,7 +6,10 @@
  * validates after decoding and rejects, never repairs: bytes the filter and
  * the backend could read differently are the attack. Overlongs "MUST NOT" be
  * decoded (RFC 3629, 10); utf8guard_validate says what and where, for the log.
- * Header values are checked as they arrive, with no decoding. */
+ * Header values are checked as they arrive, with no decoding, under the
+ * "field" profile: well-formed CR, LF, NUL, ESC, C1 or bidi controls in a
+ * header value are header injection (CWE-93) or log forging, so they are
+ * refused in the same pass. */
 #include <utf8guard/utf8guard.h>
 
 #include <stdio.h>
@@ -38,14 +41,19 @@ static size_t percent_decode(const char* in, size_t len, char* out) {
   return n;
 }
 
-/* check logs and returns the verdict on one field's bytes; |why| gets the error. */
-static int check(const char* field, const char* bytes, size_t len, utf8guard_result* why) {
-  *why = utf8guard_validate(bytes, len);
+/* check logs and returns the verdict on one field's bytes under |policy|;
+ * |why| gets the error or the denied character. */
+static int check(const char* field, const char* bytes, size_t len, utf8guard_policy policy,
+                 utf8guard_result* why) {
+  *why = utf8guard_validate_policy(bytes, len, policy);
   if (why->kind == UTF8GUARD_ERROR_NONE) {
     printf("pass   %s\n", field);
     return PASS;
   }
-  printf("reject %s: %s at byte %zu (", field, utf8guard_error_name(why->kind), why->offset);
+  printf("reject %s: %s", field, utf8guard_error_name(why->kind));
+  if (why->kind == UTF8GUARD_ERROR_DISALLOWED)
+    printf(" %s U+%04X", utf8guard_category_name(why->category), (unsigned)why->code_point);
+  printf(" at byte %zu (", why->offset);
   for (size_t i = 0; i < why->length; ++i)
     printf(i ? " %02X" : "%02X", (unsigned)(unsigned char)bytes[why->offset + i]);
   printf(")\n");
@@ -61,11 +69,11 @@ static int filter_request_line(const char* line, utf8guard_result* why) {
     printf("reject request line: malformed percent escape or too long\n");
     return REJECT;
   }
-  return check("request line (decoded)", decoded, n, why);
+  return check("request line (decoded)", decoded, n, UTF8GUARD_PROFILE_STRICT, why);
 }
 
 int main(void) {
-  utf8guard_result iis = {0}, clean = {0}, header = {0};
+  utf8guard_result iis = {0}, clean = {0}, header = {0}, split = {0}, name = {0};
   /* The IIS payload: rejected, and the log points at the C0 after "GET /scripts/..". */
   int a =
       filter_request_line("GET /scripts/..%c0%af../winnt/system32/cmd.exe?/c+dir HTTP/1.0", &iis);
@@ -73,10 +81,18 @@ int main(void) {
   int b = filter_request_line("GET /wiki/Caf%C3%A9?q=na%C3%AFve HTTP/1.1", &clean);
   /* A Latin-1 byte (FC, "ü") in a raw header value is not UTF-8. */
   const char* user = "J\xFCrgen";
-  int c = check("header X-User", user, strlen(user), &header);
+  int c = check("header X-User", user, strlen(user), UTF8GUARD_PROFILE_FIELD, &header);
+  /* Response splitting: a CR LF in a value the server echoes into its headers. */
+  const char* lang = "en\r\nSet-Cookie: admin=1";
+  int d = check("header Accept-Language", lang, strlen(lang), UTF8GUARD_PROFILE_FIELD, &split);
+  /* "Jürgen" in UTF-8 is a fine header value. */
+  const char* good = "J\xC3\xBCrgen";
+  int e = check("header X-User", good, strlen(good), UTF8GUARD_PROFILE_FIELD, &name);
 
   int ok = a == REJECT && iis.kind == UTF8GUARD_ERROR_OVERLONG && iis.offset == 15 && b == PASS &&
-           c == REJECT && header.kind == UTF8GUARD_ERROR_INVALID_BYTE && header.offset == 1;
+           c == REJECT && header.kind == UTF8GUARD_ERROR_INVALID_BYTE && header.offset == 1 &&
+           d == REJECT && split.kind == UTF8GUARD_ERROR_DISALLOWED && split.offset == 2 &&
+           split.category == UTF8GUARD_CATEGORY_NEWLINE && split.code_point == 0x0D && e == PASS;
   puts(ok ? "request_filter: ok" : "request_filter: FAILED");
   return ok ? 0 : 1;
 }

@@ -1,7 +1,7 @@
 // avx512_emulated - the two AVX-512 kernels (avx512bw; avx512, with VBMI),
 // compiled from their own source over SIMDe's portable intrinsics
 // (tests/emulated/), against the reference oracle: the checks the kernel
-// self-check runs on its fixed inputs (tests/kernels/kernel_check.hpp:
+// self-check runs on its fixed inputs (tests/support/kernel_check.hpp:
 // kind, offset and length through the driver; scan's position contract;
 // scan_open with and without the ASCII hint, and with the input's first
 // sequence carried in from a previous chunk), here on whatever the engine

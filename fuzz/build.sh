@@ -14,8 +14,11 @@
 #   lib/                     the ICU shared libraries the fuzzers load
 #                            (the runner image has no ICU; rpath $ORIGIN/lib)
 # No -march=native or other host-specific flag: the SIMD kernels select
-# themselves at run time. fuzz/oss_fuzz_check.sh runs this script by hand
-# (ctest test fuzz.oss_fuzz_build).
+# themselves at run time. fuzz/oss_fuzz_check.sh runs this script the way
+# OSS-Fuzz does, through .clusterfuzzlite/build.sh under `bash -eux` (ctest
+# test fuzz.oss_fuzz_build).
+# The options are set here too: `bash build.sh` ignores the shebang's.
+set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 : "${SRC:=$(dirname "$REPO")}" "${WORK:=/tmp/utf8guard-oss-fuzz}"
 : "${OUT:?OUT must name the output folder}" "${LIB_FUZZING_ENGINE:?LIB_FUZZING_ENGINE must be set}"
@@ -51,9 +54,15 @@ for t in $TARGETS; do
   (cd "$REPO/corpus/$t" && zip -q -r "$OUT/${t}_seed_corpus.zip" .)
   cp "$REPO/fuzz/utf8.dict" "$OUT/$t.dict"
   printf '[libfuzzer]\ndict = %s.dict\nmax_len = %d\n' "$t" "$MAX_LEN" > "$OUT/$t.options"
-  # Ship the ICU libraries beside the fuzzers: the runner image lacks them.
-  ldd "$OUT/$t" | awk '/libicu/ { print $3 }' | while read -r lib; do
-    cp -L "$lib" "$OUT/lib/"
-  done
 done
+# Ship the ICU libraries beside the fuzzers: the runner image lacks them. ldd
+# reads the build tree's binaries, whose $ORIGIN/lib does not exist, so it
+# names the system's copies; on $OUT's it would name the copies made for an
+# earlier target, and cp would refuse to copy a file onto itself.
+for t in $TARGETS; do ldd "$BUILD/fuzz/$t"; done | awk '/libicu/ { print $3 }' | sort -u |
+  while read -r lib; do cp -L "$lib" "$OUT/lib/"; done
+# The policy and hint oracles read the Unicode data files (unicode-data in the
+# image); the runners find them in $OUT/ucd.
+mkdir -p "$OUT/ucd"
+cp /usr/share/unicode/{UnicodeData,PropList,LineBreak}.txt "$OUT/ucd/"
 echo "build.sh: $(echo "$TARGETS" | wc -w) fuzz targets in $OUT"

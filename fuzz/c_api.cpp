@@ -7,33 +7,14 @@
 // Data layout (data_reader): last byte = kernel choice, then a count and that
 // many 16-bit split values; all the rest is the input.
 #include "fuzz_common.hpp"
+#include "sinks.hpp"
 
 namespace {
 
 constexpr const char* kTarget = "c_api";
 
-std::string describe_c(const utf8guard_result& r) {
-  if (r.kind == UTF8GUARD_ERROR_NONE) return "none";
-  return std::string(utf8guard_error_name(r.kind)) + "@" + std::to_string(r.offset) + "+" +
-         std::to_string(r.length);
-}
-
-bool same_c(const utf8guard_result& r, const reference::error& e) {
-  if (r.kind == UTF8GUARD_ERROR_NONE || e.ok()) {
-    return r.kind == UTF8GUARD_ERROR_NONE && e.ok() && r.offset == 0 && r.length == 0;
-  }
-  return e.kind == utf8guard_error_name(r.kind) && r.offset == e.offset && r.length == e.length;
-}
-
-bool append_sink(void* ctx, const char* data, size_t len) {
-  static_cast<std::string*>(ctx)->append(data, len);
-  return true;
-}
-
-bool collect_error(void* ctx, utf8guard_result error) {
-  static_cast<std::vector<utf8guard_result>*>(ctx)->push_back(error);
-  return true;
-}
+using utf8guard::testing::append_sink;
+using utf8guard::testing::collect_error;
 
 // Every kernel the C API lists as usable gives the oracle's first error.
 void check_kernels(std::string_view input, const reference::error& expected) {
@@ -47,11 +28,11 @@ void check_kernels(std::string_view input, const reference::error& expected) {
     }
     const utf8guard_result r = utf8guard_validate(input.data(), input.size());
     const bool valid = utf8guard_is_valid(input.data(), input.size());
-    if (!same_c(r, expected) || valid != expected.ok()) {
+    if (!fuzz::same(r, expected) || valid != expected.ok()) {
       utf8guard_set_kernel("best");
       fuzz::fail(kTarget, "utf8guard_validate differs from the oracle", input,
                  {{"kernel", name},
-                  {"utf8guard_validate", describe_c(r)},
+                  {"utf8guard_validate", fuzz::describe(r)},
                   {"utf8guard_is_valid", valid ? "true" : "false"},
                   {"reference", fuzz::describe(expected)}});
     }
@@ -82,7 +63,7 @@ void check_streams(std::string_view input, const std::vector<std::string_view>& 
 
   utf8guard_scanner sc;
   utf8guard_scanner_init(&sc);
-  std::vector<utf8guard_result> errors;
+  std::vector<utf8guard::result> errors;
   bool scanner_ok = true;
   for (const std::string_view c : chunks) {
     scanner_ok = scanner_ok && utf8guard_scanner_feed(&sc, c.data(), c.size(), collect_error,
@@ -90,15 +71,16 @@ void check_streams(std::string_view input, const std::vector<std::string_view>& 
   }
   scanner_ok = scanner_ok && utf8guard_scanner_finish(&sc, collect_error, &errors) == UTF8GUARD_OK;
   bool errors_same = errors.size() == all.size() && utf8guard_scanner_errors(&sc) == all.size();
-  for (size_t k = 0; errors_same && k < errors.size(); ++k) errors_same = same_c(errors[k], all[k]);
+  for (size_t k = 0; errors_same && k < errors.size(); ++k)
+    errors_same = fuzz::same(errors[k], all[k]);
 
-  if (!same_c(r, first) || !sanitizer_ok || out != sanitized ||
+  if (!fuzz::same(r, first) || !sanitizer_ok || out != sanitized ||
       utf8guard_sanitizer_replacements(&s) != all.size() || !scanner_ok || !errors_same) {
     std::string got;
-    for (const utf8guard_result& e : errors) got += describe_c(e) + " ";
+    for (const utf8guard::result& e : errors) got += fuzz::describe(e) + " ";
     fuzz::fail(kTarget, "C streaming differs from the oracle", input,
                {{"chunks", std::to_string(chunks.size())},
-                {"validator", describe_c(r)},
+                {"validator", fuzz::describe(r)},
                 {"reference first error", fuzz::describe(first)},
                 {"sanitizer", fuzz::hex(out)},
                 {"reference sanitize", fuzz::hex(sanitized)},
@@ -145,7 +127,7 @@ void check_codec(std::string_view input, const reference::error& first) {
   utf8guard_result err{};
   const utf8guard_status st =
       utf8guard_decode(input.data(), input.size(), cps.data(), cps.size(), &count, &err);
-  bool right = st == (first.ok() ? UTF8GUARD_OK : UTF8GUARD_ILL_FORMED) && same_c(err, first) &&
+  bool right = st == (first.ok() ? UTF8GUARD_OK : UTF8GUARD_ILL_FORMED) && fuzz::same(err, first) &&
                count == expected.size();
   for (size_t k = 0; right && k < count; ++k) right = cps[k] == expected[k];
 
@@ -173,19 +155,19 @@ void check_codec(std::string_view input, const reference::error& first) {
       right = one.kind == UTF8GUARD_ERROR_NONE && cp == expected[0] && n == one.length &&
               input.compare(0, n, buf, n) == 0;
     } else {
-      right = same_c(one, first) && cp == 0xFFFFFFFFu;
+      right = fuzz::same(one, first) && cp == 0xFFFFFFFFu;
     }
   }
   if (!right) {
     fuzz::fail(kTarget, "utf8guard_decode/encode differ from the oracle", input,
                {{"decode status", utf8guard_status_name(st)},
-                {"decode error", describe_c(err)},
+                {"decode error", fuzz::describe(err)},
                 {"decoded", std::to_string(count)},
                 {"reference first error", fuzz::describe(first)},
                 {"reference code points", std::to_string(expected.size())},
                 {"encode status", utf8guard_status_name(enc)},
                 {"encoded", fuzz::hex(again)},
-                {"decode_one", describe_c(one)}});
+                {"decode_one", fuzz::describe(one)}});
   }
 }
 

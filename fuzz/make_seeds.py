@@ -10,6 +10,9 @@ their controls off the end of the data, so plain text works for all):
              outside each narrowed second-byte range (E0, ED, F0, F4)
   kind_*     every error kind of docs/design.md, in each of its shapes
   legacy_*   5/6-byte leads, CESU-8, Modified UTF-8, WTF-8, BOM, NUL
+  cat_*      the policy categories' characters at both ends of each range,
+             one step outside, in text, split across a 64-byte block, and
+             the hint rules' byte patterns (Windows-1252 among ASCII, UTF-16)
   blk_*      inputs of 15-17, 31-33, 63-65 and 127-129 bytes with the
              error (or a valid sequence) ending on, or straddling, the
              16/32/64/128-byte block boundary, after ASCII and after
@@ -113,6 +116,40 @@ def legacy_seeds():
         "legacy_noncharacters": enc(0xFFFE) + enc(0xFFFF) + enc(0x1FFFE) + enc(0x10FFFE),
         "legacy_empty": b"",
     }
+
+
+def category_seeds():
+    edges = {  # (name, first, last): the scalar ranges of the policy categories
+        "nul": (0x0, 0x0), "control_c0": (0x1, 0x8), "control_c0_hi": (0xE, 0x1F),
+        "control_del": (0x7F, 0x7F), "newline": (0xA, 0xD), "newline_nel": (0x85, 0x85),
+        "newline_ls_ps": (0x2028, 0x2029), "c1": (0x80, 0x9F), "bidi_alm": (0x61C, 0x61C),
+        "bidi_marks": (0x200E, 0x200F), "bidi_embed": (0x202A, 0x202E),
+        "bidi_isolate": (0x2066, 0x2069), "nonchar_fdd0": (0xFDD0, 0xFDEF),
+        "nonchar_fffe": (0xFFFE, 0xFFFF), "nonchar_plane16": (0x10FFFE, 0x10FFFF),
+        "pua_bmp": (0xE000, 0xF8FF), "pua_plane15": (0xF0000, 0xFFFFD),
+        "pua_plane16": (0x100000, 0x10FFFD), "bom": (0xFEFF, 0xFEFF),
+        "replacement": (0xFFFD, 0xFFFD),
+    }
+    seeds = {}
+    every = b""
+    for name, (lo, hi) in edges.items():
+        outside = [cp for cp in (lo - 1, hi + 1) if 0 <= cp <= 0x10FFFF and not 0xD800 <= cp <= 0xDFFF]
+        seeds["cat_%s" % name] = b"a" + enc(lo) + b"b" + enc(hi) + b"c" + b"".join(map(enc, outside))
+        every += enc(lo) + enc(hi)
+    seeds["cat_all"] = every
+    seeds["cat_trojan_source"] = "if (isAdmin\u202e \u2066// check\u2069 \u2066) {\n".encode()
+    seeds["cat_header_injection"] = b"value\r\nSet-Cookie: x=1\x1b[2J\xc2\x9b31m"
+    seeds["cat_bom_then_bom"] = enc(0xFEFF) + b"text" + enc(0xFEFF)
+    for k, cp in enumerate((0x202E, 0x2028, 0x10FFFF, 0xFDD0, 0x85)):
+        c = enc(cp)
+        for shift in range(len(c)):  # the character across the 64-byte boundary
+            seeds["cat_block_%d_%d" % (k, shift)] = b"q" * (64 - shift) + c + b"q" * 8
+    seeds["hint_windows1252"] = b"caf\xe9 \x93quoted\x94 \x80 \x81"
+    seeds["hint_utf16le_bom"] = "\ufeffhi".encode("utf-16-le")
+    seeds["hint_utf16be_bom"] = "\ufeffhi".encode("utf-16-be")
+    seeds["hint_overlong_slash"] = b"..\xc0\xaf..\xe0\x80\xaf..\xf0\x80\x80\xaf"
+    seeds["hint_beyond"] = bytes.fromhex("F4 90 80 80 F7 BF BF BF FB BF BF BF BF FD BF BF BF BF BF")
+    return seeds
 
 
 def padding(n, multibyte):
@@ -226,7 +263,7 @@ def main():
     args = parser.parse_args()
 
     seeds = {}
-    for part in (table37_seeds(), kind_seeds(), legacy_seeds(), block_seeds(),
+    for part in (table37_seeds(), kind_seeds(), legacy_seeds(), category_seeds(), block_seeds(),
                  lipsum_seeds(args.lipsum), vector_seeds(args.vectors), regression_seeds()):
         seeds.update(part)
     for target in TARGETS:

@@ -2,7 +2,11 @@
 # oss_fuzz_check.sh - an OSS-Fuzz build without docker (ctest: fuzz.oss_fuzz_build).
 #
 # Sets the variables the OSS-Fuzz builder sets, by hand, for clang + libFuzzer
-# + ASan, runs fuzz/build.sh into a temporary $OUT, checks that every target
+# + ASan, and runs the build as OSS-Fuzz's compile step does: the checkout at
+# $SRC/utf8guard, .clusterfuzzlite/build.sh copied to $SRC/build.sh, and
+# `bash -eux $SRC/build.sh` from the checkout (the Dockerfile's WORKDIR), so
+# a failing command fails the check as it fails OSS-Fuzz's build. Then it
+# checks that every target
 # binary, seed zip, dictionary and options file is there and that no compile
 # command carries -march=native, and runs each binary over its unzipped seed
 # corpus (with its dictionary), which must pass cleanly.
@@ -44,10 +48,11 @@ export LIB_FUZZING_ENGINE=-fsanitize=fuzzer
 export FUZZING_ENGINE=libfuzzer SANITIZER=address ARCHITECTURE=x86_64
 export FUZZ_BUILD_JOBS=2
 
-echo "oss_fuzz_check: running fuzz/build.sh (log: build.log)"
-if ! (cd "$SRC/utf8guard" && nice -n 10 bash "$SRC/utf8guard/fuzz/build.sh") > "$tmp/build.log" 2>&1; then
+cp "$REPO/.clusterfuzzlite/build.sh" "$SRC/build.sh"
+echo "oss_fuzz_check: running bash -eux \$SRC/build.sh (.clusterfuzzlite/build.sh, then fuzz/build.sh)"
+if ! (cd "$SRC/utf8guard" && nice -n 10 bash -eux "$SRC/build.sh") > "$tmp/build.log" 2>&1; then
   tail -40 "$tmp/build.log"
-  echo "FAILED: fuzz/build.sh"
+  echo "FAILED: bash -eux \$SRC/build.sh"
   exit 1
 fi
 

@@ -18,8 +18,11 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "hex.hpp"  // the manifest's spelling of bytes
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 // Weak, as libFuzzer declares it: targets that need no setup leave it out.
@@ -43,28 +46,6 @@ void run_one(const std::string& bytes) {
   // then caught by ASan even when the caller's string had spare capacity.
   std::vector<std::uint8_t> copy(bytes.begin(), bytes.end());
   LLVMFuzzerTestOneInput(copy.empty() ? nullptr : copy.data(), copy.size());
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
-// parse_hex reads "C0 AF" (pairs separated by single spaces; "" is empty).
-bool parse_hex(const std::string& text, std::string& out) {
-  out.clear();
-  for (std::size_t i = 0; i < text.size();) {
-    if (i + 2 > text.size()) return false;
-    const int hi = hex_value(text[i]);
-    const int lo = hex_value(text[i + 1]);
-    if (hi < 0 || lo < 0) return false;
-    out += static_cast<char>(hi * 16 + lo);
-    i += 2;
-    if (i < text.size() && text[i++] != ' ') return false;
-  }
-  return true;
 }
 
 // run_vectors replays the hex column of every vector line; returns how many.
@@ -92,7 +73,13 @@ std::size_t run_vectors(const fs::path& path, bool& ok) {
       continue;
     }
     std::string bytes;
-    if (fields.size() < 2 || !parse_hex(fields[1], bytes)) {
+    bool parsed = fields.size() >= 2;
+    try {
+      if (parsed) bytes = utf8guard::testing::parse_hex(fields[1]);
+    } catch (const std::runtime_error&) {
+      parsed = false;
+    }
+    if (!parsed) {
       std::fprintf(stderr, "%s:%zu: malformed vector line\n", path.c_str(), line_no);
       ok = false;
       continue;

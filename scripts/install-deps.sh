@@ -3,15 +3,17 @@
 #
 # Without --ci: what the default build and the whole test suite need (the
 # README's quick start). With --ci: also the compilers, engines and emulators
-# the CI-only jobs use (clang sanitizers, libFuzzer, AFL++, qemu, valgrind).
+# the CI-only jobs use (clang sanitizers, libFuzzer, AFL++, qemu, valgrind,
+# and the decoders examples/fuzzing checks: libxml2, glib, jansson).
 # Runs `apt-get update` once, and only when a package is missing.
 set -eu
 
 BUILD="cmake ninja-build g++ make pkg-config python3 git ca-certificates
   libgtest-dev libgmock-dev librapidcheck-dev libicu-dev
-  libbenchmark-dev libutf8proc-dev libutfcpp-dev libsimde-dev"
+  libbenchmark-dev libutf8proc-dev libutfcpp-dev libsimde-dev nodejs unicode-data"
 CI="clang libclang-rt-14-dev llvm lld afl++ qemu-user g++-aarch64-linux-gnu
-  libc6-dev-arm64-cross valgrind binutils zip unzip file moreutils hyperfine procps"
+  libc6-dev-arm64-cross valgrind binutils zip unzip file moreutils hyperfine procps
+  libxml2-dev libglib2.0-dev libjansson-dev"
 
 pkgs=$BUILD
 [ "${1:-}" = "--ci" ] && pkgs="$BUILD $CI"

@@ -59,19 +59,60 @@ typedef enum utf8guard_error {
   UTF8GUARD_ERROR_INVALID_BYTE = 5,            /* F5..FF */
   UTF8GUARD_ERROR_TRUNCATED = 6,               /* a valid lead cut by a non-continuation */
   UTF8GUARD_ERROR_INCOMPLETE = 7,              /* the input ends inside a valid sequence */
+  UTF8GUARD_ERROR_DISALLOWED = 8,              /* well-formed, but denied by the policy */
   UTF8GUARD_ERROR_INVALID_ARGUMENT = 9         /* a caller bug, not the input (conventions) */
 } utf8guard_error;
 
+/* utf8guard_category is one category of a policy: a fixed set of scalar
+ * values a caller may deny. The categories are disjoint, and each is one bit,
+ * so a set of them (a utf8guard_policy) is their bitwise OR. The values are
+ * stable. BAD_ESCAPE and DOUBLE_ENCODING belong to percent-encoded input and
+ * match nothing elsewhere. */
+typedef enum utf8guard_category {
+  UTF8GUARD_CATEGORY_NONE = 0,
+  UTF8GUARD_CATEGORY_NUL = 1 << 0,             /* U+0000 */
+  UTF8GUARD_CATEGORY_CONTROL = 1 << 1,         /* U+0001..0008, U+000E..001F, U+007F */
+  UTF8GUARD_CATEGORY_NEWLINE = 1 << 2,         /* U+000A..000D, U+0085, U+2028, U+2029 */
+  UTF8GUARD_CATEGORY_C1 = 1 << 3,              /* U+0080..009F but U+0085 */
+  UTF8GUARD_CATEGORY_BIDI = 1 << 4,            /* Bidi_Control (Trojan Source) */
+  UTF8GUARD_CATEGORY_NONCHARACTER = 1 << 5,    /* U+FDD0..FDEF, U+nFFFE, U+nFFFF */
+  UTF8GUARD_CATEGORY_PRIVATE_USE = 1 << 6,     /* U+E000..F8FF, planes 15 and 16 */
+  UTF8GUARD_CATEGORY_BOM = 1 << 7,             /* U+FEFF, but at byte 0 of the input */
+  UTF8GUARD_CATEGORY_REPLACEMENT = 1 << 8,     /* U+FFFD */
+  UTF8GUARD_CATEGORY_BAD_ESCAPE = 1 << 9,      /* percent mode: '%' without two hex digits */
+  UTF8GUARD_CATEGORY_DOUBLE_ENCODING = 1 << 10 /* percent mode: %25 followed by two hex digits */
+} utf8guard_category;
+
+/* UTF8GUARD_CATEGORY_COUNT is the number of categories: bits 0..COUNT-1. */
+#define UTF8GUARD_CATEGORY_COUNT 11
+
+/* utf8guard_policy is the set of denied categories, an OR of
+ * utf8guard_category bits; 0 (UTF8GUARD_PROFILE_STRICT) denies nothing. */
+typedef uint32_t utf8guard_policy;
+
+/* The named profiles (utf8guard_profile_from_name knows them by name), as
+ * plain constants so that they fit any integer context. */
+#define UTF8GUARD_PROFILE_STRICT 0x0u  /* nothing: RFC 3629 alone */
+#define UTF8GUARD_PROFILE_SOURCE 0x9Bu /* nul control c1 bidi bom */
+#define UTF8GUARD_PROFILE_FIELD 0xBFu  /* nul control newline c1 bidi noncharacter bom */
+#define UTF8GUARD_PROFILE_JSON 0x20u   /* noncharacter */
+#define UTF8GUARD_PROFILE_URL 0x61Fu   /* nul control newline c1 bidi bad_escape double_encoding */
+
 /* utf8guard_result describes the first maximal subpart (Unicode 3.9) of an
- * input. |kind| is UTF8GUARD_ERROR_NONE for well-formed input, and then
- * |offset| and |length| are zero. Otherwise |offset| is the index of the
- * subpart's first byte and |length| (1..3) its size in bytes. The kind
+ * input, or the first character a policy denies, whichever comes first.
+ * |kind| is UTF8GUARD_ERROR_NONE for well-formed input, and then every other
+ * field is zero. Otherwise |offset| is the index of the first byte and
+ * |length| the size in bytes: 1..3 for a maximal subpart, 1..4 for a denied
+ * character (kind UTF8GUARD_ERROR_DISALLOWED), which alone has a |category|
+ * (one bit) and a |code_point|; for the other kinds they are zero. The kind
  * UTF8GUARD_ERROR_INVALID_ARGUMENT says that the call was refused before the
  * input was read: its |length| is 0. */
 typedef struct utf8guard_result {
   utf8guard_error kind;
   size_t offset;
   size_t length;
+  utf8guard_category category;
+  uint32_t code_point;
 } utf8guard_result;
 
 /* utf8guard_status is the outcome of an operation that can fail for reasons
@@ -97,9 +138,83 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_result utf8guard_validate(const c
 
 /* utf8guard_error_name returns the stable lowercase name of |kind|
  * ("none", "unexpected_continuation", "overlong", "surrogate", "too_large",
- * "invalid_byte", "truncated", "incomplete", "invalid_argument"), or "unknown"
- * for any other value. The string is static. */
+ * "invalid_byte", "truncated", "incomplete", "disallowed", "invalid_argument"), or
+ * "unknown" for any other value. The string is static. */
 UTF8GUARD_EXPORT const char* utf8guard_error_name(utf8guard_error kind);
+
+/* ---- Policies ---------------------------------------------------------------
+ * A policy denies categories of well-formed characters. Every entry point
+ * below that takes a utf8guard_policy reports (or, sanitizing, replaces) a
+ * denied character like an ill-formed subpart, in input order; with policy 0
+ * it behaves exactly as its policy-free counterpart. */
+
+/* utf8guard_category_name returns the stable lowercase name of one category
+ * ("nul", "control", "newline", "c1", "bidi", "noncharacter", "private_use",
+ * "bom", "replacement", "bad_escape", "double_encoding"), "none" for
+ * UTF8GUARD_CATEGORY_NONE, or "unknown" for anything else. Static. */
+UTF8GUARD_EXPORT const char* utf8guard_category_name(utf8guard_category category);
+
+/* utf8guard_category_from_name returns the category named name[0..len), or
+ * UTF8GUARD_CATEGORY_NONE if there is none of that name (so for
+ * (NULL, len > 0)). */
+UTF8GUARD_EXPORT utf8guard_category utf8guard_category_from_name(const char* name, size_t len);
+
+/* utf8guard_profile_name returns the name of profile |index| ("strict",
+ * "source", "field", "json", "url"), or NULL when |index| is out of range. */
+UTF8GUARD_EXPORT const char* utf8guard_profile_name(size_t index);
+
+/* utf8guard_profile_from_name stores in |*policy| the profile named
+ * name[0..len) and returns true, or returns false, storing nothing (so for
+ * (NULL, len > 0) and a NULL |policy|). */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT bool utf8guard_profile_from_name(const char* name, size_t len,
+                                                                      utf8guard_policy* policy);
+
+/* utf8guard_is_valid_policy returns whether data[0..len) is well-formed and
+ * holds no character that |policy| denies; false for (NULL, len > 0). */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT bool utf8guard_is_valid_policy(const char* data, size_t len,
+                                                                    utf8guard_policy policy);
+
+/* utf8guard_validate_policy returns the first maximal subpart or denied
+ * character of data[0..len), or a result of kind NONE; for (NULL, len > 0),
+ * UTF8GUARD_ERROR_INVALID_ARGUMENT at offset 0. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_result
+utf8guard_validate_policy(const char* data, size_t len, utf8guard_policy policy);
+
+/* ---- Hints ------------------------------------------------------------------
+ * A hint names, for one ill-formed subpart, the encoder that typically writes
+ * such bytes and the value they were meant to carry (CESU-8, Modified UTF-8,
+ * WTF-8, overlong forms, RFC 2279 forms, Windows-1252, UTF-16). */
+typedef enum utf8guard_hint_kind {
+  UTF8GUARD_HINT_NONE = 0,
+  UTF8GUARD_HINT_UTF16_BOM = 1,            /* offset 0, the input starts FE FF or FF FE */
+  UTF8GUARD_HINT_MODIFIED_UTF8_NUL = 2,    /* C0 80: Java's Modified UTF-8 for U+0000 */
+  UTF8GUARD_HINT_OVERLONG_FORM = 3,        /* a longer form than the value needs */
+  UTF8GUARD_HINT_CESU8_PAIR = 4,           /* a surrogate pair, each half encoded alone */
+  UTF8GUARD_HINT_SURROGATE_CODE_POINT = 5, /* a lone surrogate (WTF-8, half a CESU-8 pair) */
+  UTF8GUARD_HINT_BEYOND_UNICODE = 6,       /* a value above U+10FFFF (RFC 2279 forms) */
+  UTF8GUARD_HINT_WINDOWS1252 = 7           /* one high byte between ASCII bytes */
+} utf8guard_hint_kind;
+
+/* utf8guard_hint: |kind| and, when |has_value|, the value the bytes carry
+ * (above U+10FFFF only for BEYOND_UNICODE). */
+typedef struct utf8guard_hint {
+  utf8guard_hint_kind kind;
+  uint32_t value;
+  bool has_value;
+} utf8guard_hint;
+
+/* utf8guard_explain returns the hint for the ill-formed subpart at |offset|
+ * of data[0..len) (kind NONE when no rule matches, |offset| >= |len|, or
+ * for (NULL, len > 0), which it does not read). It
+ * is a pure function of the bytes: it reads only data[0..len), allocates
+ * nothing, and works for an offset from any entry point. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_hint utf8guard_explain(const char* data, size_t len,
+                                                                      size_t offset);
+
+/* utf8guard_hint_name returns the stable lowercase name of |kind|
+ * ("none", "utf16_bom", "modified_utf8_nul", "overlong_form", "cesu8_pair",
+ * "surrogate_code_point", "beyond_unicode", "windows1252"), or "unknown". */
+UTF8GUARD_EXPORT const char* utf8guard_hint_name(utf8guard_hint_kind kind);
 
 /* utf8guard_status_name returns a static lowercase name for |status| ("ok",
  * "buffer_too_small", "overflow", "ill_formed", "sink_failed",
@@ -145,11 +260,19 @@ typedef struct utf8guard_validator {
   utf8guard_result priv_error; /* first error, sticky */
   unsigned char priv_carry[4]; /* unfinished sequence, at most 3 bytes, and a hint */
   unsigned char priv_carry_len;
-  uint32_t priv_state; /* set by init: open, finished or failed */
+  utf8guard_policy priv_policy; /* denied categories */
+  uint32_t priv_state;          /* set by init: open, finished, failed */
 } utf8guard_validator;
 
-/* utf8guard_validator_init resets |v| to the start of a new input. */
+/* utf8guard_validator_init resets |v| to the start of a new input, with no
+ * policy. */
 UTF8GUARD_EXPORT void utf8guard_validator_init(utf8guard_validator* v);
+
+/* utf8guard_validator_init_policy resets |v| to the start of a new input
+ * whose characters |policy| may deny; a violation is reported by the call
+ * that completes the character. */
+UTF8GUARD_EXPORT void utf8guard_validator_init_policy(utf8guard_validator* v,
+                                                      utf8guard_policy policy);
 
 /* utf8guard_validator_feed validates the next chunk and returns the first
  * error seen so far (kind NONE if there is none yet). A refused call returns
@@ -186,6 +309,12 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitize_bound(s
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitize(
     const char* data, size_t len, char* out, size_t cap, size_t* written, size_t* replacements);
 
+/* utf8guard_sanitize_policy is utf8guard_sanitize that also replaces each
+ * character |policy| denies with one U+FFFD (and counts it). */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
+utf8guard_sanitize_policy(const char* data, size_t len, char* out, size_t cap, size_t* written,
+                          size_t* replacements, utf8guard_policy policy);
+
 /* utf8guard_sink receives sanitized output. It returns true to continue and
  * false to stop (for example on a write error). */
 typedef bool (*utf8guard_sink)(void* ctx, const char* data, size_t len);
@@ -197,11 +326,17 @@ typedef struct utf8guard_sanitizer {
   size_t priv_replacements;
   unsigned char priv_carry[4];
   unsigned char priv_carry_len;
+  utf8guard_policy priv_policy;
   uint32_t priv_state;
 } utf8guard_sanitizer;
 
 /* utf8guard_sanitizer_init resets |s| to the start of a new stream. */
 UTF8GUARD_EXPORT void utf8guard_sanitizer_init(utf8guard_sanitizer* s);
+
+/* utf8guard_sanitizer_init_policy resets |s| to the start of a new stream in
+ * which each character |policy| denies also becomes one U+FFFD. */
+UTF8GUARD_EXPORT void utf8guard_sanitizer_init_policy(utf8guard_sanitizer* s,
+                                                      utf8guard_policy policy);
 
 /* utf8guard_sanitizer_feed sanitizes the next chunk, passing output to |sink|
  * (|ctx| is passed through and may be NULL). Bytes of an unfinished sequence
@@ -234,11 +369,16 @@ typedef struct utf8guard_scanner {
   size_t priv_errors;
   unsigned char priv_carry[4];
   unsigned char priv_carry_len;
+  utf8guard_policy priv_policy;
   uint32_t priv_state;
 } utf8guard_scanner;
 
 /* utf8guard_scanner_init resets |s| to the start of a new stream. */
 UTF8GUARD_EXPORT void utf8guard_scanner_init(utf8guard_scanner* s);
+
+/* utf8guard_scanner_init_policy resets |s| to the start of a new stream in
+ * which each character |policy| denies is also reported, in input order. */
+UTF8GUARD_EXPORT void utf8guard_scanner_init_policy(utf8guard_scanner* s, utf8guard_policy policy);
 
 /* utf8guard_scanner_feed scans the next chunk, calling |on_error| for each
  * error found (|ctx| is passed through and may be NULL). Returns

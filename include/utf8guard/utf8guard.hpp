@@ -36,20 +36,97 @@ enum class error : std::uint8_t {
   invalid_byte = UTF8GUARD_ERROR_INVALID_BYTE,
   truncated = UTF8GUARD_ERROR_TRUNCATED,
   incomplete = UTF8GUARD_ERROR_INCOMPLETE,
+  disallowed = UTF8GUARD_ERROR_DISALLOWED,              // well-formed, but denied by the policy
   invalid_argument = UTF8GUARD_ERROR_INVALID_ARGUMENT,  // a caller bug, not the input
 };
 
-// result is the first maximal subpart of an input: its kind, the index of its
-// first byte, and its size in bytes (1..3). For well-formed input kind is
-// error::none and offset and length are 0. error::invalid_argument has length
-// 0: the input was not read.
+// category is one set of scalar values a policy may deny (see utf8guard.h for
+// each set). The categories are disjoint bits; the values equal the C API's.
+enum class category : std::uint32_t {
+  none = UTF8GUARD_CATEGORY_NONE,
+  nul = UTF8GUARD_CATEGORY_NUL,
+  control = UTF8GUARD_CATEGORY_CONTROL,
+  newline = UTF8GUARD_CATEGORY_NEWLINE,
+  c1 = UTF8GUARD_CATEGORY_C1,
+  bidi = UTF8GUARD_CATEGORY_BIDI,
+  noncharacter = UTF8GUARD_CATEGORY_NONCHARACTER,
+  private_use = UTF8GUARD_CATEGORY_PRIVATE_USE,
+  bom = UTF8GUARD_CATEGORY_BOM,
+  replacement = UTF8GUARD_CATEGORY_REPLACEMENT,
+  bad_escape = UTF8GUARD_CATEGORY_BAD_ESCAPE,
+  double_encoding = UTF8GUARD_CATEGORY_DOUBLE_ENCODING,
+};
+
+// category_count is the number of categories: the bits 0..category_count-1.
+inline constexpr std::size_t category_count = UTF8GUARD_CATEGORY_COUNT;
+
+// policy is a set of denied categories. The default denies nothing (the
+// "strict" profile: RFC 3629 alone); the named profiles are below.
+class policy {
+ public:
+  constexpr policy() noexcept = default;
+  constexpr policy(category c) noexcept : bits_(static_cast<std::uint32_t>(c)) {}  // NOLINT
+  static constexpr policy from_bits(utf8guard_policy bits) noexcept {
+    policy p;
+    p.bits_ = bits;
+    return p;
+  }
+  static constexpr policy strict() noexcept { return from_bits(UTF8GUARD_PROFILE_STRICT); }
+  static constexpr policy source() noexcept { return from_bits(UTF8GUARD_PROFILE_SOURCE); }
+  static constexpr policy field() noexcept { return from_bits(UTF8GUARD_PROFILE_FIELD); }
+  static constexpr policy json() noexcept { return from_bits(UTF8GUARD_PROFILE_JSON); }
+  static constexpr policy url() noexcept { return from_bits(UTF8GUARD_PROFILE_URL); }
+  [[nodiscard]] constexpr bool denies(category c) const noexcept {
+    return c != category::none &&
+           (bits_ & static_cast<std::uint32_t>(c)) == static_cast<std::uint32_t>(c);
+  }
+  [[nodiscard]] constexpr bool empty() const noexcept { return bits_ == 0; }
+  [[nodiscard]] constexpr utf8guard_policy bits() const noexcept { return bits_; }
+  friend constexpr policy operator|(policy a, policy b) noexcept {
+    return from_bits(a.bits_ | b.bits_);
+  }
+  constexpr policy& operator|=(policy other) noexcept {
+    bits_ |= other.bits_;
+    return *this;
+  }
+  friend constexpr bool operator==(policy a, policy b) noexcept { return a.bits_ == b.bits_; }
+  friend constexpr bool operator!=(policy a, policy b) noexcept { return a.bits_ != b.bits_; }
+
+ private:
+  utf8guard_policy bits_ = 0;
+};
+
+// to_string returns the stable name of a category ("nul", "bidi", ...),
+// "none" for category::none, or "unknown" for a value that is not one bit.
+UTF8GUARD_EXPORT std::string_view to_string(category c) noexcept;
+
+// category_from_name returns the category of that name, or category::none.
+[[nodiscard]] UTF8GUARD_EXPORT category category_from_name(std::string_view name) noexcept;
+
+// profile_name returns the name of profile number index ("strict", "source",
+// "field", "json", "url"), or an empty view past the last.
+[[nodiscard]] UTF8GUARD_EXPORT std::string_view profile_name(std::size_t index) noexcept;
+
+// profile_from_name stores the profile of that name in out and returns true,
+// or returns false and leaves out alone.
+[[nodiscard]] UTF8GUARD_EXPORT bool profile_from_name(std::string_view name, policy& out) noexcept;
+
+// result is the first maximal subpart of an input, or the first character a
+// policy denies: its kind, the index of its first byte, and its size in bytes
+// (1..3 for a subpart, 1..4 for a character). A denied character (kind
+// error::disallowed) alone has a category and a code point. For well-formed
+// input kind is error::none and the other fields are 0. error::invalid_argument
+// has length 0: the input was not read.
 struct result {
   error kind = error::none;
   std::size_t offset = 0;
   std::size_t length = 0;
+  utf8guard::category category = utf8guard::category::none;
+  char32_t code_point = 0;
   [[nodiscard]] bool ok() const noexcept { return kind == error::none; }
   friend bool operator==(const result& a, const result& b) noexcept {
-    return a.kind == b.kind && a.offset == b.offset && a.length == b.length;
+    return a.kind == b.kind && a.offset == b.offset && a.length == b.length &&
+           a.category == b.category && a.code_point == b.code_point;
   }
   friend bool operator!=(const result& a, const result& b) noexcept { return !(a == b); }
 };
@@ -65,6 +142,45 @@ UTF8GUARD_EXPORT std::string_view to_string(error kind) noexcept;
 // validate returns the first error of the bytes, or an ok() result.
 [[nodiscard]] UTF8GUARD_EXPORT result validate(std::string_view bytes) noexcept;
 
+// With a policy, is_valid and validate also refuse, and report in input
+// order, each character the policy denies (error::disallowed). An empty
+// policy gives exactly the answers of the calls without one.
+[[nodiscard]] UTF8GUARD_EXPORT bool is_valid(std::string_view bytes, policy p) noexcept;
+[[nodiscard]] UTF8GUARD_EXPORT result validate(std::string_view bytes, policy p) noexcept;
+
+// hint_kind names what typically produced an ill-formed subpart; the values
+// equal the C API's utf8guard_hint_kind.
+enum class hint_kind : std::uint8_t {
+  none = UTF8GUARD_HINT_NONE,
+  utf16_bom = UTF8GUARD_HINT_UTF16_BOM,
+  modified_utf8_nul = UTF8GUARD_HINT_MODIFIED_UTF8_NUL,
+  overlong_form = UTF8GUARD_HINT_OVERLONG_FORM,
+  cesu8_pair = UTF8GUARD_HINT_CESU8_PAIR,
+  surrogate_code_point = UTF8GUARD_HINT_SURROGATE_CODE_POINT,
+  beyond_unicode = UTF8GUARD_HINT_BEYOND_UNICODE,
+  windows1252 = UTF8GUARD_HINT_WINDOWS1252,
+};
+
+// hint is kind and, when has_value, the value the bytes were meant to carry
+// (above U+10FFFF only for beyond_unicode).
+struct hint {
+  hint_kind kind = hint_kind::none;
+  char32_t value = 0;
+  bool has_value = false;
+  friend bool operator==(const hint& a, const hint& b) noexcept {
+    return a.kind == b.kind && a.value == b.value && a.has_value == b.has_value;
+  }
+  friend bool operator!=(const hint& a, const hint& b) noexcept { return !(a == b); }
+};
+
+// explain returns the hint for the ill-formed subpart at offset of input (the
+// first rule that matches; kind none if none does, or offset >= size). A
+// pure function of the bytes: it reads only the input and never allocates.
+[[nodiscard]] UTF8GUARD_EXPORT hint explain(std::string_view input, std::size_t offset) noexcept;
+
+// to_string returns the stable name of a hint kind ("cesu8_pair", ...).
+UTF8GUARD_EXPORT std::string_view to_string(hint_kind kind) noexcept;
+
 // validator checks input that arrives in chunks, in constant memory. feed()
 // returns the first error so far; an error is reported by the feed() that
 // delivers the byte making the input impossible. finish() also reports an
@@ -76,10 +192,13 @@ UTF8GUARD_EXPORT std::string_view to_string(error kind) noexcept;
 class UTF8GUARD_EXPORT validator {
  public:
   validator() noexcept;
+  // With a policy the validator also reports the first denied character, by
+  // the feed() that completes it.
+  explicit validator(policy p) noexcept;
   result feed(std::string_view chunk) noexcept;
   [[nodiscard]] result finish() noexcept;
-  // reset starts a new input, at any time: in the middle of one, after
-  // finish() or after an error.
+  // reset starts a new input (under the same policy), at any time: in the
+  // middle of one, after finish() or after an error.
   void reset() noexcept;
   // bytes_fed is the total size of all chunks fed so far.
   [[nodiscard]] std::size_t bytes_fed() const noexcept;
@@ -124,6 +243,12 @@ Fn unless_null(const F& f, Fn trampoline) noexcept {
 UTF8GUARD_EXPORT std::size_t sanitize_to(std::string_view bytes, char* out,
                                          std::size_t capacity) noexcept;
 
+// With a policy, sanitize and sanitize_to also replace each character the
+// policy denies with one U+FFFD; sanitize_bound still suffices.
+[[nodiscard]] UTF8GUARD_EXPORT std::string sanitize(std::string_view bytes, policy p);
+UTF8GUARD_EXPORT std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity,
+                                         policy p) noexcept;
+
 // sanitizer sanitizes a stream in constant memory. Output goes to a sink: any
 // callable taking std::string_view and returning void, or bool (false stops
 // the stream; feed/finish then return false). Bytes of an unfinished sequence
@@ -136,6 +261,8 @@ UTF8GUARD_EXPORT std::size_t sanitize_to(std::string_view bytes, char* out,
 class UTF8GUARD_EXPORT sanitizer {
  public:
   sanitizer() noexcept;
+  // With a policy each denied character also becomes one U+FFFD.
+  explicit sanitizer(policy p) noexcept;
   template <class Sink>
   bool feed(std::string_view chunk, Sink&& sink) {
     return feed_raw(chunk, detail::unless_null(sink, &call_sink<std::remove_reference_t<Sink>>),
@@ -175,6 +302,8 @@ class UTF8GUARD_EXPORT sanitizer {
 class UTF8GUARD_EXPORT error_scanner {
  public:
   error_scanner() noexcept;
+  // With a policy each denied character is also reported, in input order.
+  explicit error_scanner(policy p) noexcept;
   template <class OnError>
   bool feed(std::string_view chunk, OnError&& on_error) {
     return feed_raw(chunk, detail::unless_null(on_error, &call<std::remove_reference_t<OnError>>),
@@ -199,7 +328,8 @@ class UTF8GUARD_EXPORT error_scanner {
   static std::size_t call(void* ctx, const utf8guard_result* errors, std::size_t count) {
     auto& f = *static_cast<OnError*>(ctx);
     for (std::size_t i = 0; i < count; ++i) {
-      const result e{static_cast<error>(errors[i].kind), errors[i].offset, errors[i].length};
+      const result e{static_cast<error>(errors[i].kind), errors[i].offset, errors[i].length,
+                     static_cast<utf8guard::category>(errors[i].category), errors[i].code_point};
       if constexpr (std::is_same_v<decltype(f(e)), bool>) {
         if (!f(e)) return i;
       } else {

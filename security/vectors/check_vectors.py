@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """check_vectors.py [vectors.tsv] - audit the attack-vector manifest without utf8guard.
 
-Every expected verdict in vectors.tsv was worked out by hand from DESIGN.md.
+Every expected verdict in vectors.tsv was worked out by hand from docs/design.md.
 This script re-derives it by two means that share nothing with the library:
 
 - Python 3's own UTF-8 codec: UnicodeDecodeError.start/end give the first
-  maximal subpart's offset and length (DESIGN.md: "Equals Python's
-  UnicodeDecodeError.start"), and bytes.decode('utf-8', 'replace') gives the
-  sanitized bytes (DESIGN.md: "byte-identical to ... Python 3");
-- the kind table of DESIGN.md, transcribed below, for the kind.
+  maximal subpart's offset and length (docs/design.md: the offset equals
+  Python's UnicodeDecodeError.start), and bytes.decode('utf-8', 'replace')
+  gives the sanitized bytes (docs/design.md: byte-identical to Python 3's);
+- the kind table, for the kind.
+
+Both come from the oracle the CLI tests use too, tests/support/utf8_oracle.py.
 
 It also checks the format the fuzz replay and tests/security rely on: the
 exact header, one TAB between 7 columns, uppercase hex bytes separated by
@@ -19,9 +21,12 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests",
+                                "support"))
+import utf8_oracle  # noqa: E402
+
 HEADER = ["id", "hex", "kind", "offset", "length", "sanitized_hex", "what"]
-KINDS = {"none", "unexpected_continuation", "overlong", "surrogate", "too_large",
-         "invalid_byte", "truncated", "incomplete"}
+KINDS = {"none", *utf8_oracle.KINDS}
 HEX = re.compile(r"^[0-9A-F]{2}( [0-9A-F]{2})*$")
 
 # Issue 5 names these attacks; each must keep a row with exactly these bytes.
@@ -45,44 +50,10 @@ REQUIRED = {
 REQUIRED_INSIDE = ["C1 9C", "C1 1C"]
 
 
-def design_kind(data, start, end, reason):
-    """The DESIGN.md kind of the maximal subpart data[start:end].
-
-    The kind is "decided by the first offending byte, in this order" - the
-    table in DESIGN.md, row by row. Python's reason string is used only as a
-    cross-check of the truncated/incomplete split."""
-    lead = data[start]
-    nxt = data[start + 1] if start + 1 < len(data) else None
-    if 0x80 <= lead <= 0xBF:
-        return "unexpected_continuation"
-    if lead in (0xC0, 0xC1):
-        return "overlong"
-    if lead == 0xE0 and nxt is not None and 0x80 <= nxt <= 0x9F:
-        return "overlong"
-    if lead == 0xF0 and nxt is not None and 0x80 <= nxt <= 0x8F:
-        return "overlong"
-    if lead == 0xED and nxt is not None and 0xA0 <= nxt <= 0xBF:
-        return "surrogate"
-    if lead == 0xF4 and nxt is not None and 0x90 <= nxt <= 0xBF:
-        return "too_large"
-    if lead >= 0xF5:
-        return "invalid_byte"
-    # A valid lead C2..F4 with a valid prefix: cut by a byte, or by the end.
-    kind = "incomplete" if end == len(data) else "truncated"
-    expected_reason = "unexpected end of data" if kind == "incomplete" else "invalid continuation byte"
-    if reason != expected_reason:
-        raise ValueError(f"Python says '{reason}' for a {kind} subpart")
-    return kind
-
-
 def expected_row(data):
-    """(kind, offset, length, sanitized) for data, from Python and DESIGN.md."""
-    sanitized = data.decode("utf-8", "replace").encode("utf-8")
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        return design_kind(data, e.start, e.end, e.reason), e.start, e.end - e.start, sanitized
-    return "none", 0, 0, sanitized
+    """(kind, offset, length, sanitized) for data, from the oracle."""
+    kind, offset, length = utf8_oracle.first_error(data)
+    return kind, offset, length, utf8_oracle.sanitized(data)
 
 
 def hex_bytes(field):
@@ -143,7 +114,7 @@ def check(path):
         if got != want:
             problems.append(
                 f"{where}: {vid}: manifest says {got[0]} {got[1]} {got[2]} [{san}], "
-                f"Python and DESIGN.md say {want[0]} {want[1]} {want[2]} "
+                f"Python and docs/design.md say {want[0]} {want[1]} {want[2]} "
                 f"[{' '.join(f'{b:02X}' for b in want[3])}]")
         if vid in REQUIRED and hx != REQUIRED[vid]:
             problems.append(f"{where}: {vid} must hold exactly {REQUIRED[vid]}")
@@ -167,7 +138,7 @@ def main():
         print(p)
     if problems:
         return 1
-    print(f"{path}: {rows} vectors agree with Python's codec and DESIGN.md's kind table")
+    print(f"{path}: {rows} vectors agree with Python's codec and docs/design.md's kind table")
     return 0
 
 

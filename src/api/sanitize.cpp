@@ -13,6 +13,7 @@
 #include "core/convert.hpp"
 #include "kernels/short_input.hpp"
 #include "stream/engine.hpp"
+#include "stream/policy_filter.hpp"
 
 namespace utf8guard::detail {
 namespace {
@@ -44,16 +45,60 @@ bool run_whole(std::string_view in, Handler& h) {
   return stream_feed(s, bytes(in.data()), in.size(), h) && stream_finish(s, h);
 }
 
+// run_whole_policy is run_whole with the policy's check between the engine
+// and the handler (stream/policy_filter.hpp); an empty policy costs nothing.
+template <class Handler>
+bool run_whole_policy(std::string_view in, Handler& h, utf8guard_policy deny) {
+  if (deny == 0) return run_whole(in, h);
+  policy_filter<Handler> f(h, deny, 0);
+  return run_whole(in, f);
+}
+
 // sanitize_into is the one-shot core: the sanitized input in out[0..cap), or
 // false when it does not fit. Sanitizing never shrinks its input, so a buffer
 // smaller than the input is refused before any work.
 bool sanitize_into(std::string_view in, char* out, std::size_t cap, std::size_t& written,
-                   std::size_t& replacements) noexcept {
+                   std::size_t& replacements, utf8guard_policy deny = 0) noexcept {
   written = 0;
   replacements = 0;
   if (cap < in.size()) return false;
   replacing_handler h{bounded_buffer{out, cap, &written}, replacements};
-  return run_whole(in, h);
+  return run_whole_policy(in, h, deny);
+}
+
+// bad_buffers is a caller bug in a one-shot sanitize's arguments (the
+// conventions of utf8guard.h): a lost input or a lost output.
+bool bad_buffers(std::string_view in, const char* out, std::size_t cap) noexcept {
+  return bad_span(in) || bad_span(out, cap);
+}
+
+std::string sanitize_string(std::string_view bytes, utf8guard_policy deny) {
+  if (bad_span(bytes)) {
+    throw std::invalid_argument("utf8guard::sanitize: a null view of non-zero size");
+  }
+  std::string out;
+  out.reserve(bytes.size());
+  std::size_t replacements = 0;
+  replacing_handler h{[&out](const char* p, std::size_t n) {
+                        out.append(p, n);
+                        return true;
+                      },
+                      replacements};
+  run_whole_policy(bytes, h, deny);
+  return out;
+}
+
+// c_sanitize is the C API's one-shot sanitize: refused, writing nothing, on
+// a caller bug; else sanitize_into's answer as a status.
+utf8guard_status c_sanitize(const char* data, size_t len, char* out, size_t cap, size_t* written,
+                            size_t* replacements, utf8guard_policy deny) noexcept {
+  std::size_t w = 0, r = 0;
+  const bool refused = bad_buffers(c_bytes(data, len), out, cap);
+  const bool fits = !refused && sanitize_into(c_bytes(data, len), out, cap, w, r, deny);
+  if (written != nullptr) *written = fits ? w : 0;
+  if (replacements != nullptr) *replacements = fits ? r : 0;
+  if (refused) return UTF8GUARD_INVALID_ARGUMENT;
+  return fits ? UTF8GUARD_OK : UTF8GUARD_BUFFER_TOO_SMALL;
 }
 
 }  // namespace
@@ -68,25 +113,23 @@ std::size_t sanitize_bound(std::size_t n) noexcept {
 }
 
 std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity) noexcept {
-  if (detail::bad_span(bytes) || detail::bad_span(out, capacity)) return SIZE_MAX;
+  if (detail::bad_buffers(bytes, out, capacity)) return SIZE_MAX;
   std::size_t written, replacements;
   return detail::sanitize_into(bytes, out, capacity, written, replacements) ? written : SIZE_MAX;
 }
 
-std::string sanitize(std::string_view bytes) {
-  if (detail::bad_span(bytes)) {
-    throw std::invalid_argument("utf8guard::sanitize: a null view of non-zero size");
-  }
-  std::string out;
-  out.reserve(bytes.size());
-  std::size_t replacements = 0;
-  detail::replacing_handler h{[&out](const char* p, std::size_t n) {
-                                out.append(p, n);
-                                return true;
-                              },
-                              replacements};
-  detail::run_whole(bytes, h);
-  return out;
+std::string sanitize(std::string_view bytes) { return detail::sanitize_string(bytes, 0); }
+
+std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity,
+                        policy p) noexcept {
+  if (detail::bad_buffers(bytes, out, capacity)) return SIZE_MAX;
+  std::size_t written, replacements;
+  return detail::sanitize_into(bytes, out, capacity, written, replacements, p.bits()) ? written
+                                                                                      : SIZE_MAX;
+}
+
+std::string sanitize(std::string_view bytes, policy p) {
+  return detail::sanitize_string(bytes, p.bits());
 }
 
 }  // namespace utf8guard
@@ -103,15 +146,13 @@ utf8guard_status utf8guard_sanitize_bound(size_t len, size_t* bound) {
 
 utf8guard_status utf8guard_sanitize(const char* data, size_t len, char* out, size_t cap,
                                     size_t* written, size_t* replacements) {
-  using utf8guard::detail::bad_span;
-  std::size_t w = 0, r = 0;
-  const bool refused = bad_span(data, len) || bad_span(out, cap);
-  const bool fits = !refused && utf8guard::detail::sanitize_into(
-                                    utf8guard::detail::c_bytes(data, len), out, cap, w, r);
-  if (written != nullptr) *written = fits ? w : 0;
-  if (replacements != nullptr) *replacements = fits ? r : 0;
-  if (refused) return UTF8GUARD_INVALID_ARGUMENT;
-  return fits ? UTF8GUARD_OK : UTF8GUARD_BUFFER_TOO_SMALL;
+  return utf8guard::detail::c_sanitize(data, len, out, cap, written, replacements, 0);
+}
+
+utf8guard_status utf8guard_sanitize_policy(const char* data, size_t len, char* out, size_t cap,
+                                           size_t* written, size_t* replacements,
+                                           utf8guard_policy policy) {
+  return utf8guard::detail::c_sanitize(data, len, out, cap, written, replacements, policy);
 }
 
 }  // extern "C"

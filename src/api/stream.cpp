@@ -16,17 +16,21 @@ namespace utf8guard {
 
 validator::validator() noexcept { detail::start(state_); }
 
+validator::validator(policy p) noexcept { detail::start(state_, p.bits()); }
+
 result validator::feed(std::string_view chunk) noexcept {
   return detail::from_c(detail::validator_feed(&state_, chunk));
 }
 
 result validator::finish() noexcept { return detail::from_c(detail::validator_finish(&state_)); }
 
-void validator::reset() noexcept { detail::start(state_); }
+void validator::reset() noexcept { detail::start(state_, state_.priv_policy); }
 
 std::size_t validator::bytes_fed() const noexcept { return state_.priv_position; }
 
 sanitizer::sanitizer() noexcept { detail::start(state_); }
+
+sanitizer::sanitizer(policy p) noexcept { detail::start(state_, p.bits()); }
 
 bool sanitizer::feed_raw(std::string_view chunk, utf8guard_sink sink, void* ctx) {
   return detail::sanitizer_feed(&state_, chunk, sink, ctx) == UTF8GUARD_OK;
@@ -36,11 +40,13 @@ bool sanitizer::finish_raw(utf8guard_sink sink, void* ctx) {
   return detail::sanitizer_finish(&state_, sink, ctx) == UTF8GUARD_OK;
 }
 
-void sanitizer::reset() noexcept { detail::start(state_); }
+void sanitizer::reset() noexcept { detail::start(state_, state_.priv_policy); }
 
 std::size_t sanitizer::replacements() const noexcept { return state_.priv_replacements; }
 
 error_scanner::error_scanner() noexcept { detail::start(state_); }
+
+error_scanner::error_scanner(policy p) noexcept { detail::start(state_, p.bits()); }
 
 bool error_scanner::feed_raw(std::string_view chunk, batch_fn cb, void* ctx) {
   return detail::scanner_feed(&state_, chunk, cb, ctx) == UTF8GUARD_OK;
@@ -50,7 +56,7 @@ bool error_scanner::finish_raw(batch_fn cb, void* ctx) {
   return detail::scanner_finish(&state_, cb, ctx) == UTF8GUARD_OK;
 }
 
-void error_scanner::reset() noexcept { detail::start(state_); }
+void error_scanner::reset() noexcept { detail::start(state_, state_.priv_policy); }
 
 std::size_t error_scanner::errors() const noexcept { return state_.priv_errors; }
 
@@ -88,6 +94,10 @@ void utf8guard_validator_init(utf8guard_validator* v) {
   if (v != nullptr) utf8guard::detail::start(*v);
 }
 
+void utf8guard_validator_init_policy(utf8guard_validator* v, utf8guard_policy policy) {
+  utf8guard::detail::start(*v, policy);
+}
+
 utf8guard_result utf8guard_validator_feed(utf8guard_validator* v, const char* data, size_t len) {
   return utf8guard::detail::validator_feed(v, c_bytes(data, len));
 }
@@ -98,6 +108,10 @@ utf8guard_result utf8guard_validator_finish(utf8guard_validator* v) {
 
 void utf8guard_sanitizer_init(utf8guard_sanitizer* s) {
   if (s != nullptr) utf8guard::detail::start(*s);
+}
+
+void utf8guard_sanitizer_init_policy(utf8guard_sanitizer* s, utf8guard_policy policy) {
+  utf8guard::detail::start(*s, policy);
 }
 
 utf8guard_status utf8guard_sanitizer_feed(utf8guard_sanitizer* s, const char* data, size_t len,
@@ -116,6 +130,10 @@ size_t utf8guard_sanitizer_replacements(const utf8guard_sanitizer* s) {
 
 void utf8guard_scanner_init(utf8guard_scanner* s) {
   if (s != nullptr) utf8guard::detail::start(*s);
+}
+
+void utf8guard_scanner_init_policy(utf8guard_scanner* s, utf8guard_policy policy) {
+  utf8guard::detail::start(*s, policy);
 }
 
 utf8guard_status utf8guard_scanner_feed(utf8guard_scanner* s, const char* data, size_t len,

@@ -3,6 +3,7 @@
 // The direction between the APIs: C++ implements, C wraps (see stream.cpp).
 #include "api/validate.hpp"
 #include "core/convert.hpp"
+#include "core/policy.hpp"
 #include "core/table37.hpp"
 
 namespace utf8guard {
@@ -31,6 +32,23 @@ result validate(std::string_view bytes) noexcept {
   return detail::validate_active(detail::bytes(bytes.data()), bytes.size());
 }
 
+// With a policy: the kernel finds the first ill-formed subpart, and the
+// policy's check reads the well-formed prefix before it; whichever comes first
+// is the answer.
+bool is_valid(std::string_view bytes, policy p) noexcept {
+  const std::uint8_t* data = detail::bytes(bytes.data());
+  if (!detail::is_valid_active(data, bytes.size())) return false;
+  return p.empty() || detail::find_violation(data, bytes.size(), 0, p.bits()).ok();
+}
+
+result validate(std::string_view bytes, policy p) noexcept {
+  const std::uint8_t* data = detail::bytes(bytes.data());
+  const result r = detail::validate_active(data, bytes.size());
+  if (p.empty()) return r;
+  const result v = detail::find_violation(data, r.ok() ? bytes.size() : r.offset, 0, p.bits());
+  return v.ok() ? r : v;
+}
+
 }  // namespace utf8guard
 
 extern "C" {
@@ -41,6 +59,16 @@ bool utf8guard_is_valid(const char* data, size_t len) {
 
 utf8guard_result utf8guard_validate(const char* data, size_t len) {
   return utf8guard::detail::to_c(utf8guard::validate(utf8guard::detail::c_bytes(data, len)));
+}
+
+bool utf8guard_is_valid_policy(const char* data, size_t len, utf8guard_policy policy) {
+  return utf8guard::is_valid(utf8guard::detail::c_bytes(data, len),
+                             utf8guard::policy::from_bits(policy));
+}
+
+utf8guard_result utf8guard_validate_policy(const char* data, size_t len, utf8guard_policy policy) {
+  return utf8guard::detail::to_c(utf8guard::validate(utf8guard::detail::c_bytes(data, len),
+                                                     utf8guard::policy::from_bits(policy)));
 }
 
 }  // extern "C"

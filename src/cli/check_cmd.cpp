@@ -6,6 +6,7 @@
 
 #include "check_input.hpp"
 #include "commands.hpp"
+#include "file_list.hpp"
 #include "format.hpp"
 #include "jobs.hpp"
 
@@ -78,26 +79,77 @@ check_settings settings_of(const options& opts) {
   }
   s.count_every_error = opts.all && !opts.quiet;
   s.threads = opts.jobs;
+  s.deny = opts.policy.deny;
+  s.hints = opts.policy.hints;
   return s;
+}
+
+// Threads pay off only for enough work: starting them costs as much as
+// checking a few dozen small files. So by default inputs are checked one
+// after the other (a large one in sections) until what is left, judged by
+// the average size so far, is worth sharing out by input: never for one or
+// two inputs, at once for thousands of files. An explicit -j N shares out
+// any two inputs or more.
+//
+// kPerInputBytes: opening, reading and closing a file costs about as much
+// as checking this many bytes of it. kWorthThreadsBytes: the work, counted
+// the same way, that covers the start of the threads many times over.
+constexpr std::uint64_t kPerInputBytes = 64 * 1024;
+constexpr std::uint64_t kWorthThreadsBytes = 16 * 1024 * 1024;
+
+bool worth_threads(bool automatic, std::size_t done, std::size_t left, std::uint64_t bytes_done) {
+  if (left < 2) return false;
+  if (!automatic) return true;
+  if (done == 0) return false;
+  const std::uint64_t per_input = bytes_done / done + kPerInputBytes;
+  return left >= kWorthThreadsBytes / per_input;
+}
+
+// check_entry checks input i of the list, or reports why it cannot.
+input_result check_entry(const file_list& inputs, std::size_t i, const check_settings& settings,
+                         channel& out, check_buffer& buffer) {
+  const std::string problem = inputs.problem(i);
+  if (problem.empty()) return check_input(settings, inputs.name(i), out, buffer);
+  out.err(message(problem));
+  input_result r;
+  r.status = input_result::outcome::io_error;
+  return r;
 }
 
 }  // namespace
 
 int run_check(const options& opts) {
-  std::vector<std::string> paths = opts.files;
-  if (paths.empty()) paths.emplace_back(kStdinName);
+  file_list inputs;
+  if (opts.files0_from) {
+    if (const int err = inputs.read_files0(*opts.files0_from)) {
+      write_stderr(file_message(*opts.files0_from, err));
+      return kExitTrouble;
+    }
+  } else {
+    inputs = file_list::from_operands(opts.files);
+  }
   const check_settings settings = settings_of(opts);
   fd_writer out(STDOUT_FILENO, kStdoutBuffer);
   totals sum;
   const auto add = [&sum](const input_result& r) { sum.add(r); };
-  if (opts.jobs <= 1 || paths.size() <= 1 ||
-      !check_in_parallel(settings, paths, opts.jobs, out, add)) {
-    direct_channel ch(out);
-    for (const std::string& path : paths) {
-      const input_result r = check_input(settings, path, ch);
-      if (r.status == input_result::outcome::output_failed) break;
-      sum.add(r);
+  // Shared out by input, each input is read in one pass by one thread.
+  check_settings one_pass = settings;
+  one_pass.threads = 1;
+  bool try_threads = opts.jobs > 1;
+  direct_channel ch(out);
+  check_buffer buffer;
+  const std::size_t n = inputs.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (try_threads && worth_threads(opts.jobs_auto, i, n - i, sum.bytes)) {
+      const check_one check = [&, i](std::size_t k, channel& c, check_buffer& b) {
+        return check_entry(inputs, i + k, one_pass, c, b);
+      };
+      if (check_in_parallel(n - i, opts.jobs, check, out, add)) break;
+      try_threads = false;  // no thread could start: go on alone
     }
+    const input_result r = check_entry(inputs, i, settings, ch, buffer);
+    if (r.status == input_result::outcome::output_failed) break;
+    sum.add(r);
   }
   if (!out.flush()) {
     report_write_failure(out.error());

@@ -16,13 +16,14 @@
 //
 // Errors can be reported up to 3 bytes before the chunk that reveals them (the
 // library carries an unfinished sequence across chunks), and the text report
-// shows up to 3 bytes after the error's first byte. So the last 3 bytes of the
+// shows up to 3 bytes after the error's first byte. So the last bytes of the
 // stream stay in front of the read area, the position tracker stops 3 bytes
 // short of each chunk's end, and an error whose 4 context bytes are not all
 // here yet waits (at most 3 do) until the next chunk or the end of input.
+// With --hints an error also keeps the 3 bytes before it (so 6 stay in front
+// of the read area) and waits for 6 bytes after it: what explain() may read.
 #include "check_input.hpp"
 
-#include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
 #include <cstring>
@@ -40,7 +41,8 @@ namespace {
 
 // The read area is preceded by room for the last bytes of the stream, a page
 // of it so that the read area itself is page-aligned (see page_buffer).
-constexpr std::size_t kLookBehind = 3;
+constexpr std::size_t kLate = 3;  // how far before its chunk an error may start
+constexpr std::size_t kLookBehind = kLate + kHintBehind;
 constexpr std::size_t kPad = kPageSize;
 
 class input_checker {
@@ -50,12 +52,13 @@ class input_checker {
   // be a file read from its middle). The first `proven` bytes of the input
   // are known well-formed and to end where a character does; reading goes on
   // after them.
-  input_checker(const check_settings& settings, reporter* rep, int reread_fd,
+  input_checker(const check_settings& settings, check_buffer& buffer, reporter* rep, int reread_fd,
                 std::uint64_t reread_from, std::uint64_t proven)
-      : storage_(allocate_pages(kPad + kChunkSize)),
-        data_(storage_.get() + kPad),
+      : data_(buffer.get() + kPad),
         reporter_(rep),
         context_(rep != nullptr && rep->needs_context()),
+        context_want_(settings.hints ? kHintAhead : kContextBytes),
+        hints_(settings.hints),
         max_reported_(rep != nullptr ? settings.max_reported : 0),
         count_every_(settings.count_every_error),
         phase_(rep != nullptr && (settings.max_reported > 1 || settings.count_every_error)
@@ -63,6 +66,8 @@ class input_checker {
                    : phase::first_error),
         reread_fd_(reread_fd),
         reread_from_(reread_from),
+        validator_(settings.deny),
+        scanner_(settings.deny),
         proven_(proven),
         base_(proven),
         end_(proven) {}
@@ -86,7 +91,7 @@ class input_checker {
         break;
       case phase::drain: break;
     }
-    if (tracking()) track_to(end_ >= kLookBehind ? end_ - kLookBehind : 0);
+    if (tracking()) track_to(end_ >= kLate ? end_ - kLate : 0);
     keep_tail(n);
     return emit_ready(false);
   }
@@ -184,12 +189,23 @@ class input_checker {
     e.kind = r.kind;
     e.offset = offset;
     e.length = r.length;
+    e.category = r.category;
+    e.code_point = r.code_point;
+    e.want_hint = hints_;
+    e.input_offset = offset;
+    if (hints_) {
+      // SAFETY: the kept tail reaches kLookBehind bytes before the read area,
+      // and an error starts at most kLate bytes before it.
+      const std::uint64_t kept = offset - (base_ - tail_);
+      e.before_len = static_cast<unsigned>(kept < kHintBehind ? kept : kHintBehind);
+      std::memcpy(e.before, at(offset - e.before_len), e.before_len);
+    }
     e.line = tracker_.line();
     e.column = tracker_.column();
     if (r.kind == error::unexpected_continuation) tracker_.lone_continuation();
     if (context_) {
       const std::uint64_t here = end_ - offset;
-      e.context_len = here < kContextBytes ? static_cast<unsigned>(here) : kContextBytes;
+      e.context_len = here < context_want_ ? static_cast<unsigned>(here) : context_want_;
       std::memcpy(e.context, at(offset), e.context_len);
     }
     waiting_[waiting_count_++] = e;
@@ -204,7 +220,7 @@ class input_checker {
   void fill_contexts(std::size_t n) noexcept {
     for (std::size_t i = 0; i < waiting_count_; ++i) {
       found_error& e = waiting_[i];
-      const std::size_t want = kContextBytes - e.context_len;
+      const std::size_t want = context_want_ - e.context_len;
       const std::size_t take = want < n ? want : n;
       std::memcpy(e.context + e.context_len, data_, take);
       e.context_len += static_cast<unsigned>(take);
@@ -216,7 +232,7 @@ class input_checker {
     std::size_t done = 0;
     bool ok = true;
     while (done < waiting_count_ &&
-           (at_end || waiting_[done].context_len == kContextBytes || !context_)) {
+           (at_end || waiting_[done].context_len == context_want_ || !context_)) {
       ok = reporter_->error(waiting_[done++]);
       if (!ok) break;
     }
@@ -236,10 +252,11 @@ class input_checker {
     base_ = end_;
   }
 
-  page_buffer storage_;
   unsigned char* data_;
   reporter* reporter_;
   bool context_;
+  unsigned context_want_;  // context bytes an error waits for
+  bool hints_;
   std::uint64_t max_reported_;
   bool count_every_;
   phase phase_;
@@ -258,17 +275,17 @@ class input_checker {
   bool valid_ = true;
   std::uint64_t reported_ = 0;
   kind_counts kinds_{};
-  // Errors waiting for their context bytes: offsets within 3 bytes of the end,
-  // so at most 3, plus the one being added.
-  found_error waiting_[kLookBehind + 1];
+  // Errors waiting for their context bytes: offsets within 6 bytes of the end
+  // (3 without hints), so at most 6, plus the one being added.
+  found_error waiting_[kHintAhead + 1];
   std::size_t waiting_count_ = 0;
 };
 
-std::unique_ptr<reporter> make_reporter(output_format format, const std::string& path,
-                                        channel& out) {
+std::unique_ptr<reporter> make_reporter(output_format format, const std::string& path, channel& out,
+                                        bool hints) {
   switch (format) {
     case output_format::text: return make_text_reporter(path, out);
-    case output_format::json: return make_json_reporter(path, out);
+    case output_format::json: return make_json_reporter(path, out, hints);
     case output_format::quiet: break;
   }
   return nullptr;
@@ -276,31 +293,44 @@ std::unique_ptr<reporter> make_reporter(output_format format, const std::string&
 
 }  // namespace
 
-input_result check_input(const check_settings& settings, const std::string& path, channel& out) {
+check_buffer::check_buffer() : pages_(allocate_pages(kPad + kChunkSize)) {}
+
+input_result check_input(const check_settings& settings, const std::string& path, channel& out,
+                         check_buffer& buffer) {
   input_result res;
   int err = 0;
-  const int fd = open_input(path, err);
+  input_info info;
+  const int fd = open_input(path, err, info);
   if (fd < 0) {
     out.err(file_message(path, err));
     res.status = input_result::outcome::io_error;
     return res;
   }
-  const std::unique_ptr<reporter> rep = make_reporter(settings.format, path, out);
-  struct stat st {};
-  const off_t start = ::lseek(fd, 0, SEEK_CUR);
-  const bool rereadable = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && start >= 0;
+  const std::unique_ptr<reporter> rep = make_reporter(settings.format, path, out, settings.hints);
+  // A file opened here starts at offset 0; standard input may be a file
+  // read from its middle, and only there is the offset asked for.
+  std::uint64_t start = 0;
+  bool rereadable = info.regular;
+  if (rereadable && path == kStdinName) {
+    const off_t at = ::lseek(fd, 0, SEEK_CUR);
+    rereadable = at >= 0 && static_cast<std::uint64_t>(at) <= info.size;
+    start = rereadable ? static_cast<std::uint64_t>(at) : 0;
+  }
+  // What a regular file holds after start (0: unknown, or empty).
+  const std::uint64_t length = rereadable ? info.size - start : 0;
+  advise_sequential(fd, info);
   // A large file is first validated in sections on several cores; reading
   // goes on after the prefix they proved, which is all of it when it is valid.
+  // Not under a policy, whose bom rule knows byte 0 alone, nor with hints,
+  // which read the bytes before an error: sections prove well-formedness only.
   std::uint64_t proven = 0;
-  if (rereadable && settings.threads > 1 && st.st_size > start) {
-    proven = valid_prefix(fd, static_cast<std::uint64_t>(start),
-                          static_cast<std::uint64_t>(st.st_size - start), settings.threads);
-    if (proven != 0 && ::lseek(fd, start + static_cast<off_t>(proven), SEEK_SET) < 0) {
+  if (length != 0 && settings.threads > 1 && settings.deny.empty() && !settings.hints) {
+    proven = valid_prefix(fd, start, length, settings.threads);
+    if (proven != 0 && ::lseek(fd, static_cast<off_t>(start + proven), SEEK_SET) < 0) {
       proven = 0;  // cannot skip: read it all again
     }
   }
-  input_checker checker(settings, rep.get(), rereadable ? fd : -1,
-                        rereadable ? static_cast<std::uint64_t>(start) : 0, proven);
+  input_checker checker(settings, buffer, rep.get(), rereadable ? fd : -1, start, proven);
   bool going = true;
   for (;;) {
     const ssize_t got = read_some(fd, checker.read_area(), kChunkSize);

@@ -7,7 +7,10 @@
 #include <cstdint>
 #include <string>
 
+#include <utf8guard/utf8guard.hpp>
+
 #include "channel.hpp"
+#include "io.hpp"
 
 namespace utf8guard::cli {
 
@@ -22,10 +25,15 @@ struct check_settings {
   // Threads one input may use: a large regular file is validated in that many
   // sections side by side first (sections.hpp). 1 reads it in one pass.
   unsigned threads = 1;
+  // --profile/--deny: the characters reported as disallowed.
+  policy deny;
+  // --hints: each ill-formed subpart's report names what probably made it.
+  bool hints = false;
 };
 
-// The seven error kinds plus "none", indexed by utf8guard::error.
-using kind_counts = std::array<std::uint64_t, 8>;
+// The eight error kinds (disallowed included) plus "none", indexed by
+// utf8guard::error.
+using kind_counts = std::array<std::uint64_t, 9>;
 
 struct input_result {
   enum class outcome {
@@ -39,7 +47,20 @@ struct input_result {
   kind_counts errors{};  // with count_every_error, every error; else those reported
 };
 
-input_result check_input(const check_settings& settings, const std::string& path, channel& out);
+// check_buffer is check_input's read area. Each thread allocates one and
+// reuses it for every input it checks: a fresh buffer per input would cost
+// an mmap(2) and a munmap(2) each time (it is larger than malloc's threshold).
+class check_buffer {
+ public:
+  check_buffer();  // throws std::bad_alloc
+  [[nodiscard]] unsigned char* get() const noexcept { return pages_.get(); }
+
+ private:
+  page_buffer pages_;
+};
+
+input_result check_input(const check_settings& settings, const std::string& path, channel& out,
+                         check_buffer& buffer);
 
 }  // namespace utf8guard::cli
 

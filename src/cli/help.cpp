@@ -8,8 +8,9 @@ namespace utf8guard::cli {
 
 std::string_view help_text() {
   return R"(Usage: utf8guard check [--json] [--all] [--quiet] [--max-errors N] [-j N]
-                       [FILE...]
-       utf8guard sanitize [FILE|-]
+                       [--profile NAME] [--deny LIST] [--hints]
+                       [FILE... | --files0-from LIST]
+       utf8guard sanitize [--profile NAME] [--deny LIST] [FILE|-]
        utf8guard --help | -h | help
        utf8guard --version
 
@@ -33,7 +34,23 @@ Options of check (before, between or after the FILEs; -- ends the options):
   --quiet         print nothing on standard output; the exit status answers
   -j N, --jobs N  use N threads (0, the default: one per usable CPU): N files
                   at once, or a large file in N sections; the output is the
-                  same as with -j 1
+                  same as with -j 1. By default files are shared out only
+                  once what is left is worth starting threads for
+  --files0-from LIST
+                  check the files named in LIST (- for standard input), each
+                  name followed by a NUL byte, as "git ls-files -z" and
+                  "find -print0" write them: one process, one summary, one
+                  exit status. No FILE operands with it (a usage error). An
+                  empty name, a name "-" when LIST is standard input, and a
+                  last name not followed by NUL are reported in their place
+                  (status 2); the other names are still checked.
+  --hints         after each ill-formed sequence, name what probably wrote it
+                  and the value it meant: [cesu8_pair U+1F600]
+Options of check and sanitize:
+  --profile NAME  also refuse (sanitize: replace) the characters of a profile:
+                  strict (none, the default), source, field, json, url
+  --deny LIST     also refuse the characters of these categories, a comma-
+                  separated list, added to the profile's
 Other options:
   -h, --help      show this help and exit
   --version       show the version and the validation kernel, and exit
@@ -50,16 +67,34 @@ JSON output, one object per input, on one line:
    "kind":"overlong","line":2,"column":5}]}
   A path that is not UTF-8 is shown with U+FFFD in place of its bad bytes.
 
+A character a policy denies (well-formed, but not wanted), in text:
+  PATH:LINE:COLUMN: disallowed CATEGORY U+XXXX at byte OFFSET (HEX BYTES)
+  and in JSON: "kind":"disallowed","category":"bidi","code_point":"U+202E".
+--hints appends " [HINT U+XXXX]" (or " [HINT]") to an error's text line, and
+  "hint":"overlong_form","hint_value":"U+002F" to its JSON object.
+
 Error kinds: unexpected_continuation, overlong, surrogate, too_large,
-  invalid_byte, truncated, incomplete.
+  invalid_byte, truncated, incomplete, and disallowed under a policy.
+Categories: nul, control (C0 and DEL, less TAB and the line breaks), newline
+  (LF VT FF CR NEL LS PS), c1, bidi (Trojan Source), noncharacter,
+  private_use, bom (U+FEFF but at byte 0), replacement (U+FFFD), bad_escape
+  and double_encoding (percent-encoded input only).
+Profiles: source = nul,control,c1,bidi,bom; field = source + newline,
+  noncharacter; json = noncharacter; url = nul,control,newline,c1,bidi,
+  bad_escape,double_encoding.
+Hints: utf16_bom, modified_utf8_nul, overlong_form, cesu8_pair,
+  surrogate_code_point, beyond_unicode, windows1252.
 The --all summary, on standard error:
   utf8guard: 3 files, 1234 bytes, 5 errors (overlong 2, truncated 3)
   It counts the inputs read to the end and every error found in them,
   also those --max-errors leaves unprinted.
 
 Exit status:
-  check     0 every input is well-formed; 1 some input is not; 2 a usage error
-            or an I/O error (missing file, directory, read or write error).
+  check     0 every input is well-formed; 1 some input is not (or holds a
+            denied character); 2 a usage error (an unknown profile or
+            category too) or an I/O error (missing file, directory, read or
+            write error, a --files0-from LIST that cannot be read or holds a
+            bad name).
             2 wins over 1, and the other inputs are still checked.
   sanitize  0 done; 2 a usage error or an I/O error (reading or writing).
   When standard output is a pipe whose reader has gone (EPIPE, as in

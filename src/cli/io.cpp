@@ -34,7 +34,7 @@ void write_stderr(std::string_view text) {
   (void)write_all(STDERR_FILENO, text.data(), text.size());
 }
 
-int open_input(const std::string& path, int& err) {
+int open_input(const std::string& path, int& err, input_info& info) {
   int fd = STDIN_FILENO;
   if (path != kStdinName) {
     do {
@@ -45,6 +45,7 @@ int open_input(const std::string& path, int& err) {
       return -1;
     }
   }
+  info = input_info{};
   struct stat st {};
   if (::fstat(fd, &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
@@ -52,10 +53,16 @@ int open_input(const std::string& path, int& err) {
       err = EISDIR;
       return -1;
     }
-    // A hint only: a larger read-ahead window for plain files.
-    if (S_ISREG(st.st_mode)) (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    info.regular = S_ISREG(st.st_mode) && st.st_size >= 0;
+    if (info.regular) info.size = static_cast<std::uint64_t>(st.st_size);
   }
   return fd;
+}
+
+void advise_sequential(int fd, const input_info& info) {
+  if (info.regular && info.size > kChunkSize) {
+    (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  }
 }
 
 void close_input(int fd) {

@@ -41,10 +41,21 @@ std::string file_message(std::string_view path, int err);
 // nowhere left to report it.
 void write_stderr(std::string_view text);
 
+// input_info is what the one fstat(2) of open_input says about an input.
+struct input_info {
+  bool regular = false;    // a regular file: its size is known, it can be re-read
+  std::uint64_t size = 0;  // st_size, for a regular file
+};
+
 // open_input opens PATH for reading ("-" is standard input) and returns the
 // descriptor, or -1 with the reason in err. A directory is refused here with
 // EISDIR, since open(2) accepts directories and only read(2) would object.
-int open_input(const std::string& path, int& err);
+int open_input(const std::string& path, int& err, input_info& info);
+
+// advise_sequential asks for a larger read-ahead window on a regular file
+// longer than one chunk. A hint only, and a system call a small file does not
+// need: it is read in one read(2) anyway.
+void advise_sequential(int fd, const input_info& info);
 
 // close_input closes a descriptor from open_input (standard input stays open).
 void close_input(int fd);

@@ -77,6 +77,10 @@ class parser {
         return done(command::help);
       } else if (arg == "--version") {
         return done(command::version);
+      } else if (const option_use use =
+                     take_policy_option(arg, i, argc_, argv_, check, o.policy, result_.usage_error);
+                 use != option_use::not_mine) {
+        if (use == option_use::bad) return result_;
       } else if (check && arg == "--json") {
         o.json = true;
       } else if (check && arg == "--all") {
@@ -97,9 +101,17 @@ class parser {
         }
         if (n > kMaxJobs) n = kMaxJobs;
         o.jobs = n == 0 ? usable_cpus() : static_cast<unsigned>(n);
+        o.jobs_auto = n == 0;
+      } else if (check && is_option(arg, "--files0-from")) {
+        if (o.files0_from) return fail("--files0-from given twice");
+        if (!file_value(arg, "--files0-from", i, o.files0_from.emplace())) return result_;
       } else {
         return fail("unknown option " + quoted(arg));
       }
+    }
+    // As GNU wc and du: a list and operands would leave unclear what is checked.
+    if (o.files0_from && !o.files.empty()) {
+      return fail("file operands cannot be combined with --files0-from: " + quoted(o.files[0]));
     }
     if (o.cmd == command::sanitize && o.files.size() > 1) {
       return fail("sanitize takes at most one FILE");
@@ -113,21 +125,37 @@ class parser {
            (arg.size() == name.size() || arg[name.size()] == '=');
   }
 
+  // text reads the value of "--name=V" or of "--name V" (advancing i); what
+  // names it in the message when it is missing.
+  bool text(std::string_view arg, std::string_view name, int& i, std::string_view what,
+            std::string_view& v) {
+    if (arg.size() > name.size() && arg[name.size()] == '=') {
+      v = arg.substr(name.size() + 1);
+    } else if (i + 1 < argc_) {
+      v = argv_[++i];
+    } else {
+      fail("option " + quoted(name) + " needs " + std::string(what));
+      return false;
+    }
+    return true;
+  }
+
   // value reads the number of "--name=N" or of "--name N" (advancing i).
   bool value(std::string_view arg, std::string_view name, int& i, std::uint64_t& n) {
-    std::string_view text;
-    if (arg.size() > name.size() && arg[name.size()] == '=') {
-      text = arg.substr(name.size() + 1);
-    } else if (i + 1 < argc_) {
-      text = argv_[++i];
-    } else {
-      fail("option " + quoted(name) + " needs a number");
+    std::string_view v;
+    if (!text(arg, name, i, "a number", v)) return false;
+    if (!parse_number(v, n)) {
+      fail("invalid number for " + std::string(name) + ": " + quoted(v));
       return false;
     }
-    if (!parse_number(text, n)) {
-      fail("invalid number for " + std::string(name) + ": " + quoted(text));
-      return false;
-    }
+    return true;
+  }
+
+  // file_value reads the file name of "--name=F" or of "--name F" (advancing i).
+  bool file_value(std::string_view arg, std::string_view name, int& i, std::string& file) {
+    std::string_view v;
+    if (!text(arg, name, i, "a file name", v)) return false;
+    file = v;
     return true;
   }
 

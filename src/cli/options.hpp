@@ -1,13 +1,17 @@
 // options.hpp - the command line:
-//   utf8guard check [--json] [--all] [--quiet] [--max-errors N] [-j N] [FILE...]
-//   utf8guard sanitize [FILE|-]
+//   utf8guard check [--json] [--all] [--quiet] [--max-errors N] [-j N]
+//                   [--profile NAME] [--deny LIST] [--hints] [FILE... | --files0-from LIST]
+//   utf8guard sanitize [--profile NAME] [--deny LIST] [FILE|-]
 //   utf8guard --help | -h | help ;  utf8guard --version
 #ifndef UTF8GUARD_CLI_OPTIONS_HPP
 #define UTF8GUARD_CLI_OPTIONS_HPP
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "policy_options.hpp"
 
 namespace utf8guard::cli {
 
@@ -20,7 +24,10 @@ struct options {
   bool quiet = false;
   std::uint64_t max_errors = 0;  // 0: not given
   unsigned jobs = 1;             // check: -j N, default (and -j 0) the number of usable CPUs
+  bool jobs_auto = true;         // check: no -j N with N > 0; threads start when worth it
   std::vector<std::string> files;
+  policy_options policy;                   // --profile, --deny, --hints (policy_options.hpp)
+  std::optional<std::string> files0_from;  // check: --files0-from LIST, instead of files
 };
 
 struct parse_result {

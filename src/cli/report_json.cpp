@@ -2,6 +2,12 @@
 // this order:
 //   {"path":"a.txt","valid":false,"bytes":1234,"errors":[{"offset":17,
 //    "length":1,"kind":"overlong","line":2,"column":5}]}
+// A denied character has "category" and "code_point" after its kind:
+//   {"offset":3,"length":3,"kind":"disallowed","category":"bidi",
+//    "code_point":"U+202E","line":1,"column":4}
+// and with --hints an ill-formed subpart that has a hint ends with
+//   ..."column":5,"hint":"overlong_form","hint_value":"U+002F"}
+// ("hint_value" only when the hint has a value).
 // "valid" and "bytes" come first but are known only at the end, so the error
 // list waits in a spill_buffer.
 #include <cstring>
@@ -23,7 +29,13 @@ class json_reporter final : public reporter {
   json_reporter(const std::string& path, channel& out)
       : path_(path), quoted_path_(json_quote(path)), out_(out), errors_(kMemoryBound) {}
 
-  [[nodiscard]] bool needs_context() const noexcept override { return false; }
+  explicit json_reporter(const std::string& path, channel& out, bool hints)
+      : json_reporter(path, out) {
+    hints_ = hints;
+  }
+
+  // Only hints need the bytes around an error.
+  [[nodiscard]] bool needs_context() const noexcept override { return hints_; }
 
   bool error(const found_error& e) override {
     entry_.assign(first_ ? "{\"offset\":" : ",{\"offset\":");
@@ -33,10 +45,29 @@ class json_reporter final : public reporter {
     append_number(entry_, e.length);
     entry_.append(",\"kind\":\"");
     entry_.append(to_string(e.kind));
+    if (e.kind == error::disallowed) {
+      entry_.append("\",\"category\":\"");
+      entry_.append(to_string(e.category));
+      entry_.append("\",\"code_point\":\"");
+      append_code_point(entry_, e.code_point);
+    }
     entry_.append("\",\"line\":");
     append_number(entry_, e.line);
     entry_.append(",\"column\":");
     append_number(entry_, e.column);
+    if (e.want_hint && e.kind != error::disallowed) {
+      const hint h = e.the_hint();
+      if (h.kind != hint_kind::none) {
+        entry_.append(",\"hint\":\"");
+        entry_.append(to_string(h.kind));
+        entry_.push_back('"');
+        if (h.has_value) {
+          entry_.append(",\"hint_value\":\"");
+          append_code_point(entry_, h.value);
+          entry_.push_back('"');
+        }
+      }
+    }
     entry_.push_back('}');
     if (errors_.append(entry_)) return true;
     report_spill_failure();
@@ -71,12 +102,12 @@ class json_reporter final : public reporter {
   spill_buffer errors_;
   std::string entry_;
   bool first_ = true;
+  bool hints_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<reporter> make_json_reporter(const std::string& path, channel& out) {
-  return std::make_unique<json_reporter>(path, out);
+std::unique_ptr<reporter> make_json_reporter(const std::string& path, channel& out, bool hints) {
+  return std::make_unique<json_reporter>(path, out, hints);
 }
-
 }  // namespace utf8guard::cli

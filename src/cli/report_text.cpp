@@ -1,5 +1,8 @@
 // report_text.cpp - one line per error:
 //   PATH:LINE:COLUMN: KIND at byte OFFSET (HEX BYTES)
+//   PATH:LINE:COLUMN: disallowed CATEGORY U+XXXX at byte OFFSET (HEX BYTES)
+// and with --hints, after an ill-formed subpart's line: " [HINT U+XXXX]" or
+// " [HINT]" when it has one.
 // PATH is the argument exactly as given (its bytes, whatever they are).
 #include "format.hpp"
 #include "report.hpp"
@@ -20,11 +23,30 @@ class text_reporter final : public reporter {
     append_number(line_, e.column);
     line_.append(": ");
     line_.append(to_string(e.kind));
+    if (e.kind == error::disallowed) {
+      line_.push_back(' ');
+      line_.append(to_string(e.category));
+      line_.push_back(' ');
+      append_code_point(line_, e.code_point);
+    }
     line_.append(" at byte ");
     append_number(line_, e.offset);
     line_.append(" (");
-    append_hex(line_, e.context, e.context_len);
-    line_.append(")\n");
+    append_hex(line_, e.context, e.shown());
+    line_.push_back(')');
+    if (e.want_hint && e.kind != error::disallowed) {
+      const hint h = e.the_hint();
+      if (h.kind != hint_kind::none) {
+        line_.append(" [");
+        line_.append(to_string(h.kind));
+        if (h.has_value) {
+          line_.push_back(' ');
+          append_code_point(line_, h.value);
+        }
+        line_.push_back(']');
+      }
+    }
+    line_.push_back('\n');
     return out_.out(line_);
   }
 

@@ -14,18 +14,20 @@ namespace utf8guard::cli {
 int run_sanitize(const options& opts) {
   const std::string path = opts.files.empty() ? std::string(kStdinName) : opts.files.front();
   int err = 0;
-  const int fd = open_input(path, err);
+  input_info info;
+  const int fd = open_input(path, err, info);
   if (fd < 0) {
     write_stderr(file_message(path, err));
     return kExitTrouble;
   }
+  advise_sequential(fd, info);
   // Output is gathered so that a run of replacements costs one write, not one
   // per U+FFFD; well-formed runs as large as the buffer go straight out.
   fd_writer out(STDOUT_FILENO, kChunkSize);
   auto sink = [&out](std::string_view bytes) { return out.write(bytes); };
   const page_buffer pages = allocate_pages(kChunkSize);
   char* const buffer = reinterpret_cast<char*>(pages.get());
-  sanitizer s;
+  sanitizer s(opts.policy.deny);  // --profile/--deny: denied characters become U+FFFD too
   bool wrote = true;
   for (;;) {
     const ssize_t got = read_some(fd, buffer, kChunkSize);

@@ -133,7 +133,7 @@ utf8guard_result utf8guard_decode_one(const char* data, size_t len, uint32_t* co
   if (code_point == nullptr) return utf8guard::detail::kRefusedC;
   const utf8guard::decoded d = utf8guard::decode_one(c_bytes(data, len));
   if (d.kind == utf8guard::error::none) *code_point = d.value;
-  return {static_cast<utf8guard_error>(d.kind), 0, d.length};
+  return {static_cast<utf8guard_error>(d.kind), 0, d.length, UTF8GUARD_CATEGORY_NONE, 0};
 }
 
 utf8guard_status utf8guard_decode(const char* data, size_t len, uint32_t* out, size_t cap,

@@ -13,11 +13,13 @@
 namespace utf8guard::detail {
 
 inline utf8guard_result to_c(const result& r) noexcept {
-  return {static_cast<utf8guard_error>(r.kind), r.offset, r.length};
+  return {static_cast<utf8guard_error>(r.kind), r.offset, r.length,
+          static_cast<utf8guard_category>(r.category), r.code_point};
 }
 
 inline result from_c(const utf8guard_result& r) noexcept {
-  return {static_cast<error>(r.kind), r.offset, r.length};
+  return {static_cast<error>(r.kind), r.offset, r.length, static_cast<category>(r.category),
+          r.code_point};
 }
 
 // c_bytes turns a C (data, len) pair into a view, a lost pointer included:
@@ -37,7 +39,8 @@ inline bool bad_span(std::string_view v) noexcept { return bad_span(v.data(), v.
 
 // The answer of a refused call that returns a result: nothing was read.
 inline constexpr result kRefused{error::invalid_argument, 0, 0};
-inline constexpr utf8guard_result kRefusedC{UTF8GUARD_ERROR_INVALID_ARGUMENT, 0, 0};
+inline constexpr utf8guard_result kRefusedC{UTF8GUARD_ERROR_INVALID_ARGUMENT, 0, 0,
+                                            UTF8GUARD_CATEGORY_NONE, 0};
 
 // SAFETY: converting a (char*, len) pair; callers allow (nullptr, 0), which no
 // kernel dereferences because every read is bounded by n.

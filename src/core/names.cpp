@@ -21,6 +21,7 @@ std::string_view to_string(error kind) noexcept {
     case error::invalid_byte: return "invalid_byte";
     case error::truncated: return "truncated";
     case error::incomplete: return "incomplete";
+    case error::disallowed: return "disallowed";
     case error::invalid_argument: return "invalid_argument";
   }
   return "unknown";

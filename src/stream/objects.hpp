@@ -13,6 +13,7 @@
 
 #include "core/convert.hpp"
 #include "stream/engine.hpp"
+#include "stream/policy_filter.hpp"
 
 namespace utf8guard::detail {
 namespace {
@@ -30,18 +31,32 @@ enum life : std::uint32_t {
   kOpen = 0x4f50454e,      // taking chunks
   kFinished = 0x46494e44,  // finish succeeded; a finish may run again (nothing is left)
   kStopped = 0x53544f50,   // an error (validator), or a sink or callback said stop
-  kRefused = 0x52454655,   // a caller bug failed it
+  kMisused = 0x52454655,   // a caller bug failed it
 };
 
 inline bool initialised(std::uint32_t state) noexcept {
-  return state == kOpen || state == kFinished || state == kStopped || state == kRefused;
+  return state == kOpen || state == kFinished || state == kStopped || state == kMisused;
 }
 
-// start makes s a new stream: nothing fed, nothing carried, no error.
+// start makes s a new stream: nothing fed, nothing carried, no error, and
+// the characters of policy denied (none by default).
 template <class State>
-void start(State& s) noexcept {
+void start(State& s, utf8guard_policy policy = 0) noexcept {
   s = State{};
+  s.priv_policy = policy;
   s.priv_state = kOpen;
+}
+
+// feed runs one chunk through the engine, and through a policy_filter when
+// the stream has a policy (stream/policy_filter.hpp); finish needs none: it
+// only reports an unfinished sequence.
+template <class State, class Handler>
+bool feed(State& s, std::string_view chunk, Handler& h) {
+  if (__builtin_expect(s.priv_policy == 0, 1)) {
+    return stream_feed(cursor(s), bytes(chunk.data()), chunk.size(), h);
+  }
+  policy_filter<Handler> f(h, s.priv_policy, s.priv_position - s.priv_carry_len);
+  return stream_feed(cursor(s), bytes(chunk.data()), chunk.size(), f);
 }
 
 // runs is the sanitizer's and scanner's common case: an object that is open,
@@ -64,7 +79,7 @@ __attribute__((noinline, cold)) utf8guard_status settled(State* s, bool bad_args
   if (s == nullptr) return UTF8GUARD_INVALID_ARGUMENT;
   switch (s->priv_state) {
     case kStopped: return UTF8GUARD_SINK_FAILED;
-    case kRefused: return UTF8GUARD_INVALID_ARGUMENT;
+    case kMisused: return UTF8GUARD_INVALID_ARGUMENT;
     case kOpen:
       if (!bad_args) return UTF8GUARD_OK;  // (nullptr, 0): the empty chunk
       break;
@@ -73,7 +88,7 @@ __attribute__((noinline, cold)) utf8guard_status settled(State* s, bool bad_args
       break;
     default: return UTF8GUARD_INVALID_ARGUMENT;  // never initialised: not written
   }
-  s->priv_state = kRefused;
+  s->priv_state = kMisused;
   return UTF8GUARD_INVALID_ARGUMENT;
 }
 
@@ -128,7 +143,7 @@ struct batch_handler {
     if (count > kBatch - pending && !flush()) return false;
     for (std::size_t k = 0; k < count; ++k) {
       batch[pending + k] = {static_cast<utf8guard_error>(list[k].kind()), base + list[k].offset(),
-                            list[k].length()};
+                            list[k].length(), UTF8GUARD_CATEGORY_NONE, 0};
     }
     pending += count;
     return pending < kBatch || flush();
@@ -166,11 +181,12 @@ __attribute__((noinline, cold)) const utf8guard_result& validator_settled(utf8gu
       if (n == 0) return v->priv_error;  // (nullptr, 0): the empty chunk
       [[fallthrough]];
     case kFinished:
-      v->priv_error = {UTF8GUARD_ERROR_INVALID_ARGUMENT, v->priv_position, 0};
-      v->priv_state = kRefused;
+      v->priv_error = kRefusedC;
+      v->priv_error.offset = v->priv_position;
+      v->priv_state = kMisused;
       break;
     case kStopped:
-    case kRefused: break;
+    case kMisused: break;
     default: return kRefusedC;  // never initialised: not written
   }
   v->priv_position += n;  // keep bytes_fed() honest; the verdict stands
@@ -185,7 +201,7 @@ inline const utf8guard_result& validator_feed(utf8guard_validator* v, std::strin
     return validator_settled(v, chunk.size());
   }
   first_error_handler h{v->priv_error};
-  if (!stream_feed(cursor(*v), bytes(chunk.data()), chunk.size(), h)) v->priv_state = kStopped;
+  if (!feed(*v, chunk, h)) v->priv_state = kStopped;
   return v->priv_error;
 }
 
@@ -206,7 +222,7 @@ utf8guard_status sanitizer_feed(utf8guard_sanitizer* s, std::string_view chunk, 
     return settled(s, bad_span(chunk) || sink == nullptr, false);
   }
   auto h = sink_handler(sink, ctx, s->priv_replacements);
-  return settle(s, stream_feed(cursor(*s), bytes(chunk.data()), chunk.size(), h), false);
+  return settle(s, feed(*s, chunk, h), false);
 }
 
 utf8guard_status sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink, void* ctx) {
@@ -221,9 +237,7 @@ utf8guard_status scanner_feed(utf8guard_scanner* s, std::string_view chunk, batc
   if (!runs(s, chunk.data() != nullptr, deliver != nullptr)) {
     return settled(s, bad_span(chunk) || deliver == nullptr, false);
   }
-  return scan(s, deliver, ctx, false, [&](batch_handler& h) {
-    return stream_feed(cursor(*s), bytes(chunk.data()), chunk.size(), h);
-  });
+  return scan(s, deliver, ctx, false, [&](batch_handler& h) { return feed(*s, chunk, h); });
 }
 
 utf8guard_status scanner_finish(utf8guard_scanner* s, batch_fn deliver, void* ctx) {

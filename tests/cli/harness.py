@@ -1,10 +1,10 @@
-"""harness.py - running the utf8guard CLI from tests, and the oracle the tests
+"""harness.py - running the utf8guard CLI from tests, and what the tests
 check it against.
 
-The oracle is Python's own UTF-8 decoder: bytes.decode('utf-8', ...) reports
-each maximal subpart (Unicode 3.9) to an error handler as exc.start/exc.end,
-and 'replace' gives the sanitize output. Kinds, lines, columns and context
-bytes are computed here from DESIGN.md's definitions, never by asking the CLI.
+What the CLI must report (kinds, offsets, lines, columns, context bytes and
+sanitized output) comes from tests/support/utf8_oracle.py, which works it out
+from Python's own UTF-8 decoder, never by asking the CLI. This file renders
+those answers as the CLI prints them.
 
 Configuration comes from the command line (see main()) and the environment:
   UTF8GUARD_CLI_WRAPPER  a command prefixed to every CLI run, e.g.
@@ -12,7 +12,6 @@ Configuration comes from the command line (see main()) and the environment:
                          time limits are then multiplied by SLOWDOWN.
 """
 
-import codecs
 import os
 import random
 import shlex
@@ -23,6 +22,9 @@ import tempfile
 import threading
 import time
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from utf8_oracle import KINDS, expected_errors, sanitized  # noqa: E402,F401  (re-exported)
 
 CLI = None  # path of the utf8guard binary
 SHIM = None  # path of the read/write fault-injection library (eintr_shim.c)
@@ -38,9 +40,6 @@ SLOWDOWN = 50 if WRAPPER else 1
 # from 4 KiB up, including the 64 KiB a pipe delivers at a time.
 CHUNK = 256 * 1024
 PAGE = 4096
-
-KINDS = ["unexpected_continuation", "overlong", "surrogate", "too_large",
-         "invalid_byte", "truncated", "incomplete"]
 
 
 def cli_command(args):
@@ -67,79 +66,7 @@ def popen(args, env=None, **kwargs):
     return subprocess.Popen(cli_command(args), env=full_env, **kwargs)
 
 
-# ---- the oracle ---------------------------------------------------------------
-
-_recorded = []
-
-
-def _record(exc):
-    _recorded.append((exc.start, exc.end))
-    return ("\ufffd", exc.end)
-
-
-codecs.register_error("utf8guard_test_record", _record)
-
-
-def subparts(data):
-    """The maximal subparts of data, as (start, end), in order."""
-    _recorded.clear()
-    data.decode("utf-8", "utf8guard_test_record")
-    found = list(_recorded)
-    _recorded.clear()
-    return found
-
-
-def kind_of(data, start, end):
-    """DESIGN.md's kind of the maximal subpart data[start:end]."""
-    b0 = data[start]
-    b1 = data[start + 1] if start + 1 < len(data) else None
-    if 0x80 <= b0 <= 0xBF:
-        return "unexpected_continuation"
-    if b0 in (0xC0, 0xC1):
-        return "overlong"
-    if b0 >= 0xF5:
-        return "invalid_byte"
-    if b1 is not None:
-        if b0 == 0xE0 and 0x80 <= b1 <= 0x9F:
-            return "overlong"
-        if b0 == 0xF0 and 0x80 <= b1 <= 0x8F:
-            return "overlong"
-        if b0 == 0xED and 0xA0 <= b1 <= 0xBF:
-            return "surrogate"
-        if b0 == 0xF4 and 0x90 <= b1 <= 0xBF:
-            return "too_large"
-    return "incomplete" if end == len(data) else "truncated"
-
-
-def code_points(data, start, end):
-    """Code points in data[start:end] (unit boundaries): well-formed sequences
-    and maximal subparts, each counted once - what decode-replace yields."""
-    return len(data[start:end].decode("utf-8", "replace"))
-
-
-def expected_errors(data):
-    """Every error of data as a dict: offset, length, kind, line, column, hex."""
-    out = []
-    line, line_start = 1, 0
-    col, col_at = 1, 0  # column of byte offset col_at
-    for start, end in subparts(data):
-        lfs = data.count(b"\n", col_at, start)
-        if lfs:
-            line += lfs
-            line_start = data.rfind(b"\n", 0, start) + 1
-            col, col_at = 1, line_start
-        col += code_points(data, col_at, start)
-        col_at = start
-        out.append({
-            "offset": start,
-            "length": end - start,
-            "kind": kind_of(data, start, end),
-            "line": line,
-            "column": col,
-            "hex": " ".join("%02X" % b for b in data[start:start + 4]),
-        })
-    return out
-
+# ---- the report, as the CLI prints it -----------------------------------------
 
 def text_lines(path, errors):
     """The CLI's text report of errors, as bytes."""
@@ -153,10 +80,6 @@ def text_lines(path, errors):
 
 def json_errors(errors):
     return [{k: e[k] for k in ("offset", "length", "kind", "line", "column")} for e in errors]
-
-
-def sanitized(data):
-    return data.decode("utf-8", "replace").encode("utf-8")
 
 
 def summary(files, nbytes, errors):
@@ -269,6 +192,8 @@ def shell_quote(arg):
 
 # ---- test plumbing ------------------------------------------------------------
 
+USAGE_HINT = b"utf8guard: try 'utf8guard --help' for more information\n"
+
 class CliTest(unittest.TestCase):
     """A test case with a private temporary directory."""
 
@@ -290,6 +215,13 @@ class CliTest(unittest.TestCase):
     def assertExit(self, proc, code):
         self.assertEqual(proc.returncode, code,
                          "exit status %r, stderr: %r" % (proc.returncode, proc.stderr[:2000]))
+
+    def assertUsageError(self, args, why):
+        """A usage error: exit 2, nothing on stdout, the reason and the hint."""
+        p = run(args)
+        self.assertExit(p, 2)
+        self.assertEqual(p.stdout, b"")
+        self.assertEqual(p.stderr, b"utf8guard: " + why + b"\n" + USAGE_HINT)
 
 
 def main():

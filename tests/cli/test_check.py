@@ -11,16 +11,8 @@ import unittest
 import harness
 from harness import CliTest, expected_errors, json_errors, run, summary, text_lines
 
-HINT = b"utf8guard: try 'utf8guard --help' for more information\n"
-
 
 class Usage(CliTest):
-    def assertUsageError(self, args, why):
-        p = run(args)
-        self.assertExit(p, 2)
-        self.assertEqual(p.stdout, b"")
-        self.assertEqual(p.stderr, b"utf8guard: " + why + b"\n" + HINT)
-
     def test_usage_errors(self):
         self.assertUsageError([], b"missing command")
         self.assertUsageError(["frobnicate"], b"unknown command 'frobnicate'")

@@ -11,7 +11,7 @@ import unittest
 import harness
 from harness import CliTest, expected_errors, run, text_lines
 
-OPTION = re.compile(r"(?<![\w-])(--?[a-z][a-z-]*)")
+OPTION = re.compile(r"(?<![\w-])(--?[a-z][a-z0-9-]*)")
 
 
 def help_text():
@@ -47,14 +47,16 @@ class HelpAndManPage(unittest.TestCase):
     def test_same_options(self):
         options = help_options(self.help)
         self.assertEqual(options, {"--all", "--max-errors", "--json", "--quiet", "-j", "--jobs",
-                                   "-h", "--help", "--version"})
+                                   "--files0-from", "--hints", "--profile", "--deny", "-h",
+                                   "--help", "--version"})
         self.assertEqual(man_options(self.roff), options)
 
     def test_every_listed_option_is_accepted(self):
         f = "/dev/null"
         for args in (["--all"], ["--max-errors", "2"], ["--json"], ["--quiet"], ["-j", "2"],
-                     ["--jobs", "2"]):
+                     ["--jobs", "2"], ["--hints"], ["--profile", "field"], ["--deny", "bidi"]):
             self.assertEqual(run(["check"] + args + [f]).returncode, 0, args)
+        self.assertEqual(run(["check", "--files0-from", f]).returncode, 0)
 
     def test_help_is_complete(self):
         for needle in ["check", "sanitize", "PATH:LINE:COLUMN: KIND at byte OFFSET (HEX BYTES)",

@@ -1,5 +1,5 @@
 #!/bin/sh
-# pkg_config_c99.sh PREFIX PKGCONFIGDIR WORKDIR CC SOURCE VERSION static|shared
+# pkg_config_c99.sh PREFIX PKGCONFIGDIR WORKDIR CC SOURCE VERSION static|shared [FUZZ]
 #
 # Builds a C99 program against an installed utf8guard the way a Makefile
 # would, `cc -std=c99 prog.c $(pkg-config --cflags --libs utf8guard)`, and
@@ -8,8 +8,10 @@
 # --install --prefix`, not the one configured) and carries VERSION.
 # CFLAGS and LDFLAGS from the environment are added (the build's own flags,
 # e.g. sanitizers). Exit 77 (ctest: skipped) when pkg-config is not installed.
+# With FUZZ=ON, also consumer_fuzz.c (next to SOURCE) against utf8guard-fuzz,
+# loading the AFL++ module the .pc names and checking its dictionary is there.
 set -eu
-prefix=$1 pcdir=$2 work=$3 cc=$4 source=$5 version=$6 mode=$7
+prefix=$1 pcdir=$2 work=$3 cc=$4 source=$5 version=$6 mode=$7 fuzz=${8:-OFF}
 
 if ! command -v pkg-config >/dev/null 2>&1; then
   echo "pkg-config is not installed: skipped"
@@ -44,4 +46,23 @@ for way in $ways; do
   "$cc" -std=c99 -pedantic-errors -Wall -Wextra -Werror ${CFLAGS:-} \
     "-DEXPECTED_VERSION=\"$version\"" "$source" -o "$work/consumer_c" ${LDFLAGS:-} $flags
   "$work/consumer_c"
+done
+
+[ "$fuzz" = ON ] || exit 0
+got=$(pkg-config --modversion utf8guard-fuzz)
+[ "$got" = "$version" ] || { echo "utf8guard-fuzz.pc: version $got, expected $version" >&2; exit 1; }
+dict=$(pkg-config --variable=dictionary utf8guard-fuzz)
+[ -f "$dict" ] || { echo "utf8guard-fuzz.pc: dictionary $dict is missing" >&2; exit 1; }
+afl=$(pkg-config --variable=afl_mutator utf8guard-fuzz)
+[ -z "$afl" ] || [ -f "$afl" ] || { echo "utf8guard-fuzz.pc: afl_mutator $afl is missing" >&2; exit 1; }
+fuzz_source=$(dirname "$source")/consumer_fuzz.c
+for way in $ways; do
+  extra=""
+  [ "$way" = plain ] || extra=$way
+  flags=$(pkg-config --cflags --libs ${extra:+"$extra"} utf8guard-fuzz)
+  echo "+ $cc -std=c99 ... $fuzz_source $flags"
+  # shellcheck disable=SC2086  # the flags are meant to split into words
+  "$cc" -std=c99 -pedantic-errors -Wall -Wextra -Werror ${CFLAGS:-} \
+    ${afl:+"-DAFL_MUTATOR=\"$afl\""} "$fuzz_source" -o "$work/consumer_fuzz" ${LDFLAGS:-} $flags -ldl
+  "$work/consumer_fuzz"
 done

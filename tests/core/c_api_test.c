@@ -247,9 +247,117 @@ static void test_codec(void) {
   CHECK(utf8guard_encode(NULL, 0, NULL, 0, &written, &bad) == UTF8GUARD_OK && written == 0);
 }
 
+/* ---- Policies and hints ----------------------------------------------------- */
+
+/* violation checks a disallowed result. */
+static int violation(utf8guard_result r, size_t offset, size_t length, utf8guard_category c,
+                     uint32_t cp) {
+  return same(r, UTF8GUARD_ERROR_DISALLOWED, offset, length) && r.category == c &&
+         r.code_point == cp;
+}
+
+static void test_policy_names(void) {
+  utf8guard_policy p = 12345u;
+  size_t k;
+  CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_DISALLOWED), "disallowed") == 0);
+  CHECK(strcmp(utf8guard_category_name(UTF8GUARD_CATEGORY_BIDI), "bidi") == 0);
+  CHECK(strcmp(utf8guard_category_name(UTF8GUARD_CATEGORY_DOUBLE_ENCODING), "double_encoding") ==
+        0);
+  CHECK(strcmp(utf8guard_category_name(UTF8GUARD_CATEGORY_NONE), "none") == 0);
+  CHECK(strcmp(utf8guard_category_name((utf8guard_category)3), "unknown") == 0);
+  for (k = 0; k < UTF8GUARD_CATEGORY_COUNT; ++k) {
+    const utf8guard_category c = (utf8guard_category)(1u << k);
+    const char* name = utf8guard_category_name(c);
+    CHECK(utf8guard_category_from_name(name, strlen(name)) == c);
+  }
+  CHECK(utf8guard_category_from_name("private_use", 11) == UTF8GUARD_CATEGORY_PRIVATE_USE);
+  CHECK(utf8guard_category_from_name("private", 7) == UTF8GUARD_CATEGORY_NONE);
+  CHECK(utf8guard_category_from_name(NULL, 0) == UTF8GUARD_CATEGORY_NONE);
+  CHECK(strcmp(utf8guard_profile_name(0), "strict") == 0);
+  CHECK(strcmp(utf8guard_profile_name(2), "field") == 0);
+  CHECK(utf8guard_profile_name(5) == NULL);
+  CHECK(utf8guard_profile_from_name("field", 5, &p) && p == UTF8GUARD_PROFILE_FIELD);
+  CHECK(utf8guard_profile_from_name("source", 6, &p) && p == UTF8GUARD_PROFILE_SOURCE);
+  CHECK(!utf8guard_profile_from_name("fields", 6, &p) && p == UTF8GUARD_PROFILE_SOURCE);
+  CHECK(!utf8guard_profile_from_name(NULL, 0, &p));
+}
+
+static void test_policy(void) {
+  static const char trojan[] = "if (a)\xE2\x80\xAE { }";
+  static const char header[] = "value\r\nX-Injected: 1";
+  utf8guard_validator v;
+  utf8guard_scanner sc;
+  utf8guard_sanitizer sz;
+  struct error_list l = {{{UTF8GUARD_ERROR_NONE, 0, 0, UTF8GUARD_CATEGORY_NONE, 0}}, 0};
+  struct buffer b = {{0}, 0};
+  char out[64];
+  size_t written = 0, replaced = 0;
+
+  CHECK(utf8guard_is_valid_policy(trojan, strlen(trojan), UTF8GUARD_PROFILE_STRICT));
+  CHECK(!utf8guard_is_valid_policy(trojan, strlen(trojan), UTF8GUARD_PROFILE_SOURCE));
+  CHECK(utf8guard_is_valid_policy(NULL, 0, UTF8GUARD_PROFILE_FIELD));
+  CHECK(violation(utf8guard_validate_policy(trojan, strlen(trojan), UTF8GUARD_PROFILE_SOURCE), 6, 3,
+                  UTF8GUARD_CATEGORY_BIDI, 0x202E));
+  CHECK(violation(utf8guard_validate_policy(header, strlen(header), UTF8GUARD_PROFILE_FIELD), 5, 1,
+                  UTF8GUARD_CATEGORY_NEWLINE, 0x0D));
+  CHECK(same(utf8guard_validate_policy(header, strlen(header), UTF8GUARD_PROFILE_SOURCE),
+             UTF8GUARD_ERROR_NONE, 0, 0));
+
+  /* A stream: the violation comes with the feed that completes it. */
+  utf8guard_validator_init_policy(&v, UTF8GUARD_PROFILE_SOURCE);
+  CHECK(same(utf8guard_validator_feed(&v, trojan, 7), UTF8GUARD_ERROR_NONE, 0, 0));
+  CHECK(violation(utf8guard_validator_feed(&v, trojan + 7, 5), 6, 3, UTF8GUARD_CATEGORY_BIDI,
+                  0x202E));
+  CHECK(violation(utf8guard_validator_finish(&v), 6, 3, UTF8GUARD_CATEGORY_BIDI, 0x202E));
+
+  utf8guard_scanner_init_policy(&sc, UTF8GUARD_PROFILE_FIELD);
+  CHECK(utf8guard_scanner_feed(&sc, header, 6, collect, &l) == UTF8GUARD_OK);
+  CHECK(utf8guard_scanner_feed(&sc, header + 6, strlen(header) - 6, collect, &l) == UTF8GUARD_OK);
+  CHECK(utf8guard_scanner_finish(&sc, collect, &l) == UTF8GUARD_OK);
+  CHECK(l.count == 2 && violation(l.items[0], 5, 1, UTF8GUARD_CATEGORY_NEWLINE, 0x0D) &&
+        violation(l.items[1], 6, 1, UTF8GUARD_CATEGORY_NEWLINE, 0x0A));
+  CHECK(utf8guard_scanner_errors(&sc) == 2);
+
+  /* Sanitizing: each denied character becomes one U+FFFD. */
+  CHECK(utf8guard_sanitize_policy(header, strlen(header), out, sizeof out, &written, &replaced,
+                                  UTF8GUARD_PROFILE_FIELD) == UTF8GUARD_OK);
+  CHECK(replaced == 2 && written == strlen(header) + 4 &&
+        memcmp(out, "value\xEF\xBF\xBD\xEF\xBF\xBDX-Injected: 1", written) == 0);
+  CHECK(utf8guard_sanitize_policy(header, strlen(header), out, 4, &written, &replaced,
+                                  UTF8GUARD_PROFILE_FIELD) == UTF8GUARD_BUFFER_TOO_SMALL);
+  utf8guard_sanitizer_init_policy(&sz, UTF8GUARD_PROFILE_SOURCE);
+  CHECK(utf8guard_sanitizer_feed(&sz, trojan, 8, append, &b) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitizer_feed(&sz, trojan + 8, strlen(trojan) - 8, append, &b) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitizer_finish(&sz, append, &b) == UTF8GUARD_OK);
+  CHECK(buffer_is(&b, "if (a)\xEF\xBF\xBD { }", 13));
+  CHECK(utf8guard_sanitizer_replacements(&sz) == 1);
+}
+
+static void test_hints(void) {
+  static const char cesu[] =
+      "a\xED\xA0\xBD\xED\xB8\x80"
+      "b";
+  utf8guard_hint h = utf8guard_explain(cesu, 8, 1);
+  CHECK(h.kind == UTF8GUARD_HINT_CESU8_PAIR && h.has_value && h.value == 0x1F600);
+  h = utf8guard_explain("..\xC0\xAF..", 6, 2);
+  CHECK(h.kind == UTF8GUARD_HINT_OVERLONG_FORM && h.has_value && h.value == 0x2F);
+  h = utf8guard_explain(
+      "\xFF\xFE"
+      "a",
+      3, 0);
+  CHECK(h.kind == UTF8GUARD_HINT_UTF16_BOM && !h.has_value);
+  h = utf8guard_explain("ok", 2, 5);
+  CHECK(h.kind == UTF8GUARD_HINT_NONE);
+  CHECK(strcmp(utf8guard_hint_name(UTF8GUARD_HINT_CESU8_PAIR), "cesu8_pair") == 0);
+  CHECK(strcmp(utf8guard_hint_name(UTF8GUARD_HINT_WINDOWS1252), "windows1252") == 0);
+  CHECK(strcmp(utf8guard_hint_name((utf8guard_hint_kind)99), "unknown") == 0);
+}
+
 int main(void) {
   size_t i, kernels_run = 0;
   test_names();
+  test_policy_names();
+  test_hints();
   test_kernel_list();
   test_codec();
   for (i = 0; i < utf8guard_kernel_count(); ++i) {
@@ -266,6 +374,7 @@ int main(void) {
     test_sanitize();
     test_sanitizer();
     test_scanner();
+    test_policy();
     ++kernels_run;
   }
   CHECK(kernels_run >= 1);

@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "core_support.hpp"
+#include "hex.hpp"
 #include "kernels.hpp"
+#include "results.hpp"
 #include "vectors.hpp"
 
 namespace utf8guard::testing {

@@ -13,12 +13,11 @@
 // busy.
 #include <gtest/gtest.h>
 
-#include <time.h>
-
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "cpu_time.hpp"
 #include "kernels.hpp"
 #include "short_inputs.hpp"
 
@@ -39,14 +38,6 @@ struct kernel_tally {
   std::uint64_t failures = 0;
   double cpu_seconds = 0;  // spent in this kernel's checks, for the log
 };
-
-// thread_cpu_seconds is this thread's CPU time: unlike wall time it does not
-// grow when other jobs share the machine, so the log shows what a shard costs.
-double thread_cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
 
 TEST_P(Exhaustive4, EveryInputOnEveryKernel) {
   constexpr int kReportLimit = 10;

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "random_inputs.hpp"
@@ -156,6 +157,19 @@ inline rc::Gen<std::vector<std::size_t>> cuts(std::size_t n) {
                         }
                         return out;
                       });
+}
+
+// chunks_of cuts in at the ascending positions cuts: the chunks a stream is fed.
+inline std::vector<std::string_view> chunks_of(std::string_view in,
+                                               const std::vector<std::size_t>& cuts) {
+  std::vector<std::string_view> out;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i <= cuts.size(); ++i) {
+    const std::size_t to = i < cuts.size() ? cuts[i] : in.size();
+    out.push_back(in.substr(from, to - from));
+    from = to;
+  }
+  return out;
 }
 
 }  // namespace utf8guard::testing::gen

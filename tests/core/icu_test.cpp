@@ -5,16 +5,17 @@
 // replace maximal subparts (Unicode 3.9), the rule docs/design.md fixes, so any
 // difference is a bug on one side.
 #include <gtest/gtest.h>
-#include <unicode/ustring.h>
 #include <unicode/utf8.h>
 
 #include <array>
 #include <string>
 #include <vector>
 
-#include "core_support.hpp"
+#include "hex.hpp"
+#include "icu.hpp"
 #include "kernels.hpp"
 #include "random_inputs.hpp"
+#include "results.hpp"
 
 namespace utf8guard::testing {
 namespace {
@@ -76,27 +77,6 @@ icu_verdict icu_scan(std::string_view in) {
   return v;
 }
 
-// icu_sanitize converts to UTF-16 with U+FFFD for each ill-formed subpart,
-// then back to UTF-8.
-std::string icu_sanitize(std::string_view in, std::size_t* substitutions) {
-  // Each input byte yields at most one UTF-16 unit (4-byte forms: 2 units).
-  std::u16string utf16(in.size() + 1, u'\0');
-  std::int32_t len16 = 0, subs = 0;
-  UErrorCode status = U_ZERO_ERROR;
-  u_strFromUTF8WithSub(utf16.data(), static_cast<std::int32_t>(utf16.size()), &len16, in.data(),
-                       static_cast<std::int32_t>(in.size()), 0xFFFD, &subs, &status);
-  EXPECT_TRUE(U_SUCCESS(status)) << u_errorName(status);
-  std::string out(3 * static_cast<std::size_t>(len16) + 1, '\0');
-  std::int32_t len8 = 0;
-  status = U_ZERO_ERROR;
-  u_strToUTF8(out.data(), static_cast<std::int32_t>(out.size()), &len8, utf16.data(), len16,
-              &status);
-  EXPECT_TRUE(U_SUCCESS(status)) << u_errorName(status);
-  out.resize(static_cast<std::size_t>(len8));
-  *substitutions = static_cast<std::size_t>(subs);
-  return out;
-}
-
 // next_input: one uniform-random string in eight, one error-dense string in
 // eight, and otherwise a mutated window of a seed text (the window itself
 // may start or end inside a character).
@@ -130,8 +110,9 @@ TEST_P(Icu, AgreesWithIcuOnAMillionRandomAndMutatedInputs) {
     const std::string in = next_input(maker);
     const icu_verdict icu = icu_scan(in);
     const result r = validate(in);
-    std::size_t icu_subs = 0;
-    const std::string icu_out = icu_sanitize(in, &icu_subs);
+    const icu_sanitized icu_conversion = icu_sanitize(in);
+    const std::string& icu_out = icu_conversion.bytes;
+    const std::size_t icu_subs = icu_conversion.replacements;
     out.assign(sanitize_bound(in.size()), '\0');
     std::size_t written = 0, replacements = 0;
     const utf8guard_status status =

@@ -10,32 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "core_support.hpp"
+#include "check_property.hpp"
 #include "generators.hpp"
+#include "hex.hpp"
 #include "kernels.hpp"
+#include "results.hpp"
 
 namespace utf8guard::testing {
 namespace {
-
-// check_property runs a RapidCheck property inside the current (kernel
-// parameterized) test, with at least `runs` successful cases; RC_PARAMS can
-// raise it or fix the seed. A failure reports the shrunk counterexample.
-template <class Property>
-void check_property(Property&& property, int runs = 1000) {
-  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  rc::detail::TestMetadata metadata;
-  metadata.id = std::string(info->test_suite_name()) + "/" + info->name();
-  metadata.description = info->name();
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  params.maxSuccess = std::max(params.maxSuccess, runs);
-  const rc::detail::TestResult outcome =
-      rc::detail::checkTestable(std::forward<Property>(property), metadata, params);
-  if (!outcome.template is<rc::detail::SuccessResult>()) {
-    std::ostringstream message;
-    rc::detail::printResultMessage(outcome, message);
-    FAIL() << message.str();
-  }
-}
 
 bool is_continuation(char b) { return (static_cast<unsigned char>(b) & 0xC0) == 0x80; }
 
@@ -234,14 +216,10 @@ TEST_P(Properties, SplittingTheInputChangesNoAnswer) {
     std::vector<result> errors;
     auto sink = [&out](std::string_view b) { out.append(b); };
     auto on_error = [&errors](const result& r) { errors.push_back(r); };
-    std::size_t from = 0;
-    for (std::size_t i = 0; i <= cuts.size(); ++i) {
-      const std::size_t to = i < cuts.size() ? cuts[i] : in.size();
-      const std::string_view chunk = std::string_view(in).substr(from, to - from);
+    for (const std::string_view chunk : gen::chunks_of(in, cuts)) {
       v.feed(chunk);
       RC_ASSERT(s.feed(chunk, sink));
       RC_ASSERT(scan.feed(chunk, on_error));
-      from = to;
     }
     RC_ASSERT(v.finish() == validate(in));
     RC_ASSERT(s.finish(sink));

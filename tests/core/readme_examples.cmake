@@ -93,6 +93,10 @@ function(utf8guard_add_readme_examples readme)
     set(target readme_${id})
     add_executable(${target} "${CMAKE_CURRENT_BINARY_DIR}/readme/${name}")
     target_link_libraries(${target} PRIVATE utf8guard::utf8guard)
+    # The fuzzing helpers' section shows utf8guard/fuzz.h (src/fuzzing/).
+    if(TARGET utf8guard::fuzz)
+      target_link_libraries(${target} PRIVATE utf8guard::fuzz)
+    endif()
     if(name MATCHES "\\.c$")
       set_target_properties(${target} PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON
                                                  C_EXTENSIONS OFF)

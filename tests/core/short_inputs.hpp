@@ -9,8 +9,9 @@
 #include <string>
 #include <string_view>
 
-#include "core_support.hpp"
+#include "hex.hpp"
 #include "reference.hpp"
+#include "results.hpp"
 #include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard::testing {
@@ -91,9 +92,7 @@ inline std::string describe_mismatch(std::string_view in, const expectation& e) 
   const result r = validate(in);
   const result want{static_cast<error>(e.kind), e.offset, e.length};
   std::string msg = "input " + hex(in) + " on kernel " + std::string(active_kernel());
-  msg += "\n  validate: " + std::string(to_string(r.kind)) + "@" + std::to_string(r.offset) + "+" +
-         std::to_string(r.length) + ", oracle " + std::string(to_string(want.kind)) + "@" +
-         std::to_string(want.offset) + "+" + std::to_string(want.length);
+  msg += "\n  validate: " + describe(r) + ", oracle " + describe(want);
   msg += std::string("\n  is_valid: ") + (is_valid(in) ? "true" : "false");
   char out[kMaxSanitized];
   const std::size_t written = sanitize_to(in, out, sanitize_bound(in.size()));

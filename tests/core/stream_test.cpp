@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "core_support.hpp"
 #include "guard_page.hpp"
+#include "hex.hpp"
 #include "kernels.hpp"
 #include "random_inputs.hpp"
+#include "results.hpp"
+#include "sinks.hpp"
 #include "vectors.hpp"
 
 namespace utf8guard::testing {
@@ -372,10 +374,7 @@ TEST_P(Stream, TheCApiStreamsLikeTheCppOne) {
     utf8guard_sanitizer s;
     utf8guard_sanitizer_init(&s);
     std::string out;
-    const utf8guard_sink append = [](void* ctx, const char* p, size_t n) {
-      static_cast<std::string*>(ctx)->append(p, n);
-      return true;
-    };
+    const utf8guard_sink append = append_sink;
     EXPECT_EQ(utf8guard_sanitizer_feed(&s, in.data(), cut, append, &out), UTF8GUARD_OK);
     EXPECT_EQ(utf8guard_sanitizer_feed(&s, in.data() + cut, in.size() - cut, append, &out),
               UTF8GUARD_OK);
@@ -386,10 +385,7 @@ TEST_P(Stream, TheCApiStreamsLikeTheCppOne) {
     utf8guard_scanner scan;
     utf8guard_scanner_init(&scan);
     std::vector<result> errors;
-    const utf8guard_error_callback collect = [](void* ctx, utf8guard_result r) {
-      static_cast<std::vector<result>*>(ctx)->push_back(from_c(r));
-      return true;
-    };
+    const utf8guard_error_callback collect = collect_error;
     EXPECT_EQ(utf8guard_scanner_feed(&scan, in.data(), cut, collect, &errors), UTF8GUARD_OK);
     EXPECT_EQ(utf8guard_scanner_feed(&scan, in.data() + cut, in.size() - cut, collect, &errors),
               UTF8GUARD_OK);

@@ -6,8 +6,9 @@
 #include <set>
 #include <string>
 
-#include "core_support.hpp"
+#include "hex.hpp"
 #include "kernels.hpp"
+#include "results.hpp"
 #include "vectors.hpp"
 
 namespace utf8guard::testing {

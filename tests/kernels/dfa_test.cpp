@@ -7,10 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "core/table37.hpp"
 #include "kernel_check.hpp"
+#include "kernels.hpp"
 #include "stream/dense.hpp"
 #include "stream/dfa.hpp"
-#include "core/table37.hpp"
 
 namespace {
 
@@ -340,17 +341,6 @@ TEST_P(DenseStreaming, SanitizeAndEveryErrorMatchTheOracleForEveryChunking) {
   utf8guard::set_kernel("best");
 }
 
-std::vector<std::string> usable_kernel_names() {
-  std::vector<std::string> out;
-  for (const utf8guard::kernel_info& k : utf8guard::kernels()) {
-    if (k.usable) out.emplace_back(k.name);
-  }
-  return out;
-}
-
-std::string param_name(const ::testing::TestParamInfo<std::string>& p) { return p.param; }
-
-INSTANTIATE_TEST_SUITE_P(Kernels, DenseStreaming, ::testing::ValuesIn(usable_kernel_names()),
-                         param_name);
+UTF8GUARD_INSTANTIATE_FOR_EVERY_KERNEL(DenseStreaming);
 
 }  // namespace

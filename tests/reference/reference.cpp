@@ -86,6 +86,10 @@ char32_t value(const std::uint8_t* s, int len) { return reachable(s, len, len).l
 
 }  // namespace
 
+error sequence_at(std::string_view bytes, std::size_t i) {
+  return at(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), i);
+}
+
 error first_error(std::string_view bytes) {
   const auto* p = reinterpret_cast<const std::uint8_t*>(bytes.data());
   for (std::size_t i = 0; i < bytes.size();) {

@@ -31,6 +31,8 @@ struct error {
   std::string_view kind;  // "none", "overlong", ... as in docs/design.md
   std::size_t offset = 0;
   std::size_t length = 0;
+  std::string_view category = {};  // kind "disallowed" only (policy_reference.hpp)
+  char32_t code_point = 0;         // likewise
   bool ok() const { return kind == "none"; }
   friend bool operator==(const error&, const error&) = default;
 };
@@ -47,6 +49,10 @@ std::string sanitize(std::string_view bytes);
 // decode returns the code points of well-formed input; for ill-formed input
 // it returns the code points before the first error.
 std::u32string decode(std::string_view bytes);
+
+// sequence_at is the well-formed sequence (kind "none" and its length) or the
+// maximal subpart at offset i, where a sequence must start.
+error sequence_at(std::string_view bytes, std::size_t i);
 
 // encode returns the shortest form of a scalar value, or "" for a surrogate or
 // a value above U+10FFFF.

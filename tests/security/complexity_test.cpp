@@ -13,7 +13,6 @@
 // docs/design.md says validation never allocates; streaming with a non-allocating
 // sink or callback must not either.
 #include <gtest/gtest.h>
-#include <time.h>
 
 #include <algorithm>
 #include <atomic>
@@ -22,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu_time.hpp"
 #include "kernels.hpp"
 #include "utf8guard/utf8guard.h"
 #include "utf8guard/utf8guard.hpp"
@@ -57,6 +57,8 @@ void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::fre
 
 namespace {
 
+using utf8guard::testing::thread_cpu_seconds;
+
 constexpr std::size_t kSmall = std::size_t{1} << 18;  // 256 KiB, and 4x that
 constexpr double kMaxRatio = 8.0;
 constexpr double kMinJudged = 2e-3;  // seconds
@@ -88,12 +90,6 @@ std::string repeat(const std::string& unit, std::size_t n) {
   s.resize(n);
   if (unit[0] == 'a') s.back() = '\xC0';  // the benign pattern: one error, last
   return s;
-}
-
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
 // The least CPU time of three runs of f on in: the least is the run least

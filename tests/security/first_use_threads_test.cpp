@@ -29,6 +29,8 @@
 #include <vector>
 
 #include "reference.hpp"
+#include "results.hpp"
+#include "sinks.hpp"
 #include "utf8guard/utf8guard.h"
 #include "utf8guard/utf8guard.hpp"
 
@@ -78,20 +80,9 @@ struct shared {
   int failures[kThreads];
 };
 
-bool same(const utf8guard::result& r, const reference::error& e) {
-  return utf8guard::to_string(r.kind) == e.kind && r.offset == e.offset && r.length == e.length;
-}
-bool same(const utf8guard_result& r, const reference::error& e) {
-  return utf8guard_error_name(r.kind) == e.kind && r.offset == e.offset && r.length == e.length;
-}
-bool append_sink(void* ctx, const char* data, size_t len) {
-  static_cast<std::string*>(ctx)->append(data, len);
-  return true;
-}
-bool count_error(void* ctx, utf8guard_result) {
-  ++*static_cast<std::size_t*>(ctx);
-  return true;
-}
+using utf8guard::testing::append_sink;
+using utf8guard::testing::count_error;
+using utf8guard::testing::same;
 
 // Each entry point, checked. Returns the number of wrong answers.
 int call(int which, const shared& sh) {

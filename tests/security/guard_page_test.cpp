@@ -11,7 +11,9 @@
 // (pointer into a PROT_NONE page, 0) go through every entry point.
 //
 // Results are compared with the oracle (tests/reference), so a kernel that
-// avoided the guard by reading less than it should fails too.
+// avoided the guard by reading less than it should fails too. The same
+// proofs run on every scan body directly (GuardPageScanBodies), including
+// the bodies set_kernel() cannot reach on this CPU's preference.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -19,20 +21,19 @@
 #include <string>
 #include <vector>
 
-#include "api/validate.hpp"  // private: detail::kernel_list, detail::validate_with
-#include "core/convert.hpp"   // private: detail::bytes
+#include "attack_vectors.hpp"
 #include "guard_page.hpp"
+#include "hex.hpp"
+#include "kernel_check.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
-#include "security_support.hpp"
+#include "results.hpp"
+#include "sinks.hpp"
 #include "utf8guard/utf8guard.h"
 #include "utf8guard/utf8guard.hpp"
 
+namespace utf8guard::testing {
 namespace {
-
-using utf8guard::security::guarded_output;
-using utf8guard::security::to_hex;
-using utf8guard::testing::guarded_buffer;
 
 constexpr std::size_t kMaxLength = 320;  // 4 * 64 + 64
 
@@ -104,13 +105,6 @@ std::string make(content c, std::size_t n) {
   return {};
 }
 
-bool same(const utf8guard::result& r, const reference::error& e) {
-  return utf8guard::to_string(r.kind) == e.kind && r.offset == e.offset && r.length == e.length;
-}
-bool same(const utf8guard_result& r, const reference::error& e) {
-  return utf8guard_error_name(r.kind) == e.kind && r.offset == e.offset && r.length == e.length;
-}
-
 // What decode_one must say for the sequence at the start of s (non-empty).
 struct one {
   std::string kind;
@@ -122,15 +116,6 @@ one expected_one(std::string_view s) {
   if (!e.ok() && e.offset == 0) return {std::string(e.kind), e.length, 0};
   const char32_t cp = reference::decode(s)[0];
   return {"none", reference::encode(cp).size(), cp};
-}
-
-bool append_sink(void* ctx, const char* data, size_t len) {
-  static_cast<std::string*>(ctx)->append(data, len);
-  return true;
-}
-bool count_error(void* ctx, utf8guard_result) {
-  ++*static_cast<std::size_t*>(ctx);
-  return true;
 }
 
 // check_guarded runs every entry point on g and compares with the oracle.
@@ -276,7 +261,7 @@ class GuardPage : public utf8guard::testing::EveryKernel {
         const std::string bytes = make(c, n);
         ASSERT_EQ(bytes.size(), n);
         SCOPED_TRACE(std::string(name_of(c)) + ", length " + std::to_string(n) + ": [" +
-                     to_hex(bytes.substr(0, 16)) + (n > 16 ? " ...]" : "]"));
+                     hex(bytes.substr(0, 16)) + (n > 16 ? " ...]" : "]"));
         const guarded_buffer g(bytes, side);
         check_guarded(g);
         if (HasFatalFailure()) return;
@@ -304,7 +289,7 @@ TEST_P(GuardPage, LongAsciiRunsEveryEntryPoint) {
       for (const std::string_view tail : {"", "\x80", "\xF0\x9F\x98", "\xED\xA0"}) {
         const std::string bytes =
             utf8guard::security::ascii_run(n - tail.size()) + std::string(tail);
-        SCOPED_TRACE("ASCII run of " + std::to_string(n) + " bytes, then [" + to_hex(tail) + "]");
+        SCOPED_TRACE("ASCII run of " + std::to_string(n) + " bytes, then [" + hex(tail) + "]");
         for (const guarded_buffer::side side : {guarded_buffer::at_end, guarded_buffer::at_start}) {
           const guarded_buffer g(bytes, side);
           check_guarded(g);
@@ -457,32 +442,77 @@ TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
 
 UTF8GUARD_INSTANTIATE_FOR_EVERY_KERNEL(GuardPage);
 
-// Every usable kernel goes straight through the driver every public entry
-// point uses (scan, then the Table 3-7 classifier), without set_kernel(),
-// against the guard on both sides.
+// Every usable kernel is checked on its own, without set_kernel()
+// (kcheck::check_one: the driver every public entry point uses, then scan and
+// scan_open, from a fresh start and after carried bytes) against the guard on
+// both sides, for every length 0..320: the contents above, and
+// kernel_check's well-formed backgrounds of 1- to 4-byte and mixed
+// characters, whole or with the last byte an F0 lead.
 TEST(GuardPageScanBodies, EveryUsableBodyBothSides) {
-  std::size_t count = 0;
-  const utf8guard::detail::kernel* const* bodies = utf8guard::detail::kernel_list(count);
+  static_assert(kMaxLength == kcheck::kSpan);
+  const std::vector<const kcheck::kernel*> bodies = kcheck::bodies();
+  ASSERT_FALSE(bodies.empty());
   std::size_t checked = 0;
-  for (std::size_t b = 0; b < count; ++b) {
-    const utf8guard::detail::kernel& body = *bodies[b];
-    if (!body.usable()) continue;
-    SCOPED_TRACE(body.name);
+  auto check = [&](const std::string& bytes, const std::string& what) {
     for (auto side : {guarded_buffer::at_end, guarded_buffer::at_start}) {
-      for (std::size_t n = 0; n <= kMaxLength; ++n) {
-        for (content c : kContents) {
-          const guarded_buffer g(make(c, n), side);
-          const reference::error want = reference::first_error(g.view());
-          const utf8guard::result got =
-              utf8guard::detail::validate_with(body, utf8guard::detail::bytes(g.data()), g.size());
-          ASSERT_TRUE(same(got, want)) << name_of(c) << ", length " << n;
-          ++checked;
-        }
+      const guarded_buffer g(bytes, side);
+      const reference::error want = reference::first_error(g.view());
+      for (const kcheck::kernel* body : bodies) {
+        ASSERT_EQ(kcheck::check_one(*body, g.view(), want), "")
+            << what << (side == guarded_buffer::at_end ? ", at the end" : ", at the start");
+        ++checked;
       }
     }
+  };
+  for (std::size_t n = 0; n <= kMaxLength; ++n) {
+    for (content c : kContents) {
+      check(make(c, n), std::string(name_of(c)) + ", length " + std::to_string(n));
+      if (HasFatalFailure()) return;
+    }
+    for (kcheck::text t : kcheck::kTexts) {
+      std::string text = kcheck::background(t, n);
+      check(text, "background, length " + std::to_string(n));
+      if (n == 0) continue;
+      text.back() = '\xF0';  // ends inside a sequence
+      check(text, "background ending in F0, length " + std::to_string(n));
+      if (HasFatalFailure()) return;
+    }
   }
-  EXPECT_GT(checked, 0u);
   RecordProperty("guarded_inputs", static_cast<int>(checked));
 }
 
+// Long runs of ASCII, read by whole blocks (and, after the ASCII hint, by
+// whole blocks first): every input of kcheck::each_ascii_block, on every
+// usable body, against either page.
+TEST(GuardPageScanBodies, LongAsciiRunsBothSides) {
+  const std::vector<const kcheck::kernel*> bodies = kcheck::bodies();
+  ASSERT_FALSE(bodies.empty());
+  std::size_t checked = 0;
+  kcheck::each_ascii_block([&](const std::string& group, std::string_view in) {
+    for (const guarded_buffer::side side : {guarded_buffer::at_end, guarded_buffer::at_start}) {
+      const guarded_buffer g(in, side);
+      const reference::error want = reference::first_error(in);
+      for (const kcheck::kernel* body : bodies) {
+        EXPECT_EQ(kcheck::check_one(*body, g.view(), want), "") << group;
+        ++checked;
+      }
+    }
+  });
+  EXPECT_GT(checked, 0u);
+}
+
+// (pointer into a PROT_NONE page, 0) and (NULL, 0) on every usable body's
+// scan: nothing to read, nothing read.
+TEST(GuardPageScanBodies, EmptyInputAtAProtectedAddress) {
+  const guarded_buffer g("", guarded_buffer::at_end);
+  const std::vector<const kcheck::kernel*> bodies = kcheck::bodies();
+  ASSERT_FALSE(bodies.empty());
+  for (const kcheck::kernel* body : bodies) {
+    const auto* p = reinterpret_cast<const std::uint8_t*>(g.guard_address());
+    EXPECT_EQ(body->scan(p, 0), 0u) << body->name;
+    EXPECT_EQ(body->scan(nullptr, 0), 0u) << body->name;
+  }
+}
+
 }  // namespace
+}  // namespace utf8guard::testing

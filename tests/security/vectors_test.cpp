@@ -20,20 +20,21 @@
 #include <string>
 #include <vector>
 
+#include "attack_vectors.hpp"
 #include "guard_page.hpp"
+#include "hex.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
-#include "security_support.hpp"
+#include "sinks.hpp"
 #include "utf8guard/utf8guard.h"
 #include "utf8guard/utf8guard.hpp"
 
+namespace utf8guard::testing {
 namespace {
 
 using utf8guard::security::ascii_run;
 using utf8guard::security::attack_vector;
 using utf8guard::security::same_bytes;
-using utf8guard::security::to_hex;
-using utf8guard::testing::guarded_buffer;
 
 constexpr std::size_t kMaxPrefix = 63;
 constexpr std::size_t kPaddedSize = 192;  // three 64-byte vectors
@@ -114,7 +115,7 @@ std::size_t deciding_byte(const placed& p) {
   return ::testing::AssertionFailure()
          << p.label << ": got " << utf8guard::to_string(r.kind) << " " << r.offset << " "
          << r.length << ", want " << p.kind << " " << p.offset << " " << p.length << " for ["
-         << to_hex(p.input) << "]";
+         << hex(p.input) << "]";
 }
 
 ::testing::AssertionResult same(const utf8guard_result& r, const placed& p) {
@@ -226,17 +227,6 @@ void check_whole_stream(std::string_view in, const placed& p) {
   EXPECT_TRUE(scan.feed(in, collect));
   EXPECT_TRUE(scan.finish(collect));
   EXPECT_TRUE(same_errors(errors, p));
-}
-
-bool append_sink(void* ctx, const char* data, size_t len) {
-  static_cast<std::string*>(ctx)->append(data, len);
-  return true;
-}
-
-bool collect_error(void* ctx, utf8guard_result r) {
-  static_cast<std::vector<utf8guard::result>*>(ctx)->push_back(
-      {static_cast<utf8guard::error>(r.kind), r.offset, r.length});
-  return true;
 }
 
 // check_chunks feeds the input split at cuts (sorted, may repeat: empty
@@ -408,10 +398,10 @@ TEST_P(AttackVectors, AsciiAfterBrokenLeadSurvives) {
     for (int x = 0; x < 0x80; ++x) {
       const std::string in = b + static_cast<char>(x) + "x";
       const std::string want = std::string(kFffd) + static_cast<char>(x) + "x";
-      ASSERT_TRUE(same_bytes(utf8guard::sanitize(in), want)) << "input " << to_hex(in);
+      ASSERT_TRUE(same_bytes(utf8guard::sanitize(in), want)) << "input " << hex(in);
       const utf8guard::result r = utf8guard::validate(in);
-      ASSERT_EQ(r.offset, 0u) << to_hex(in);
-      ASSERT_EQ(r.length, reference::first_error(in).length) << to_hex(in);
+      ASSERT_EQ(r.offset, 0u) << hex(in);
+      ASSERT_EQ(r.length, reference::first_error(in).length) << hex(in);
       for (std::size_t cut = 1; cut <= b.size(); ++cut) {
         std::string out;
         utf8guard::sanitizer s;
@@ -419,7 +409,7 @@ TEST_P(AttackVectors, AsciiAfterBrokenLeadSurvives) {
         s.feed(std::string_view(in).substr(0, cut), append);
         s.feed(std::string_view(in).substr(cut), append);
         s.finish(append);
-        ASSERT_TRUE(same_bytes(out, want)) << "input " << to_hex(in) << " cut at " << cut;
+        ASSERT_TRUE(same_bytes(out, want)) << "input " << hex(in) << " cut at " << cut;
       }
       ++checked;
     }
@@ -431,3 +421,4 @@ TEST_P(AttackVectors, AsciiAfterBrokenLeadSurvives) {
 UTF8GUARD_INSTANTIATE_FOR_EVERY_KERNEL(AttackVectors);
 
 }  // namespace
+}  // namespace utf8guard::testing

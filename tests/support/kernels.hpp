@@ -17,26 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "dispatch.hpp"  // private: detail::find_kernel, detail::active_kernel_ref
+#include "dispatch.hpp"  // private: detail::active_kernel_ref, detail::g_active
+#include "kernel_choice.hpp"
 #include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard::testing {
-
-// usable_kernels names every compiled kernel this CPU can run, slowest first.
-inline std::vector<std::string> usable_kernels() {
-  std::vector<std::string> out;
-  for (const kernel_info& k : kernels()) {
-    if (k.usable) out.emplace_back(k.name);
-  }
-  return out;
-}
-
-// is_active says whether the compiled kernel of that name is the one every
-// entry point calls now: the same struct, not only the same name.
-inline bool is_active(const std::string& name) {
-  const detail::kernel* k = detail::find_kernel(name.data(), name.size());
-  return k != nullptr && &detail::active_kernel_ref() == k;
-}
 
 // counted_scans counts the scans the engine asks for, for tests of how often
 // it runs the kernel: in its scope every entry point calls, instead of the
@@ -79,19 +64,6 @@ class counted_scans {
     static const detail::kernel k{"counted", &usable, &scan, "nothing", &scan_open};
     return k;
   }
-};
-
-// forced_kernel makes every call in its scope use one kernel.
-class forced_kernel {
- public:
-  explicit forced_kernel(const std::string& name) : ok_(set_kernel(name)) {}
-  ~forced_kernel() { set_kernel("best"); }
-  forced_kernel(const forced_kernel&) = delete;
-  forced_kernel& operator=(const forced_kernel&) = delete;
-  bool ok() const { return ok_; }
-
- private:
-  bool ok_;
 };
 
 class EveryKernel : public ::testing::TestWithParam<std::string> {

@@ -1,0 +1,150 @@
+// policy_differential - a policy must decide exactly what the oracle decides
+// (tests/reference/policy_reference.cpp, whose categories come from the
+// Unicode data files), on every usable kernel, one-shot and split:
+//   - validate/is_valid under the policy equal the oracle's first error or
+//     violation; sanitize and sanitize_to (on a misaligned copy too) equal the
+//     oracle's replacement under the policy;
+//   - the input cut at split points drawn from the data, fed to a validator,
+//     an error_scanner and a sanitizer under the policy: the scanner reports
+//     the oracle's events, the validator its first, the sanitizer its output;
+//   - the empty policy gives the policy-free answers.
+//
+// Data layout (data_reader): last two bytes = the policy's category bits,
+// then a count and that many 16-bit split values; the rest is the input.
+#include <cstdlib>
+
+#include "fuzz_common.hpp"
+#include "policy_reference.hpp"
+
+namespace {
+
+constexpr const char* kTarget = "policy_differential";
+
+reference::denied denied_names(utf8guard::policy p) {
+  reference::denied out;
+  for (std::size_t k = 0; k < utf8guard::category_count; ++k) {
+    const auto c = static_cast<utf8guard::category>(1u << k);
+    // The oracle's own spelling of the names, never the library's.
+    if (p.denies(c)) out.insert(reference::kCategoryNames.at(k));
+  }
+  return out;
+}
+
+bool same(const utf8guard::result& r, const reference::error& e) {
+  if (!fuzz::same(r, e)) return false;
+  if (r.kind != utf8guard::error::disallowed) return true;
+  return utf8guard::to_string(r.category) == e.category && r.code_point == e.code_point;
+}
+
+std::string describe(const utf8guard::result& r) {
+  std::string s = fuzz::describe(r);
+  if (r.kind == utf8guard::error::disallowed) {
+    s.append(" ").append(utf8guard::to_string(r.category)).append(" U+");
+    s.append(std::to_string(static_cast<unsigned>(r.code_point)));
+  }
+  return s;
+}
+
+std::string describe(const reference::error& e) {
+  std::string s = fuzz::describe(e);
+  if (e.kind == "disallowed") {
+    s.append(" ").append(e.category).append(" U+");
+    s.append(std::to_string(static_cast<unsigned>(e.code_point)));
+  }
+  return s;
+}
+
+std::string describe_all(const std::vector<reference::error>& all) {
+  std::string s;
+  for (const reference::error& e : all) s += describe(e) + "; ";
+  return s;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string why;
+  if (!reference::ucd_available(&why)) {
+    std::fprintf(stderr, "%s: the oracle needs the Unicode data files: %s\n", kTarget, why.c_str());
+    std::abort();
+  }
+  fuzz::data_reader reader(data, size);
+  const auto p =
+      utf8guard::policy::from_bits(reader.take_u16() & ((1u << utf8guard::category_count) - 1));
+  std::vector<std::size_t> cuts;
+  for (unsigned k = reader.take_byte() % 8; k > 0; --k) cuts.push_back(reader.take_u16());
+  const std::string_view input = reader.rest();
+  for (std::size_t& c : cuts) c = input.empty() ? 0 : c % (input.size() + 1);
+  std::sort(cuts.begin(), cuts.end());
+
+  const reference::denied deny = denied_names(p);
+  const std::vector<reference::error> all = reference::all_errors(input, deny);
+  const reference::error first = all.empty() ? reference::error{"none", 0, 0} : all.front();
+  const std::string clean = reference::sanitize(input, deny);
+  const fuzz::misaligned_copy shifted(input, 1 + input.size() % 63);
+  const std::string policy_bits = std::to_string(p.bits());
+
+  for (const std::string& name : fuzz::usable_kernels()) {
+    const fuzz::forced_kernel forced(name);
+    const utf8guard::result r = utf8guard::validate(input, p);
+    const utf8guard::result r2 = utf8guard::validate(shifted.view, p);
+    const bool valid = utf8guard::is_valid(shifted.view, p);
+    const std::string out = utf8guard::sanitize(shifted.view, p);
+    std::string buf(utf8guard::sanitize_bound(input.size()), '\0');
+    const std::size_t n = utf8guard::sanitize_to(input, buf.data(), buf.size(), p);
+    if (!forced.ok() || !same(r, first) || r != r2 || valid != first.ok() || out != clean ||
+        n == SIZE_MAX || buf.compare(0, n, clean) != 0 || buf.size() < n) {
+      fuzz::fail(kTarget, "one-shot answers under a policy differ from the oracle", input,
+                 {{"kernel", name},
+                  {"policy", policy_bits},
+                  {"validate", describe(r)},
+                  {"validate (unaligned)", describe(r2)},
+                  {"is_valid", valid ? "true" : "false"},
+                  {"reference", describe(first)},
+                  {"sanitize", fuzz::hex(out)},
+                  {"reference sanitize", fuzz::hex(clean)}});
+    }
+    if (p.empty() && (r != utf8guard::validate(input) || out != utf8guard::sanitize(input))) {
+      fuzz::fail(kTarget, "the empty policy changed an answer", input, {{"kernel", name}});
+    }
+
+    utf8guard::validator v(p);
+    utf8guard::error_scanner scan(p);
+    utf8guard::sanitizer s(p);
+    std::vector<utf8guard::result> events;
+    std::string streamed;
+    const auto on_error = [&events](const utf8guard::result& e) { events.push_back(e); };
+    const auto sink = [&streamed](std::string_view b) { streamed.append(b); };
+    std::size_t from = 0;
+    std::string sizes;
+    for (std::size_t k = 0; k <= cuts.size(); ++k) {
+      const std::size_t to = k < cuts.size() ? cuts[k] : input.size();
+      const std::string_view chunk = input.substr(from, to - from);
+      v.feed(chunk);
+      scan.feed(chunk, on_error);
+      s.feed(chunk, sink);
+      sizes += std::to_string(chunk.size()) + ",";
+      from = to;
+    }
+    const utf8guard::result last = v.finish();
+    scan.finish(on_error);
+    s.finish(sink);
+    bool agree = events.size() == all.size() && same(last, first) && streamed == clean &&
+                 s.replacements() == all.size();
+    for (std::size_t k = 0; agree && k < all.size(); ++k) agree = same(events[k], all[k]);
+    if (!agree) {
+      std::string got;
+      for (const utf8guard::result& e : events) got += describe(e) + "; ";
+      fuzz::fail(kTarget, "a split stream under a policy differs from the oracle", input,
+                 {{"kernel", name},
+                  {"policy", policy_bits},
+                  {"chunk sizes", sizes},
+                  {"validator", describe(last)},
+                  {"scanner", got},
+                  {"reference", describe_all(all)},
+                  {"sanitizer", fuzz::hex(streamed)},
+                  {"reference sanitize", fuzz::hex(clean)}});
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,89 @@
+// policy_options.cpp - see policy_options.hpp. A bad name is a usage error
+// whose message lists the names that are valid.
+#include "policy_options.hpp"
+
+namespace utf8guard::cli {
+namespace {
+
+std::string category_list() {
+  std::string names;
+  for (std::size_t k = 0; k < category_count; ++k) {
+    if (k != 0) names.append(", ");
+    names.append(to_string(static_cast<category>(1u << k)));
+  }
+  return names;
+}
+
+std::string profile_list() {
+  std::string names;
+  for (std::size_t k = 0; !profile_name(k).empty(); ++k) {
+    if (k != 0) names.append(", ");
+    names.append(profile_name(k));
+  }
+  return names;
+}
+
+// value_of reads the value of "--name=V" or "--name V" (advancing i).
+bool value_of(std::string_view arg, std::string_view name, int& i, int argc,
+              const char* const* argv, std::string_view& value) {
+  if (arg.size() > name.size()) {
+    value = arg.substr(name.size() + 1);
+    return true;
+  }
+  if (i + 1 >= argc) return false;
+  value = argv[++i];
+  return true;
+}
+
+bool is_option(std::string_view arg, std::string_view name) {
+  return arg.substr(0, name.size()) == name &&
+         (arg.size() == name.size() || arg[name.size()] == '=');
+}
+
+}  // namespace
+
+option_use take_policy_option(std::string_view arg, int& i, int argc, const char* const* argv,
+                              bool check, policy_options& out, std::string& error) {
+  if (check && arg == "--hints") {
+    out.hints = true;
+    return option_use::taken;
+  }
+  std::string_view value;
+  if (is_option(arg, "--profile")) {
+    if (!value_of(arg, "--profile", i, argc, argv, value) || value.empty()) {
+      error = "--profile needs a profile name (valid: " + profile_list() + ")";
+      return option_use::bad;
+    }
+    policy p;
+    if (!profile_from_name(value, p)) {
+      error = "unknown profile '" + std::string(value) + "' (valid: " + profile_list() + ")";
+      return option_use::bad;
+    }
+    out.deny |= p;
+    return option_use::taken;
+  }
+  if (is_option(arg, "--deny")) {
+    if (!value_of(arg, "--deny", i, argc, argv, value) || value.empty()) {
+      error = "--deny needs a comma-separated list of categories (valid: " + category_list() + ")";
+      return option_use::bad;
+    }
+    for (;;) {
+      const std::size_t comma = value.find(',');
+      const std::string_view name = value.substr(0, comma);
+      const category c = category_from_name(name);
+      if (c == category::none) {
+        error = (name.empty() ? std::string("empty category name in --deny")
+                              : "unknown category '" + std::string(name) + "'") +
+                " (valid: " + category_list() + ")";
+        return option_use::bad;
+      }
+      out.deny |= c;
+      if (comma == std::string_view::npos) break;
+      value.remove_prefix(comma + 1);
+    }
+    return option_use::taken;
+  }
+  return option_use::not_mine;
+}
+
+}  // namespace utf8guard::cli

@@ -1,0 +1,34 @@
+// policy_options.hpp - the policy options of check and sanitize:
+//   --profile NAME   a named profile (strict, source, field, json, url)
+//   --deny LIST      comma-separated categories, added to the profile
+//   --hints          check only: name what probably produced each error
+// Kept apart from options.cpp: one call there hands these options over.
+#ifndef UTF8GUARD_CLI_POLICY_OPTIONS_HPP
+#define UTF8GUARD_CLI_POLICY_OPTIONS_HPP
+
+#include <string>
+#include <string_view>
+
+#include <utf8guard/utf8guard.hpp>
+
+namespace utf8guard::cli {
+
+struct policy_options {
+  policy deny;         // the union of --profile and every --deny
+  bool hints = false;  // check --hints
+};
+
+enum class option_use {
+  not_mine,  // not a policy option: the caller goes on
+  taken,     // taken (with its value, advancing i)
+  bad,       // a policy option with a bad value; error says why
+};
+
+// take_policy_option looks at argv[i]; check says whether the command is
+// check (only check takes --hints).
+option_use take_policy_option(std::string_view arg, int& i, int argc, const char* const* argv,
+                              bool check, policy_options& out, std::string& error);
+
+}  // namespace utf8guard::cli
+
+#endif  // UTF8GUARD_CLI_POLICY_OPTIONS_HPP

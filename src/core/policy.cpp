@@ -1,0 +1,198 @@
+// policy.cpp - the exact check of well-formed bytes against a policy, and
+// the names of categories and profiles.
+#include "core/policy.hpp"
+
+#include <cstring>
+
+namespace utf8guard::detail {
+namespace {
+
+// The prefilter: which bytes of a block may start a violation of the policy.
+// Each test is a flag (0 or 1) for a byte, and mask says whether the policy
+// denies a category that starts with such a byte, so the loop below is
+// branch-free byte arithmetic the compiler turns into vector code for the
+// baseline target. A byte it flags may be a false alarm (E2 starts quotes as
+// well as bidi controls); kLeadCategories and violation_at decide exactly.
+struct prefilter {
+  std::uint8_t control;  // 00..1F but TAB, and 7F: nul, control, newline
+  std::uint8_t c2;       // C2: c1, NEL
+  std::uint8_t d8;       // D8: ALM
+  std::uint8_t e2;       // E2: bidi controls, LS, PS
+  std::uint8_t ee_f4;    // EE..F4: private use, noncharacters, BOM, U+FFFD
+  explicit prefilter(utf8guard_policy deny) noexcept
+      : control(flag(deny, kLeadCategories.entry[0x00] | kLeadCategories.entry[0x01] |
+                               kLeadCategories.entry[0x0A])),
+        c2(flag(deny, kLeadCategories.entry[0xC2])),
+        d8(flag(deny, kLeadCategories.entry[0xD8])),
+        e2(flag(deny, kLeadCategories.entry[0xE2])),
+        ee_f4(flag(deny, kLeadCategories.entry[0xEE] | kLeadCategories.entry[0xEF] |
+                             kLeadCategories.entry[0xF0] | kLeadCategories.entry[0xF3] |
+                             kLeadCategories.entry[0xF4])) {}
+  static std::uint8_t flag(utf8guard_policy deny, std::uint32_t categories) noexcept {
+    return (deny & categories) != 0 ? 1 : 0;
+  }
+};
+
+constexpr std::size_t kBlock = 64;
+
+// The vector prefilter's classes flag exactly the bytes that start some
+// category's characters.
+constexpr bool prefilter_classes_exact() {
+  for (int b = 0; b < 256; ++b) {
+    const bool flagged = (kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15]) != 0;
+    if (flagged != (lead_categories(static_cast<std::uint8_t>(b)) != 0)) return false;
+  }
+  return true;
+}
+static_assert(prefilter_classes_exact(), "kPrefilterHigh/kPrefilterLow miss or add a byte");
+
+// quiet_block says whether no byte of p[0..kBlock) can start a violation.
+inline bool quiet_block(const std::uint8_t* p, const prefilter& m) noexcept {
+  std::uint8_t hits = 0;
+  for (std::size_t k = 0; k < kBlock; ++k) {
+    const std::uint8_t b = p[k];
+    const auto control = static_cast<std::uint8_t>(((b < 0x20) & (b != 0x09)) | (b == 0x7F));
+    const auto high = static_cast<std::uint8_t>(b - 0xEE) < 7;  // EE..F4
+    hits |=
+        static_cast<std::uint8_t>((control & m.control) | ((b == 0xC2) & m.c2) |
+                                  ((b == 0xD8) & m.d8) | ((b == 0xE2) & m.e2) | (high & m.ee_f4));
+  }
+  return hits == 0;
+}
+
+}  // namespace
+
+result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base,
+                      utf8guard_policy deny) noexcept {
+  // Every byte that is not a continuation byte starts a character of the
+  // well-formed input, and continuation bytes have no categories, so each
+  // byte is judged on its own: no walk from character to character.
+  const prefilter m(deny);
+  const quiet_prefix_fn vector = vector_prefilter();
+  const prefilter_tables tables(deny);
+  std::size_t i = 0;
+  while (i < n) {
+    if (vector != nullptr) {
+      i += vector(p + i, n - i, tables);
+      if (i == n) break;
+    }
+    std::size_t end = n;
+    // SAFETY: a whole block is read only when i + kBlock <= n.
+    if (n - i >= kBlock) {
+      if (quiet_block(p + i, m)) {
+        i += kBlock;
+        continue;
+      }
+      end = i + kBlock;
+    }
+    for (; i < end; ++i) {
+      const std::uint8_t b = p[i];
+      if ((kLeadCategories.entry[b] & deny) == 0) continue;
+      const std::size_t len = sequence_length(b);
+      if (len > n - i) break;  // cut at the end: not a character of this input
+      const result r = violation_at(p + i, len, base + i, deny);
+      if (!r.ok()) return r;
+    }
+    i = end;
+  }
+  return {};
+}
+
+}  // namespace utf8guard::detail
+
+namespace utf8guard {
+namespace {
+
+// The names are part of the contract (the CLI prints them): never rename one.
+constexpr std::string_view kCategoryNames[category_count] = {
+    "nul",         "control", "newline",     "c1",         "bidi",           "noncharacter",
+    "private_use", "bom",     "replacement", "bad_escape", "double_encoding"};
+
+struct named_profile {
+  std::string_view name;
+  utf8guard_policy bits;
+};
+constexpr named_profile kProfiles[] = {
+    {"strict", UTF8GUARD_PROFILE_STRICT}, {"source", UTF8GUARD_PROFILE_SOURCE},
+    {"field", UTF8GUARD_PROFILE_FIELD},   {"json", UTF8GUARD_PROFILE_JSON},
+    {"url", UTF8GUARD_PROFILE_URL},
+};
+
+}  // namespace
+
+std::string_view to_string(category c) noexcept {
+  const auto bits = static_cast<std::uint32_t>(c);
+  if (bits == 0) return "none";
+  for (std::size_t k = 0; k < category_count; ++k) {
+    if (bits == (1u << k)) return kCategoryNames[k];
+  }
+  return "unknown";
+}
+
+category category_from_name(std::string_view name) noexcept {
+  for (std::size_t k = 0; k < category_count; ++k) {
+    if (name == kCategoryNames[k]) return static_cast<category>(1u << k);
+  }
+  return category::none;
+}
+
+std::string_view profile_name(std::size_t index) noexcept {
+  return index < std::size(kProfiles) ? kProfiles[index].name : std::string_view();
+}
+
+bool profile_from_name(std::string_view name, policy& out) noexcept {
+  for (const named_profile& p : kProfiles) {
+    if (name == p.name) {
+      out = policy::from_bits(p.bits);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace utf8guard
+
+extern "C" {
+
+const char* utf8guard_category_name(utf8guard_category c) {
+  std::uint32_t bits;  // any int a C caller passes, read before it is compared
+  static_assert(sizeof bits == sizeof c, "C enums are int-sized");
+  std::memcpy(&bits, &c, sizeof bits);
+  // to_string returns views of string literals, so data() is NUL-terminated.
+  return utf8guard::to_string(static_cast<utf8guard::category>(bits)).data();
+}
+
+utf8guard_category utf8guard_category_from_name(const char* name, size_t len) {
+  if (name == nullptr) return UTF8GUARD_CATEGORY_NONE;
+  return static_cast<utf8guard_category>(
+      utf8guard::category_from_name(std::string_view(name, len)));
+}
+
+const char* utf8guard_profile_name(size_t index) {
+  const std::string_view name = utf8guard::profile_name(index);
+  return name.empty() ? nullptr : name.data();
+}
+
+bool utf8guard_profile_from_name(const char* name, size_t len, utf8guard_policy* policy) {
+  utf8guard::policy p;
+  if (name == nullptr || !utf8guard::profile_from_name(std::string_view(name, len), p)) {
+    return false;
+  }
+  *policy = p.bits();
+  return true;
+}
+
+}  // extern "C"
+
+// The profiles' constants in utf8guard.h, spelled out as the categories they
+// hold (docs/design.md's profile table).
+static_assert(UTF8GUARD_PROFILE_SOURCE ==
+              (UTF8GUARD_CATEGORY_NUL | UTF8GUARD_CATEGORY_CONTROL | UTF8GUARD_CATEGORY_C1 |
+               UTF8GUARD_CATEGORY_BIDI | UTF8GUARD_CATEGORY_BOM));
+static_assert(UTF8GUARD_PROFILE_FIELD == (UTF8GUARD_PROFILE_SOURCE | UTF8GUARD_CATEGORY_NEWLINE |
+                                          UTF8GUARD_CATEGORY_NONCHARACTER));
+static_assert(UTF8GUARD_PROFILE_JSON == UTF8GUARD_CATEGORY_NONCHARACTER);
+static_assert(UTF8GUARD_PROFILE_URL ==
+              (UTF8GUARD_CATEGORY_NUL | UTF8GUARD_CATEGORY_CONTROL | UTF8GUARD_CATEGORY_NEWLINE |
+               UTF8GUARD_CATEGORY_C1 | UTF8GUARD_CATEGORY_BIDI | UTF8GUARD_CATEGORY_BAD_ESCAPE |
+               UTF8GUARD_CATEGORY_DOUBLE_ENCODING));

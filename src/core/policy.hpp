@@ -1,0 +1,174 @@
+// policy.hpp - the categories of docs/design.md's policies, as code: which category a
+// scalar value is in, which lead bytes can start one, and the exact check of
+// well-formed bytes against a set of denied categories.
+//
+//   category      scalar values                               UTF-8 lead bytes
+//   nul           U+0000                                      00
+//   control       U+0001..0008, U+000E..001F, U+007F          01..08 0E..1F 7F
+//   newline       U+000A..000D, U+0085, U+2028, U+2029        0A..0D C2 E2
+//   c1            U+0080..009F less U+0085                    C2
+//   bidi          U+061C, U+200E..200F, U+202A..202E,         D8 E2
+//                 U+2066..2069 (Bidi_Control)
+//   noncharacter  U+FDD0..FDEF, U+nFFFE, U+nFFFF (n=0..10)    EF F0..F4
+//   private_use   U+E000..F8FF, U+F0000..FFFFD,               EE EF F3 F4
+//                 U+100000..10FFFD
+//   bom           U+FEFF not at byte 0 of the whole input     EF
+//   replacement   U+FFFD                                      EF
+// bad_escape and double_encoding are percent-encoding categories: they hold
+// no scalar value, so they match nothing here.
+#ifndef UTF8GUARD_CORE_POLICY_HPP
+#define UTF8GUARD_CORE_POLICY_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+#include "utf8guard/utf8guard.hpp"
+
+namespace utf8guard::detail {
+
+// category_of returns the category bit of scalar value cp (0 for none).
+// at_start: the character begins at byte 0 of the whole input, where U+FEFF
+// is a signature, not a bom violation.
+constexpr std::uint32_t category_of(char32_t cp, bool at_start) noexcept {
+  if (cp < 0x20) {
+    if (cp == 0) return UTF8GUARD_CATEGORY_NUL;
+    if (cp >= 0x0A && cp <= 0x0D) return UTF8GUARD_CATEGORY_NEWLINE;
+    return cp == 0x09 ? 0 : UTF8GUARD_CATEGORY_CONTROL;
+  }
+  if (cp < 0x7F) return 0;
+  if (cp == 0x7F) return UTF8GUARD_CATEGORY_CONTROL;
+  if (cp <= 0x9F) return cp == 0x85 ? UTF8GUARD_CATEGORY_NEWLINE : UTF8GUARD_CATEGORY_C1;
+  if (cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+      (cp >= 0x2066 && cp <= 0x2069)) {
+    return UTF8GUARD_CATEGORY_BIDI;
+  }
+  if (cp == 0x2028 || cp == 0x2029) return UTF8GUARD_CATEGORY_NEWLINE;
+  if ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE) {
+    return UTF8GUARD_CATEGORY_NONCHARACTER;
+  }
+  if ((cp >= 0xE000 && cp <= 0xF8FF) || cp >= 0xF0000) return UTF8GUARD_CATEGORY_PRIVATE_USE;
+  if (cp == 0xFEFF) return at_start ? 0 : UTF8GUARD_CATEGORY_BOM;
+  if (cp == 0xFFFD) return UTF8GUARD_CATEGORY_REPLACEMENT;
+  return 0;
+}
+
+// lead_categories is the union of the categories of every character whose
+// UTF-8 form starts with byte b (0 for continuation bytes and bytes that
+// start nothing). It is the prefilter: a byte whose set misses the policy
+// cannot start a violation.
+constexpr std::uint32_t lead_categories(std::uint8_t b) noexcept {
+  if (b < 0x80) return category_of(b, false);
+  switch (b) {
+    case 0xC2: return UTF8GUARD_CATEGORY_C1 | UTF8GUARD_CATEGORY_NEWLINE;
+    case 0xD8: return UTF8GUARD_CATEGORY_BIDI;
+    case 0xE2: return UTF8GUARD_CATEGORY_BIDI | UTF8GUARD_CATEGORY_NEWLINE;
+    case 0xEE: return UTF8GUARD_CATEGORY_PRIVATE_USE;
+    case 0xEF:
+      return UTF8GUARD_CATEGORY_PRIVATE_USE | UTF8GUARD_CATEGORY_NONCHARACTER |
+             UTF8GUARD_CATEGORY_BOM | UTF8GUARD_CATEGORY_REPLACEMENT;
+    case 0xF0:
+    case 0xF1:
+    case 0xF2: return UTF8GUARD_CATEGORY_NONCHARACTER;
+    case 0xF3:
+    case 0xF4: return UTF8GUARD_CATEGORY_NONCHARACTER | UTF8GUARD_CATEGORY_PRIVATE_USE;
+    default: return 0;
+  }
+}
+
+struct lead_category_table {
+  std::uint16_t entry[256];
+  constexpr lead_category_table() : entry{} {
+    for (int b = 0; b < 256; ++b) {
+      entry[b] = static_cast<std::uint16_t>(lead_categories(static_cast<std::uint8_t>(b)));
+    }
+  }
+};
+inline constexpr lead_category_table kLeadCategories{};
+
+// The bytes that can start a violation, as a union of products of a high
+// nibble set and a low nibble set, one bit each: a byte's class is
+// kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15], and it is nonzero exactly
+// for the bytes kLeadCategories gives a category (checked in policy.cpp).
+// The vector prefilter (generic/policy_prefilter.hpp) looks them up.
+//   bit 0  00..08 0A..0F   bit 1  10..1F   bit 2  7F       bit 3  C2
+//   bit 4  D8              bit 5  E2       bit 6  EE EF    bit 7  F0..F4
+inline constexpr std::uint8_t kPrefilterHigh[16] = {1, 2, 0, 0, 0, 0,  0,       4,
+                                                    0, 0, 0, 0, 8, 16, 32 | 64, 128};
+inline constexpr std::uint8_t kPrefilterLow[16] = {1 | 2 | 128,
+                                                   1 | 2 | 128,
+                                                   1 | 2 | 8 | 32 | 128,
+                                                   1 | 2 | 128,
+                                                   1 | 2 | 128,
+                                                   1 | 2,
+                                                   1 | 2,
+                                                   1 | 2,
+                                                   1 | 2 | 16,
+                                                   2,
+                                                   1 | 2,
+                                                   1 | 2,
+                                                   1 | 2,
+                                                   1 | 2,
+                                                   1 | 2 | 64,
+                                                   1 | 2 | 4 | 64};
+
+// prefilter_tables are the two lookup tables for one policy: the bits of
+// the byte sets that start none of its categories are cleared.
+struct prefilter_tables {
+  alignas(16) std::uint8_t high[16];
+  alignas(16) std::uint8_t low[16];
+  explicit prefilter_tables(utf8guard_policy deny) noexcept {
+    std::uint8_t keep = 0;
+    for (int b = 0; b < 256; ++b) {
+      if ((lead_categories(static_cast<std::uint8_t>(b)) & deny) != 0) {
+        keep |= kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15];
+      }
+    }
+    for (int k = 0; k < 16; ++k) {
+      high[k] = kPrefilterHigh[k] & keep;
+      low[k] = kPrefilterLow[k];
+    }
+  }
+};
+
+// quiet_prefix_fn is a vector prefilter: the length of a prefix of p[0..n)
+// in which no byte can start a violation (see generic/policy_prefilter.hpp).
+using quiet_prefix_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n,
+                                        const prefilter_tables& t) noexcept;
+
+// vector_prefilter is the prefilter compiled for the active kernel's
+// instruction set, or nullptr (the scalar kernel).
+quiet_prefix_fn vector_prefilter() noexcept;
+
+// sequence_length is the length of the well-formed sequence led by b.
+constexpr std::size_t sequence_length(std::uint8_t b) noexcept {
+  return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+}
+
+// decode_scalar decodes the well-formed sequence s[0..len).
+constexpr char32_t decode_scalar(const std::uint8_t* s, std::size_t len) noexcept {
+  if (len == 1) return s[0];
+  char32_t v = s[0] & (0x7Fu >> len);
+  for (std::size_t k = 1; k < len; ++k) v = (v << 6) | (s[k] & 0x3Fu);
+  return v;
+}
+
+// violation_at checks the well-formed character s[0..len), which starts at
+// absolute offset `at`, against the denied set; a disallowed result (with
+// offset `at`) or an ok() one.
+inline result violation_at(const std::uint8_t* s, std::size_t len, std::size_t at,
+                           utf8guard_policy deny) noexcept {
+  const char32_t cp = decode_scalar(s, len);
+  const std::uint32_t cat = category_of(cp, at == 0) & deny;
+  if (cat == 0) return {};
+  return {error::disallowed, at, len, static_cast<category>(cat), cp};
+}
+
+// find_violation returns the first character of the well-formed bytes
+// p[0..n) that deny holds, with its absolute offset (p[0] is at base), or an
+// ok() result. p[0] starts a character, and p[0..n) ends where one does.
+result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base,
+                      utf8guard_policy deny) noexcept;
+
+}  // namespace utf8guard::detail
+
+#endif  // UTF8GUARD_CORE_POLICY_HPP

@@ -1,0 +1,87 @@
+// policy_prefilter.cpp - the policy's vector prefilter
+// (generic/policy_prefilter.hpp) compiled for each instruction set, and the
+// choice of the one that matches the active kernel. The kernels' own files
+// stay as they are: a kernel validates, this says where a policy must look.
+#include "kernels/arch.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "core/policy.hpp"
+#include "dispatch.hpp"
+#include "kernels/kernel.hpp"
+#include "kernels/short_input.hpp"
+#include "simd/target.hpp"
+
+#if defined(UTF8GUARD_X86_64)
+#include <immintrin.h>
+
+UTF8GUARD_TARGET_REGION("ssse3,sse4.1,sse4.2,popcnt")
+namespace utf8guard::detail::sse42_policy {
+#include "simd/sse.hpp"  // the wrapper: struct simd8
+// The prefilter, written against simd8:
+#include "generic/policy_prefilter.hpp"
+}  // namespace utf8guard::detail::sse42_policy
+UTF8GUARD_TARGET_REGION_END
+
+UTF8GUARD_TARGET_REGION("avx2,bmi,bmi2,popcnt")
+namespace utf8guard::detail::avx2_policy {
+#include "simd/avx2.hpp"  // the wrapper: struct simd8
+// The prefilter, written against simd8:
+#include "generic/policy_prefilter.hpp"
+}  // namespace utf8guard::detail::avx2_policy
+UTF8GUARD_TARGET_REGION_END
+
+// GCC 12's AVX-512 intrinsics trip -Wmaybe-uninitialized on their dead
+// pass-through operand (see avx512.cpp).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+UTF8GUARD_TARGET_REGION("avx512f,avx512bw,avx2,bmi,bmi2,popcnt")
+namespace utf8guard::detail::avx512_policy {
+constexpr bool kVbmi = false;  // the lookups every AVX-512 body can run
+#include "simd/avx512.hpp"     // the wrapper: struct simd8
+// The prefilter, written against simd8:
+#include "generic/policy_prefilter.hpp"
+}  // namespace utf8guard::detail::avx512_policy
+UTF8GUARD_TARGET_REGION_END
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#endif
+
+#if defined(UTF8GUARD_AARCH64)
+#include <arm_neon.h>
+
+namespace utf8guard::detail::neon_policy {
+#include "simd/neon.hpp"  // the wrapper: struct simd8
+// The prefilter, written against simd8:
+#include "generic/policy_prefilter.hpp"
+}  // namespace utf8guard::detail::neon_policy
+#endif
+
+namespace utf8guard::detail {
+
+#include "kernels/kernel_list.inc"
+
+quiet_prefix_fn vector_prefilter() noexcept {
+  // By the active kernel's instruction set: both AVX-512 kernels run the
+  // AVX-512BW lookups.
+  [[maybe_unused]] const kernel* k = &active_kernel_ref();
+#if defined(UTF8GUARD_X86_64)
+  if (k == &kernel_sse42) return &sse42_policy::policy_prefilter::quiet_prefix;
+  if (k == &kernel_avx2) return &avx2_policy::policy_prefilter::quiet_prefix;
+  if (k == &kernel_avx512bw || k == &kernel_avx512) {
+    return &avx512_policy::policy_prefilter::quiet_prefix;
+  }
+#endif
+#if defined(UTF8GUARD_AARCH64)
+  if (k == &kernel_neon) return &neon_policy::policy_prefilter::quiet_prefix;
+#endif
+  return nullptr;
+}
+
+}  // namespace utf8guard::detail
