@@ -95,7 +95,7 @@ void utf8guard_validator_init(utf8guard_validator* v) {
 }
 
 void utf8guard_validator_init_policy(utf8guard_validator* v, utf8guard_policy policy) {
-  utf8guard::detail::start(*v, policy);
+  if (v != nullptr) utf8guard::detail::start(*v, policy);
 }
 
 utf8guard_result utf8guard_validator_feed(utf8guard_validator* v, const char* data, size_t len) {
@@ -111,7 +111,7 @@ void utf8guard_sanitizer_init(utf8guard_sanitizer* s) {
 }
 
 void utf8guard_sanitizer_init_policy(utf8guard_sanitizer* s, utf8guard_policy policy) {
-  utf8guard::detail::start(*s, policy);
+  if (s != nullptr) utf8guard::detail::start(*s, policy);
 }
 
 utf8guard_status utf8guard_sanitizer_feed(utf8guard_sanitizer* s, const char* data, size_t len,
@@ -133,7 +133,7 @@ void utf8guard_scanner_init(utf8guard_scanner* s) {
 }
 
 void utf8guard_scanner_init_policy(utf8guard_scanner* s, utf8guard_policy policy) {
-  utf8guard::detail::start(*s, policy);
+  if (s != nullptr) utf8guard::detail::start(*s, policy);
 }
 
 utf8guard_status utf8guard_scanner_feed(utf8guard_scanner* s, const char* data, size_t len,

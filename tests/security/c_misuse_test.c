@@ -532,6 +532,62 @@ static void test_codec(void) {
   CHECK(utf8guard_encode(values, 3, NULL, 0, &written, NULL) == UTF8GUARD_BUFFER_TOO_SMALL);
 }
 
+/* ---- Policies and hints ------------------------------------------------------- */
+
+static void test_policies(void) {
+  const utf8guard_policy deny = UTF8GUARD_PROFILE_FIELD;
+  utf8guard_policy p = 7;
+  utf8guard_validator v;
+  utf8guard_sanitizer s;
+  utf8guard_scanner sc;
+  struct buffer b;
+  struct error_list l;
+  char out[16];
+  size_t written = 7, replacements = 7, i;
+
+  for (i = 0; i < LENGTHS; ++i) {
+    CHECK(!utf8guard_is_valid_policy(NULL, kLengths[i], deny));
+    CHECK(!utf8guard_is_valid_policy(NULL, kLengths[i], 0));
+    CHECK(refused(utf8guard_validate_policy(NULL, kLengths[i], deny), 0));
+    CHECK(utf8guard_sanitize_policy(NULL, kLengths[i], out, sizeof out, &written, &replacements,
+                                    deny) == UTF8GUARD_INVALID_ARGUMENT);
+    CHECK(written == 0 && replacements == 0);
+    CHECK(utf8guard_sanitize_policy("a", 1, NULL, kLengths[i], &written, NULL, deny) ==
+          UTF8GUARD_INVALID_ARGUMENT);
+    /* A lost name is no name; a lost input has nothing to explain. */
+    CHECK(utf8guard_category_from_name(NULL, kLengths[i]) == UTF8GUARD_CATEGORY_NONE);
+    CHECK(!utf8guard_profile_from_name(NULL, kLengths[i], &p) && p == 7);
+    CHECK(utf8guard_explain(NULL, kLengths[i], 0).kind == UTF8GUARD_HINT_NONE);
+  }
+  CHECK(utf8guard_is_valid_policy(NULL, 0, deny));
+  CHECK(!utf8guard_profile_from_name("json", 4, NULL)); /* nowhere to store it */
+  CHECK(utf8guard_profile_from_name("json", 4, &p) && p == UTF8GUARD_PROFILE_JSON);
+  CHECK(strcmp(utf8guard_category_name((utf8guard_category)-1), "unknown") == 0);
+  CHECK(utf8guard_profile_name(SIZE_MAX) == NULL);
+  CHECK(strcmp(utf8guard_hint_name((utf8guard_hint_kind)-1), "unknown") == 0);
+
+  /* init_policy(NULL) does nothing; the objects it sets up follow the same
+   * life as init's. */
+  utf8guard_validator_init_policy(NULL, deny);
+  utf8guard_sanitizer_init_policy(NULL, deny);
+  utf8guard_scanner_init_policy(NULL, deny);
+  utf8guard_validator_init_policy(&v, deny);
+  CHECK(same(utf8guard_validator_feed(&v, "ab", 2), UTF8GUARD_ERROR_NONE, 0, 0));
+  CHECK(refused(utf8guard_validator_feed(&v, NULL, 2), 2));
+  CHECK(refused(utf8guard_validator_finish(&v), 2));
+  memset(&b, 0, sizeof b);
+  utf8guard_sanitizer_init_policy(&s, deny);
+  CHECK(utf8guard_sanitizer_feed(&s, "ab", 2, NULL, &b) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(b.calls == 0);
+  memset(&l, 0, sizeof l);
+  utf8guard_scanner_init_policy(&sc, deny);
+  CHECK(utf8guard_scanner_feed(&sc, "a", 1, collect, &l) == UTF8GUARD_OK);
+  CHECK(utf8guard_scanner_finish(&sc, collect, &l) == UTF8GUARD_OK);
+  CHECK(utf8guard_scanner_feed(&sc, "\x01", 1, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(l.calls == 0);
+}
+
 /* ---- Kernels and version ------------------------------------------------------ */
 
 static void test_kernels(void) {
@@ -565,6 +621,7 @@ int main(void) {
     test_sanitize();
     test_sanitizer();
     test_scanner();
+    test_policies();
     ++kernels_run;
   }
   CHECK(kernels_run >= 1);

@@ -48,6 +48,17 @@ TEST_P(Misuse, OneShotEntryPointsRefuseALostView) {
     EXPECT_FALSE(encode(std::u32string_view(nullptr, n), bytes));
     EXPECT_EQ(bytes, "k");
     EXPECT_FALSE(set_kernel(lost(n)));
+
+    // The policy forms and the names refuse it too.
+    EXPECT_FALSE(is_valid(lost(n), policy::field()));
+    EXPECT_EQ(validate(lost(n), policy::field()), refused_at(0));
+    EXPECT_THROW((void)sanitize(lost(n), policy::field()), std::invalid_argument);
+    EXPECT_EQ(sanitize_to(lost(n), out, sizeof out, policy::field()), SIZE_MAX);
+    EXPECT_EQ(explain(lost(n), 0).kind, hint_kind::none);
+    EXPECT_EQ(category_from_name(lost(n)), category::none);
+    policy p = policy::json();
+    EXPECT_FALSE(profile_from_name(lost(n), p));
+    EXPECT_EQ(p.bits(), policy::json().bits());
   }
   EXPECT_EQ(encode_one(U'A', nullptr), 0u);
   EXPECT_EQ(active_kernel(), GetParam());
