@@ -120,7 +120,8 @@ for job in "${selected[@]}"; do
         -DUTF8GUARD_SANITIZE=undefined,implicit-integer-truncation,implicit-integer-sign-change \
         -DUTF8GUARD_BUILD_FUZZ=OFF -DUTF8GUARD_BUILD_EXAMPLES=OFF -- \
         utf8guard_cli utf8guard_cli_shim security_vectors security_guard_pages \
-        security_large_input security_first_use_threads security_complexity -- \
+        security_large_input security_first_use_threads security_complexity \
+        security_c_misuse security_misuse -- \
         -L 'security|cli'
       ;;
     tsan)

@@ -3,8 +3,19 @@
  *
  * Conventions, stated once (after BoringSSL's API-CONVENTIONS.md):
  *  - Inputs are (pointer, length) pairs. (NULL, 0) is always allowed and means
- *    the empty input. A NULL pointer with a non-zero length is a caller bug; the
- *    functions treat it as the empty input rather than dereference it.
+ *    the empty input; so is (NULL, 0) for an output buffer.
+ *  - Caller bugs fail closed. A NULL pointer with a non-zero length or
+ *    capacity, a NULL pointer where a function needs one (an object, a sink,
+ *    a callback, a place for its answer), and a misused streaming object (see
+ *    "Streaming objects") are caller bugs. No function dereferences such an
+ *    argument, and none answers "valid" or "OK" for it: a yes/no function
+ *    answers false; a function returning a utf8guard_result returns kind
+ *    UTF8GUARD_ERROR_INVALID_ARGUMENT with offset 0 (for a stream, offset 0
+ *    of the refused chunk: the stream's position) and length 0; a function
+ *    returning a status returns UTF8GUARD_INVALID_ARGUMENT, writes no output
+ *    and stores 0 in the sizes it reports. This check comes before every
+ *    other outcome of the call, but a streaming object keeps its first
+ *    failure. The pointers that may be NULL say so.
  *  - Nothing here allocates, prints, aborts or keeps global error state.
  *    Validation never reads outside [data, data + len).
  *  - Every function is safe to call from any number of threads at once, provided
@@ -48,7 +59,8 @@ typedef enum utf8guard_error {
   UTF8GUARD_ERROR_INVALID_BYTE = 5,            /* F5..FF */
   UTF8GUARD_ERROR_TRUNCATED = 6,               /* a valid lead cut by a non-continuation */
   UTF8GUARD_ERROR_INCOMPLETE = 7,              /* the input ends inside a valid sequence */
-  UTF8GUARD_ERROR_DISALLOWED = 8               /* well-formed, but denied by the policy */
+  UTF8GUARD_ERROR_DISALLOWED = 8,              /* well-formed, but denied by the policy */
+  UTF8GUARD_ERROR_INVALID_ARGUMENT = 9         /* a caller bug, not the input (conventions) */
 } utf8guard_error;
 
 /* utf8guard_category is one category of a policy: a fixed set of scalar
@@ -92,7 +104,9 @@ typedef uint32_t utf8guard_policy;
  * field is zero. Otherwise |offset| is the index of the first byte and
  * |length| the size in bytes: 1..3 for a maximal subpart, 1..4 for a denied
  * character (kind UTF8GUARD_ERROR_DISALLOWED), which alone has a |category|
- * (one bit) and a |code_point|; for the other kinds they are zero. */
+ * (one bit) and a |code_point|; for the other kinds they are zero. The kind
+ * UTF8GUARD_ERROR_INVALID_ARGUMENT says that the call was refused before the
+ * input was read: its |length| is 0. */
 typedef struct utf8guard_result {
   utf8guard_error kind;
   size_t offset;
@@ -108,22 +122,24 @@ typedef enum utf8guard_status {
   UTF8GUARD_BUFFER_TOO_SMALL = 1, /* the output buffer cannot hold the result */
   UTF8GUARD_OVERFLOW = 2,         /* a size does not fit in size_t */
   UTF8GUARD_ILL_FORMED = 3,       /* the input is not well-formed (decode/encode) */
-  UTF8GUARD_SINK_FAILED = 4       /* the output callback asked to stop */
+  UTF8GUARD_SINK_FAILED = 4,      /* the output callback asked to stop */
+  UTF8GUARD_INVALID_ARGUMENT = 5  /* a caller bug: the call was refused (conventions) */
 } utf8guard_status;
 
 /* utf8guard_is_valid returns whether data[0..len) is well-formed UTF-8. It is
- * the fastest entry point. */
+ * the fastest entry point. It returns false for (NULL, len > 0). */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT bool utf8guard_is_valid(const char* data, size_t len);
 
 /* utf8guard_validate returns the first error of data[0..len), or a result
- * whose kind is UTF8GUARD_ERROR_NONE. */
+ * whose kind is UTF8GUARD_ERROR_NONE. For (NULL, len > 0) it returns
+ * UTF8GUARD_ERROR_INVALID_ARGUMENT at offset 0. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_result utf8guard_validate(const char* data,
                                                                          size_t len);
 
 /* utf8guard_error_name returns the stable lowercase name of |kind|
  * ("none", "unexpected_continuation", "overlong", "surrogate", "too_large",
- * "invalid_byte", "truncated", "incomplete", "disallowed"), or "unknown" for
- * any other value. The string is static. */
+ * "invalid_byte", "truncated", "incomplete", "disallowed", "invalid_argument"), or
+ * "unknown" for any other value. The string is static. */
 UTF8GUARD_EXPORT const char* utf8guard_error_name(utf8guard_error kind);
 
 /* ---- Policies ---------------------------------------------------------------
@@ -139,7 +155,8 @@ UTF8GUARD_EXPORT const char* utf8guard_error_name(utf8guard_error kind);
 UTF8GUARD_EXPORT const char* utf8guard_category_name(utf8guard_category category);
 
 /* utf8guard_category_from_name returns the category named name[0..len), or
- * UTF8GUARD_CATEGORY_NONE if there is none of that name. */
+ * UTF8GUARD_CATEGORY_NONE if there is none of that name (so for
+ * (NULL, len > 0)). */
 UTF8GUARD_EXPORT utf8guard_category utf8guard_category_from_name(const char* name, size_t len);
 
 /* utf8guard_profile_name returns the name of profile |index| ("strict",
@@ -147,17 +164,19 @@ UTF8GUARD_EXPORT utf8guard_category utf8guard_category_from_name(const char* nam
 UTF8GUARD_EXPORT const char* utf8guard_profile_name(size_t index);
 
 /* utf8guard_profile_from_name stores in |*policy| the profile named
- * name[0..len) and returns true, or returns false, storing nothing. */
+ * name[0..len) and returns true, or returns false, storing nothing (so for
+ * (NULL, len > 0) and a NULL |policy|). */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT bool utf8guard_profile_from_name(const char* name, size_t len,
                                                                       utf8guard_policy* policy);
 
 /* utf8guard_is_valid_policy returns whether data[0..len) is well-formed and
- * holds no character that |policy| denies. */
+ * holds no character that |policy| denies; false for (NULL, len > 0). */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT bool utf8guard_is_valid_policy(const char* data, size_t len,
                                                                     utf8guard_policy policy);
 
 /* utf8guard_validate_policy returns the first maximal subpart or denied
- * character of data[0..len), or a result of kind NONE. */
+ * character of data[0..len), or a result of kind NONE; for (NULL, len > 0),
+ * UTF8GUARD_ERROR_INVALID_ARGUMENT at offset 0. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_result
 utf8guard_validate_policy(const char* data, size_t len, utf8guard_policy policy);
 
@@ -185,7 +204,8 @@ typedef struct utf8guard_hint {
 } utf8guard_hint;
 
 /* utf8guard_explain returns the hint for the ill-formed subpart at |offset|
- * of data[0..len) (kind NONE when no rule matches, or |offset| >= |len|). It
+ * of data[0..len) (kind NONE when no rule matches, |offset| >= |len|, or
+ * for (NULL, len > 0), which it does not read). It
  * is a pure function of the bytes: it reads only data[0..len), allocates
  * nothing, and works for an offset from any entry point. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_hint utf8guard_explain(const char* data, size_t len,
@@ -196,8 +216,37 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_hint utf8guard_explain(const char
  * "surrogate_code_point", "beyond_unicode", "windows1252"), or "unknown". */
 UTF8GUARD_EXPORT const char* utf8guard_hint_name(utf8guard_hint_kind kind);
 
-/* utf8guard_status_name returns a static lowercase name for |status|. */
+/* utf8guard_status_name returns a static lowercase name for |status| ("ok",
+ * "buffer_too_small", "overflow", "ill_formed", "sink_failed",
+ * "invalid_argument"), or "unknown" for any other value. */
 UTF8GUARD_EXPORT const char* utf8guard_status_name(utf8guard_status status);
+
+/* ---- Streaming objects ----------------------------------------------------
+ * utf8guard_validator, utf8guard_sanitizer and utf8guard_scanner take an input
+ * in chunks. Their fields are private, and each has the same life:
+ *  - _init starts a new input: first, and at any time after, also in the
+ *    middle of an input or after a failure. It is the only way back from a
+ *    failure. _init(NULL) does nothing.
+ *  - _feed takes the next chunk, _finish ends the input. A second _finish
+ *    returns what the first returned and calls nothing.
+ *  - An object keeps its first failure: once a _feed or _finish has failed (an
+ *    error for the validator, a status other than UTF8GUARD_OK for the others),
+ *    every later _feed and _finish returns that same answer, reads nothing
+ *    and calls nothing.
+ *  - A caller bug fails the object (unless it has failed already: the first
+ *    failure stands): a (NULL, len > 0) chunk, a NULL sink or callback, and a
+ *    _feed after _finish. The validator's error is then
+ *    UTF8GUARD_ERROR_INVALID_ARGUMENT at the stream's position (the number of
+ *    bytes fed before the refused call), length 0; the others' status is
+ *    UTF8GUARD_INVALID_ARGUMENT.
+ *  - An object _init has not set up (for example one filled with zeros: _init
+ *    stores a check value in a private field) is refused by every call, which
+ *    writes nothing to it: _feed and _finish return INVALID_ARGUMENT (the
+ *    validator's at offset 0), and the counts return SIZE_MAX. So does a NULL
+ *    object.
+ * The counts (utf8guard_sanitizer_replacements, utf8guard_scanner_errors)
+ * never return 0 for an object they cannot read, since 0 would read as a
+ * clean input. */
 
 /* ---- Streaming validation ------------------------------------------------
  * utf8guard_validator validates input that arrives in chunks, in constant
@@ -205,14 +254,14 @@ UTF8GUARD_EXPORT const char* utf8guard_status_name(utf8guard_status status);
  * An error is reported by the call that delivers the byte making the input
  * impossible (ED then A0 is a surrogate as soon as A0 arrives); "incomplete" is
  * reported only by utf8guard_validator_finish. After an error every further
- * call returns the same error without reading its input. The fields are
- * private; initialise with utf8guard_validator_init. */
+ * call returns the same error without reading its input. */
 typedef struct utf8guard_validator {
   size_t priv_position;        /* bytes fed so far */
   utf8guard_result priv_error; /* first error, sticky */
   unsigned char priv_carry[4]; /* unfinished sequence, at most 3 bytes, and a hint */
   unsigned char priv_carry_len;
   utf8guard_policy priv_policy; /* denied categories */
+  uint32_t priv_state;          /* set by init: open, finished, failed */
 } utf8guard_validator;
 
 /* utf8guard_validator_init resets |v| to the start of a new input, with no
@@ -226,12 +275,14 @@ UTF8GUARD_EXPORT void utf8guard_validator_init_policy(utf8guard_validator* v,
                                                       utf8guard_policy policy);
 
 /* utf8guard_validator_feed validates the next chunk and returns the first
- * error seen so far (kind NONE if there is none yet). */
+ * error seen so far (kind NONE if there is none yet). A refused call returns
+ * UTF8GUARD_ERROR_INVALID_ARGUMENT ("Streaming objects"). */
 UTF8GUARD_EXPORT utf8guard_result utf8guard_validator_feed(utf8guard_validator* v, const char* data,
                                                            size_t len);
 
 /* utf8guard_validator_finish ends the input and returns its first error,
- * including an "incomplete" sequence left at the end. */
+ * including an "incomplete" sequence left at the end. Called again, it
+ * returns the same result. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_result
 utf8guard_validator_finish(utf8guard_validator* v);
 
@@ -242,7 +293,8 @@ utf8guard_validator_finish(utf8guard_validator* v);
 
 /* utf8guard_sanitize_bound stores in |*bound| the largest output that
  * sanitizing |len| input bytes can produce (3 * len), or returns
- * UTF8GUARD_OVERFLOW if that does not fit in size_t. */
+ * UTF8GUARD_OVERFLOW if that does not fit in size_t. A NULL |bound| is
+ * UTF8GUARD_INVALID_ARGUMENT. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitize_bound(size_t len,
                                                                                size_t* bound);
 
@@ -250,7 +302,10 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitize_bound(s
  * out[0..cap) and stores its size in |*written| (which may be NULL). It
  * returns UTF8GUARD_BUFFER_TOO_SMALL, writing nothing meaningful, when |cap|
  * is too small; a |cap| of utf8guard_sanitize_bound(len) always suffices. If
- * |replacements| is not NULL it receives the number of U+FFFD inserted. */
+ * |replacements| is not NULL it receives the number of U+FFFD inserted. It
+ * returns UTF8GUARD_INVALID_ARGUMENT for (NULL, len > 0) or (NULL, cap > 0);
+ * then, as on every status but UTF8GUARD_OK, |*written| and |*replacements|
+ * are 0. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitize(
     const char* data, size_t len, char* out, size_t cap, size_t* written, size_t* replacements);
 
@@ -264,14 +319,15 @@ utf8guard_sanitize_policy(const char* data, size_t len, char* out, size_t cap, s
  * false to stop (for example on a write error). */
 typedef bool (*utf8guard_sink)(void* ctx, const char* data, size_t len);
 
-/* utf8guard_sanitizer sanitizes a stream in constant memory. Fields are
- * private; initialise with utf8guard_sanitizer_init. */
+/* utf8guard_sanitizer sanitizes a stream in constant memory (see "Streaming
+ * objects" for its life and its misuse). */
 typedef struct utf8guard_sanitizer {
   size_t priv_position;
   size_t priv_replacements;
   unsigned char priv_carry[4];
   unsigned char priv_carry_len;
   utf8guard_policy priv_policy;
+  uint32_t priv_state;
 } utf8guard_sanitizer;
 
 /* utf8guard_sanitizer_init resets |s| to the start of a new stream. */
@@ -282,25 +338,30 @@ UTF8GUARD_EXPORT void utf8guard_sanitizer_init(utf8guard_sanitizer* s);
 UTF8GUARD_EXPORT void utf8guard_sanitizer_init_policy(utf8guard_sanitizer* s,
                                                       utf8guard_policy policy);
 
-/* utf8guard_sanitizer_feed sanitizes the next chunk, passing output to |sink|.
- * Bytes of an unfinished sequence at the end of the chunk are held back until
- * the next call. Returns UTF8GUARD_SINK_FAILED if the sink returned false. */
+/* utf8guard_sanitizer_feed sanitizes the next chunk, passing output to |sink|
+ * (|ctx| is passed through and may be NULL). Bytes of an unfinished sequence
+ * at the end of the chunk are held back until the next call. Returns
+ * UTF8GUARD_SINK_FAILED if the sink returned false, and
+ * UTF8GUARD_INVALID_ARGUMENT for a refused call ("Streaming objects"); either
+ * fails |s|. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitizer_feed(
     utf8guard_sanitizer* s, const char* data, size_t len, utf8guard_sink sink, void* ctx);
 
 /* utf8guard_sanitizer_finish ends the stream: an unfinished sequence becomes
- * one U+FFFD. */
+ * one U+FFFD. Statuses as for utf8guard_sanitizer_feed; called again after
+ * UTF8GUARD_OK, it returns UTF8GUARD_OK and writes nothing. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
 utf8guard_sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink, void* ctx);
 
-/* utf8guard_sanitizer_replacements returns how many U+FFFD |s| has written. */
+/* utf8guard_sanitizer_replacements returns how many U+FFFD |s| has written,
+ * or SIZE_MAX for a NULL or uninitialised |s|. */
 UTF8GUARD_EXPORT size_t utf8guard_sanitizer_replacements(const utf8guard_sanitizer* s);
 
 /* ---- Every error of a stream ----------------------------------------------
  * utf8guard_scanner reports every maximal subpart of a stream, in order: the
  * same subparts sanitizing replaces. Offsets are absolute. An unfinished
  * sequence at the end is reported as "incomplete" by utf8guard_scanner_finish.
- * Fields are private; initialise with utf8guard_scanner_init. */
+ * See "Streaming objects" for its life and its misuse. */
 typedef bool (*utf8guard_error_callback)(void* ctx, utf8guard_result error);
 
 typedef struct utf8guard_scanner {
@@ -309,6 +370,7 @@ typedef struct utf8guard_scanner {
   unsigned char priv_carry[4];
   unsigned char priv_carry_len;
   utf8guard_policy priv_policy;
+  uint32_t priv_state;
 } utf8guard_scanner;
 
 /* utf8guard_scanner_init resets |s| to the start of a new stream. */
@@ -319,16 +381,22 @@ UTF8GUARD_EXPORT void utf8guard_scanner_init(utf8guard_scanner* s);
 UTF8GUARD_EXPORT void utf8guard_scanner_init_policy(utf8guard_scanner* s, utf8guard_policy policy);
 
 /* utf8guard_scanner_feed scans the next chunk, calling |on_error| for each
- * error found. Returns UTF8GUARD_SINK_FAILED if the callback returned false. */
+ * error found (|ctx| is passed through and may be NULL). Returns
+ * UTF8GUARD_SINK_FAILED if the callback returned false, and
+ * UTF8GUARD_INVALID_ARGUMENT for a refused call ("Streaming objects"); either
+ * fails |s|. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
 utf8guard_scanner_feed(utf8guard_scanner* s, const char* data, size_t len,
                        utf8guard_error_callback on_error, void* ctx);
 
-/* utf8guard_scanner_finish ends the stream, reporting an unfinished sequence. */
+/* utf8guard_scanner_finish ends the stream, reporting an unfinished sequence.
+ * Statuses as for utf8guard_scanner_feed; called again after UTF8GUARD_OK, it
+ * returns UTF8GUARD_OK and reports nothing. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
 utf8guard_scanner_finish(utf8guard_scanner* s, utf8guard_error_callback on_error, void* ctx);
 
-/* utf8guard_scanner_errors returns how many errors |s| has reported. */
+/* utf8guard_scanner_errors returns how many errors |s| has reported, or
+ * SIZE_MAX for a NULL or uninitialised |s|. */
 UTF8GUARD_EXPORT size_t utf8guard_scanner_errors(const utf8guard_scanner* s);
 
 /* ---- Code points ---------------------------------------------------------- */
@@ -337,7 +405,8 @@ UTF8GUARD_EXPORT size_t utf8guard_scanner_errors(const utf8guard_scanner* s);
  * success it stores the scalar value in |*code_point| and returns a result of
  * kind NONE whose |length| is the sequence's size (1..4); on error it returns
  * the error at offset 0 and leaves |*code_point| unchanged. An empty input is
- * an "incomplete" error of length 0. */
+ * an "incomplete" error of length 0. (NULL, len > 0) and a NULL |code_point|
+ * are UTF8GUARD_ERROR_INVALID_ARGUMENT. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_result utf8guard_decode_one(const char* data,
                                                                            size_t len,
                                                                            uint32_t* code_point);
@@ -346,7 +415,9 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_result utf8guard_decode_one(const
  * the number of code points written in |*count| (which may be NULL) and, if
  * |error| is not NULL, the first error. It returns UTF8GUARD_ILL_FORMED at the
  * first error (the code points before it are written), and
- * UTF8GUARD_BUFFER_TOO_SMALL when |cap| is too small (|len| always suffices). */
+ * UTF8GUARD_BUFFER_TOO_SMALL when |cap| is too small (|len| always suffices).
+ * For (NULL, len > 0) or (NULL, cap > 0) it returns UTF8GUARD_INVALID_ARGUMENT,
+ * with |*count| 0 and |*error| of kind UTF8GUARD_ERROR_INVALID_ARGUMENT. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_decode(const char* data, size_t len,
                                                                        uint32_t* out, size_t cap,
                                                                        size_t* count,
@@ -354,14 +425,16 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_decode(const cha
 
 /* utf8guard_encode_one writes the shortest UTF-8 form of |code_point| to
  * out[0..4) and returns its length (1..4), or 0 if |code_point| is not a
- * Unicode scalar value (a surrogate, or above U+10FFFF). */
+ * Unicode scalar value (a surrogate, or above U+10FFFF) or |out| is NULL. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT size_t utf8guard_encode_one(uint32_t code_point, char out[4]);
 
 /* utf8guard_encode encodes code_points[0..count) into out[0..cap), storing the
  * byte count in |*written| (which may be NULL). It returns
  * UTF8GUARD_ILL_FORMED at the first value that is not a scalar value (its
  * index is stored in |*bad_index| if that is not NULL) and
- * UTF8GUARD_BUFFER_TOO_SMALL when |cap| is too small (4 * count suffices). */
+ * UTF8GUARD_BUFFER_TOO_SMALL when |cap| is too small (4 * count suffices).
+ * For (NULL, count > 0) or (NULL, cap > 0) it returns
+ * UTF8GUARD_INVALID_ARGUMENT, with |*written| 0 and |*bad_index| unchanged. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_encode(const uint32_t* code_points,
                                                                        size_t count, char* out,
                                                                        size_t cap, size_t* written,
@@ -378,13 +451,14 @@ UTF8GUARD_EXPORT const char* utf8guard_active_kernel(void);
 UTF8GUARD_EXPORT size_t utf8guard_kernel_count(void);
 
 /* utf8guard_kernel_name returns the name of compiled kernel |index|, or NULL
- * if |index| is out of range; |*usable| (if not NULL) says whether this CPU
- * can run it. */
+ * (leaving |*usable| unchanged) if |index| is out of range; |*usable| (if not
+ * NULL) says whether this CPU can run it. */
 UTF8GUARD_EXPORT const char* utf8guard_kernel_name(size_t index, bool* usable);
 
 /* utf8guard_set_kernel makes every later call in the process use the kernel
  * |name| ("best" selects the fastest usable one). It returns false, changing
- * nothing, if no such kernel is compiled in or this CPU cannot run it. */
+ * nothing, if no such kernel is compiled in, this CPU cannot run it, or |name|
+ * is NULL. */
 UTF8GUARD_EXPORT bool utf8guard_set_kernel(const char* name);
 
 /* utf8guard_kernel_env_error returns NULL when the environment variable

@@ -5,6 +5,12 @@
 // reads outside the given view and is safe from any number of threads. The
 // streaming classes hold constant state (at most 3 carried bytes) and are used
 // by one thread at a time. See docs/design.md for the error kinds and offsets.
+//
+// Caller bugs fail closed, as in utf8guard.h: a view whose data() is nullptr
+// and whose size() is not 0 is never read and never valid. is_valid answers
+// false, the functions returning a result return error::invalid_argument at
+// offset 0 (for a stream, at its position) with length 0, the others say so
+// below. A view of (nullptr, 0) is the empty input.
 #ifndef UTF8GUARD_HPP
 #define UTF8GUARD_HPP
 
@@ -30,7 +36,8 @@ enum class error : std::uint8_t {
   invalid_byte = UTF8GUARD_ERROR_INVALID_BYTE,
   truncated = UTF8GUARD_ERROR_TRUNCATED,
   incomplete = UTF8GUARD_ERROR_INCOMPLETE,
-  disallowed = UTF8GUARD_ERROR_DISALLOWED,  // well-formed, but denied by the policy
+  disallowed = UTF8GUARD_ERROR_DISALLOWED,              // well-formed, but denied by the policy
+  invalid_argument = UTF8GUARD_ERROR_INVALID_ARGUMENT,  // a caller bug, not the input
 };
 
 // category is one set of scalar values a policy may deny (see utf8guard.h for
@@ -108,7 +115,8 @@ UTF8GUARD_EXPORT std::string_view to_string(category c) noexcept;
 // policy denies: its kind, the index of its first byte, and its size in bytes
 // (1..3 for a subpart, 1..4 for a character). A denied character (kind
 // error::disallowed) alone has a category and a code point. For well-formed
-// input kind is error::none and the other fields are 0.
+// input kind is error::none and the other fields are 0. error::invalid_argument
+// has length 0: the input was not read.
 struct result {
   error kind = error::none;
   std::size_t offset = 0;
@@ -124,7 +132,8 @@ struct result {
 };
 
 // to_string returns the stable lowercase name of a kind, as in docs/design.md
-// ("overlong", "too_large", ...), or "unknown" for a value outside the enum.
+// ("overlong", "too_large", "invalid_argument", ...), or "unknown" for a value
+// outside the enum.
 UTF8GUARD_EXPORT std::string_view to_string(error kind) noexcept;
 
 // is_valid returns whether the bytes are well-formed UTF-8. The fastest path.
@@ -175,8 +184,11 @@ UTF8GUARD_EXPORT std::string_view to_string(hint_kind kind) noexcept;
 // validator checks input that arrives in chunks, in constant memory. feed()
 // returns the first error so far; an error is reported by the feed() that
 // delivers the byte making the input impossible. finish() also reports an
-// "incomplete" sequence at the end. Offsets are absolute. After an error
-// every call returns that error without reading its input.
+// "incomplete" sequence at the end, and returns the same result if called
+// again. Offsets are absolute. After an error every call returns that error
+// without reading its input. A feed() after finish(), or of a (nullptr, n > 0)
+// view, is refused: error::invalid_argument at the stream's position (the
+// bytes fed before it), kept like any other error.
 class UTF8GUARD_EXPORT validator {
  public:
   validator() noexcept;
@@ -185,7 +197,8 @@ class UTF8GUARD_EXPORT validator {
   explicit validator(policy p) noexcept;
   result feed(std::string_view chunk) noexcept;
   [[nodiscard]] result finish() noexcept;
-  // reset starts a new input (under the same policy).
+  // reset starts a new input (under the same policy), at any time: in the
+  // middle of one, after finish() or after an error.
   void reset() noexcept;
   // bytes_fed is the total size of all chunks fed so far.
   [[nodiscard]] std::size_t bytes_fed() const noexcept;
@@ -201,6 +214,16 @@ template <class F>
 void* context(F& f) noexcept {
   return const_cast<void*>(static_cast<const void*>(&f));
 }
+// unless_null is the trampoline for callable f, or nullptr when f is a null
+// function pointer, so that the library refuses the call instead of calling
+// through it.
+template <class F, class Fn>
+Fn unless_null(const F& f, Fn trampoline) noexcept {
+  if constexpr (std::is_pointer_v<F>) {
+    if (f == nullptr) return nullptr;
+  }
+  return trampoline;
+}
 }  // namespace detail
 
 // sanitize_bound is the largest output sanitizing n bytes can produce
@@ -209,11 +232,14 @@ void* context(F& f) noexcept {
 
 // sanitize returns the bytes with every maximal subpart replaced by U+FFFD
 // and every well-formed byte unchanged (Python's decode('utf-8','replace')).
+// It throws std::invalid_argument for a (nullptr, n > 0) view: an empty
+// string would drop the n bytes without a word.
 [[nodiscard]] UTF8GUARD_EXPORT std::string sanitize(std::string_view bytes);
 
 // sanitize_to writes the sanitized bytes to out[0..capacity) and returns the
 // number written; it returns SIZE_MAX (writing nothing meaningful) when
-// capacity is too small. A capacity of sanitize_bound(bytes.size()) suffices.
+// capacity is too small, and for a (nullptr, n > 0) view or a null out with a
+// capacity above 0. A capacity of sanitize_bound(bytes.size()) suffices.
 UTF8GUARD_EXPORT std::size_t sanitize_to(std::string_view bytes, char* out,
                                          std::size_t capacity) noexcept;
 
@@ -226,7 +252,12 @@ UTF8GUARD_EXPORT std::size_t sanitize_to(std::string_view bytes, char* out, std:
 // sanitizer sanitizes a stream in constant memory. Output goes to a sink: any
 // callable taking std::string_view and returning void, or bool (false stops
 // the stream; feed/finish then return false). Bytes of an unfinished sequence
-// are held back until the next feed(); finish() replaces them.
+// are held back until the next feed(); finish() replaces them. Its life is
+// that of utf8guard.h's streaming objects: once feed or finish has returned
+// false, every later call returns false and calls nothing; a feed() after
+// finish(), a (nullptr, n > 0) chunk or a null function pointer as the sink
+// is refused (false) the same way; a second finish() after a successful one
+// returns true and writes nothing; reset() starts a new stream at any time.
 class UTF8GUARD_EXPORT sanitizer {
  public:
   sanitizer() noexcept;
@@ -234,11 +265,13 @@ class UTF8GUARD_EXPORT sanitizer {
   explicit sanitizer(policy p) noexcept;
   template <class Sink>
   bool feed(std::string_view chunk, Sink&& sink) {
-    return feed_raw(chunk, &call_sink<std::remove_reference_t<Sink>>, detail::context(sink));
+    return feed_raw(chunk, detail::unless_null(sink, &call_sink<std::remove_reference_t<Sink>>),
+                    detail::context(sink));
   }
   template <class Sink>
   bool finish(Sink&& sink) {
-    return finish_raw(&call_sink<std::remove_reference_t<Sink>>, detail::context(sink));
+    return finish_raw(detail::unless_null(sink, &call_sink<std::remove_reference_t<Sink>>),
+                      detail::context(sink));
   }
   void reset() noexcept;
   // replacements is the number of U+FFFD written so far.
@@ -263,7 +296,9 @@ class UTF8GUARD_EXPORT sanitizer {
 // error_scanner reports every maximal subpart of a stream, in order (the
 // ones sanitize replaces), with absolute offsets, in constant memory. The
 // callback takes a result and returns void, or bool (false stops; feed and
-// finish then return false). finish() reports an unfinished sequence.
+// finish then return false). finish() reports an unfinished sequence. Misuse
+// and reset() as for sanitizer (a null function pointer as the callback is
+// refused).
 class UTF8GUARD_EXPORT error_scanner {
  public:
   error_scanner() noexcept;
@@ -271,11 +306,13 @@ class UTF8GUARD_EXPORT error_scanner {
   explicit error_scanner(policy p) noexcept;
   template <class OnError>
   bool feed(std::string_view chunk, OnError&& on_error) {
-    return feed_raw(chunk, &call<std::remove_reference_t<OnError>>, detail::context(on_error));
+    return feed_raw(chunk, detail::unless_null(on_error, &call<std::remove_reference_t<OnError>>),
+                    detail::context(on_error));
   }
   template <class OnError>
   bool finish(OnError&& on_error) {
-    return finish_raw(&call<std::remove_reference_t<OnError>>, detail::context(on_error));
+    return finish_raw(detail::unless_null(on_error, &call<std::remove_reference_t<OnError>>),
+                      detail::context(on_error));
   }
   void reset() noexcept;
   // errors is the number of errors reported so far.
@@ -315,20 +352,24 @@ struct decoded {
 };
 
 // decode_one decodes the sequence at the start of the bytes. An empty input
-// is error::incomplete with length 0.
+// is error::incomplete with length 0, a (nullptr, n > 0) view
+// error::invalid_argument with length 0.
 [[nodiscard]] UTF8GUARD_EXPORT decoded decode_one(std::string_view bytes) noexcept;
 
 // decode appends the code points of the bytes to out and returns ok(), or
 // stops at the first error and returns it (out then holds the code points
-// before the error).
+// before the error). A (nullptr, n > 0) view is error::invalid_argument at
+// offset 0, with nothing appended.
 UTF8GUARD_EXPORT result decode(std::string_view bytes, std::u32string& out);
 
 // encode_one writes the shortest UTF-8 form of a scalar value to out[0..4)
-// and returns its length, or 0 for a surrogate or a value above U+10FFFF.
+// and returns its length, or 0 for a surrogate, a value above U+10FFFF or a
+// null out.
 [[nodiscard]] UTF8GUARD_EXPORT std::size_t encode_one(char32_t code_point, char* out) noexcept;
 
 // encode appends the UTF-8 form of the code points to out and returns true,
 // or stops at the first value that is not a scalar value and returns false.
+// A (nullptr, n > 0) view returns false, with nothing appended.
 UTF8GUARD_EXPORT bool encode(std::u32string_view code_points, std::string& out);
 
 // kernel_info names one compiled validation kernel and whether this CPU runs it.
@@ -346,7 +387,8 @@ UTF8GUARD_EXPORT std::string_view active_kernel() noexcept;
 
 // set_kernel makes every later call use the named kernel ("best" picks the
 // fastest usable one). Returns false, changing nothing, if it is not compiled
-// in or not usable here. Meant for tests, fuzzing and benchmarks.
+// in or not usable here, or for a (nullptr, n > 0) view. Meant for tests,
+// fuzzing and benchmarks.
 UTF8GUARD_EXPORT bool set_kernel(std::string_view name) noexcept;
 
 // version is the library's semantic version, e.g. "1.0.0".

@@ -5,6 +5,7 @@
 // The C list is read without building kernels()'s vector.
 #include <cstring>
 
+#include "core/convert.hpp"
 #include "dispatch.hpp"
 
 namespace utf8guard {
@@ -20,6 +21,7 @@ std::vector<kernel_info> kernels() {
 std::string_view active_kernel() noexcept { return detail::active_kernel_ref().name; }
 
 bool set_kernel(std::string_view name) noexcept {
+  if (detail::bad_span(name)) return false;
   return detail::set_active_kernel(name.data(), name.size());
 }
 

@@ -8,6 +8,7 @@
 // sanitize_to() does.
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 
 #include "core/convert.hpp"
 #include "kernels/short_input.hpp"
@@ -65,7 +66,16 @@ bool sanitize_into(std::string_view in, char* out, std::size_t cap, std::size_t&
   return run_whole_policy(in, h, deny);
 }
 
+// bad_buffers is a caller bug in a one-shot sanitize's arguments (the
+// conventions of utf8guard.h): a lost input or a lost output.
+bool bad_buffers(std::string_view in, const char* out, std::size_t cap) noexcept {
+  return bad_span(in) || bad_span(out, cap);
+}
+
 std::string sanitize_string(std::string_view bytes, utf8guard_policy deny) {
+  if (bad_span(bytes)) {
+    throw std::invalid_argument("utf8guard::sanitize: a null view of non-zero size");
+  }
   std::string out;
   out.reserve(bytes.size());
   std::size_t replacements = 0;
@@ -78,11 +88,16 @@ std::string sanitize_string(std::string_view bytes, utf8guard_policy deny) {
   return out;
 }
 
-// to_c_status is the C API's answer for a one-shot sanitize.
-utf8guard_status to_c_status(bool fits, std::size_t w, std::size_t r, size_t* written,
-                             size_t* replacements) noexcept {
+// c_sanitize is the C API's one-shot sanitize: refused, writing nothing, on
+// a caller bug; else sanitize_into's answer as a status.
+utf8guard_status c_sanitize(const char* data, size_t len, char* out, size_t cap, size_t* written,
+                            size_t* replacements, utf8guard_policy deny) noexcept {
+  std::size_t w = 0, r = 0;
+  const bool refused = bad_buffers(c_bytes(data, len), out, cap);
+  const bool fits = !refused && sanitize_into(c_bytes(data, len), out, cap, w, r, deny);
   if (written != nullptr) *written = fits ? w : 0;
   if (replacements != nullptr) *replacements = fits ? r : 0;
+  if (refused) return UTF8GUARD_INVALID_ARGUMENT;
   return fits ? UTF8GUARD_OK : UTF8GUARD_BUFFER_TOO_SMALL;
 }
 
@@ -98,6 +113,7 @@ std::size_t sanitize_bound(std::size_t n) noexcept {
 }
 
 std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity) noexcept {
+  if (detail::bad_buffers(bytes, out, capacity)) return SIZE_MAX;
   std::size_t written, replacements;
   return detail::sanitize_into(bytes, out, capacity, written, replacements) ? written : SIZE_MAX;
 }
@@ -106,6 +122,7 @@ std::string sanitize(std::string_view bytes) { return detail::sanitize_string(by
 
 std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity,
                         policy p) noexcept {
+  if (detail::bad_buffers(bytes, out, capacity)) return SIZE_MAX;
   std::size_t written, replacements;
   return detail::sanitize_into(bytes, out, capacity, written, replacements, p.bits()) ? written
                                                                                       : SIZE_MAX;
@@ -120,6 +137,7 @@ std::string sanitize(std::string_view bytes, policy p) {
 extern "C" {
 
 utf8guard_status utf8guard_sanitize_bound(size_t len, size_t* bound) {
+  if (bound == nullptr) return UTF8GUARD_INVALID_ARGUMENT;
   // sanitize_bound's SIZE_MAX is a valid bound for len == SIZE_MAX / 3.
   if (len > SIZE_MAX / 3) return UTF8GUARD_OVERFLOW;
   *bound = utf8guard::sanitize_bound(len);
@@ -128,19 +146,13 @@ utf8guard_status utf8guard_sanitize_bound(size_t len, size_t* bound) {
 
 utf8guard_status utf8guard_sanitize(const char* data, size_t len, char* out, size_t cap,
                                     size_t* written, size_t* replacements) {
-  std::size_t w, r;
-  const bool fits = utf8guard::detail::sanitize_into(utf8guard::detail::c_bytes(data, len), out,
-                                                     out == nullptr ? 0 : cap, w, r);
-  return utf8guard::detail::to_c_status(fits, w, r, written, replacements);
+  return utf8guard::detail::c_sanitize(data, len, out, cap, written, replacements, 0);
 }
 
 utf8guard_status utf8guard_sanitize_policy(const char* data, size_t len, char* out, size_t cap,
                                            size_t* written, size_t* replacements,
                                            utf8guard_policy policy) {
-  std::size_t w, r;
-  const bool fits = utf8guard::detail::sanitize_into(utf8guard::detail::c_bytes(data, len), out,
-                                                     out == nullptr ? 0 : cap, w, r, policy);
-  return utf8guard::detail::to_c_status(fits, w, r, written, replacements);
+  return utf8guard::detail::c_sanitize(data, len, out, cap, written, replacements, policy);
 }
 
 }  // extern "C"

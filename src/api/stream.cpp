@@ -33,11 +33,11 @@ sanitizer::sanitizer() noexcept { detail::start(state_); }
 sanitizer::sanitizer(policy p) noexcept { detail::start(state_, p.bits()); }
 
 bool sanitizer::feed_raw(std::string_view chunk, utf8guard_sink sink, void* ctx) {
-  return detail::sanitizer_feed(&state_, chunk, sink, ctx);
+  return detail::sanitizer_feed(&state_, chunk, sink, ctx) == UTF8GUARD_OK;
 }
 
 bool sanitizer::finish_raw(utf8guard_sink sink, void* ctx) {
-  return detail::sanitizer_finish(&state_, sink, ctx);
+  return detail::sanitizer_finish(&state_, sink, ctx) == UTF8GUARD_OK;
 }
 
 void sanitizer::reset() noexcept { detail::start(state_, state_.priv_policy); }
@@ -49,11 +49,11 @@ error_scanner::error_scanner() noexcept { detail::start(state_); }
 error_scanner::error_scanner(policy p) noexcept { detail::start(state_, p.bits()); }
 
 bool error_scanner::feed_raw(std::string_view chunk, batch_fn cb, void* ctx) {
-  return detail::scanner_feed(&state_, chunk, cb, ctx);
+  return detail::scanner_feed(&state_, chunk, cb, ctx) == UTF8GUARD_OK;
 }
 
 bool error_scanner::finish_raw(batch_fn cb, void* ctx) {
-  return detail::scanner_finish(&state_, cb, ctx);
+  return detail::scanner_finish(&state_, cb, ctx) == UTF8GUARD_OK;
 }
 
 void error_scanner::reset() noexcept { detail::start(state_, state_.priv_policy); }
@@ -65,10 +65,7 @@ std::size_t error_scanner::errors() const noexcept { return state_.priv_errors; 
 namespace {
 
 using utf8guard::detail::c_bytes;
-
-utf8guard_status status_of(bool continued) noexcept {
-  return continued ? UTF8GUARD_OK : UTF8GUARD_SINK_FAILED;
-}
+using utf8guard::detail::count_of;
 
 // The C API's callback takes one error at a time; the C++ one, errors in
 // batches (error_scanner::call).
@@ -82,16 +79,23 @@ struct one_at_a_time {
     }
     return count;
   }
+  // batch_fn is the C++ scanner's form: none (a refused call) when there is
+  // no callback to call.
+  utf8guard::detail::batch_fn batch() const noexcept {
+    return on_error == nullptr ? nullptr : &deliver;
+  }
 };
 
 }  // namespace
 
 extern "C" {
 
-void utf8guard_validator_init(utf8guard_validator* v) { utf8guard::detail::start(*v); }
+void utf8guard_validator_init(utf8guard_validator* v) {
+  if (v != nullptr) utf8guard::detail::start(*v);
+}
 
 void utf8guard_validator_init_policy(utf8guard_validator* v, utf8guard_policy policy) {
-  utf8guard::detail::start(*v, policy);
+  if (v != nullptr) utf8guard::detail::start(*v, policy);
 }
 
 utf8guard_result utf8guard_validator_feed(utf8guard_validator* v, const char* data, size_t len) {
@@ -102,45 +106,50 @@ utf8guard_result utf8guard_validator_finish(utf8guard_validator* v) {
   return utf8guard::detail::validator_finish(v);
 }
 
-void utf8guard_sanitizer_init(utf8guard_sanitizer* s) { utf8guard::detail::start(*s); }
+void utf8guard_sanitizer_init(utf8guard_sanitizer* s) {
+  if (s != nullptr) utf8guard::detail::start(*s);
+}
 
 void utf8guard_sanitizer_init_policy(utf8guard_sanitizer* s, utf8guard_policy policy) {
-  utf8guard::detail::start(*s, policy);
+  if (s != nullptr) utf8guard::detail::start(*s, policy);
 }
 
 utf8guard_status utf8guard_sanitizer_feed(utf8guard_sanitizer* s, const char* data, size_t len,
                                           utf8guard_sink sink, void* ctx) {
-  return status_of(utf8guard::detail::sanitizer_feed(s, c_bytes(data, len), sink, ctx));
+  return utf8guard::detail::sanitizer_feed(s, c_bytes(data, len), sink, ctx);
 }
 
 utf8guard_status utf8guard_sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink,
                                             void* ctx) {
-  return status_of(utf8guard::detail::sanitizer_finish(s, sink, ctx));
+  return utf8guard::detail::sanitizer_finish(s, sink, ctx);
 }
 
 size_t utf8guard_sanitizer_replacements(const utf8guard_sanitizer* s) {
-  return s->priv_replacements;
+  return count_of(s, &utf8guard_sanitizer::priv_replacements);
 }
 
-void utf8guard_scanner_init(utf8guard_scanner* s) { utf8guard::detail::start(*s); }
+void utf8guard_scanner_init(utf8guard_scanner* s) {
+  if (s != nullptr) utf8guard::detail::start(*s);
+}
 
 void utf8guard_scanner_init_policy(utf8guard_scanner* s, utf8guard_policy policy) {
-  utf8guard::detail::start(*s, policy);
+  if (s != nullptr) utf8guard::detail::start(*s, policy);
 }
 
 utf8guard_status utf8guard_scanner_feed(utf8guard_scanner* s, const char* data, size_t len,
                                         utf8guard_error_callback on_error, void* ctx) {
   one_at_a_time c{on_error, ctx};
-  return status_of(
-      utf8guard::detail::scanner_feed(s, c_bytes(data, len), &one_at_a_time::deliver, &c));
+  return utf8guard::detail::scanner_feed(s, c_bytes(data, len), c.batch(), &c);
 }
 
 utf8guard_status utf8guard_scanner_finish(utf8guard_scanner* s, utf8guard_error_callback on_error,
                                           void* ctx) {
   one_at_a_time c{on_error, ctx};
-  return status_of(utf8guard::detail::scanner_finish(s, &one_at_a_time::deliver, &c));
+  return utf8guard::detail::scanner_finish(s, c.batch(), &c);
 }
 
-size_t utf8guard_scanner_errors(const utf8guard_scanner* s) { return s->priv_errors; }
+size_t utf8guard_scanner_errors(const utf8guard_scanner* s) {
+  return count_of(s, &utf8guard_scanner::priv_errors);
+}
 
 }  // extern "C"

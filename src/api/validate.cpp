@@ -23,10 +23,12 @@ result validate_with(const kernel& k, const std::uint8_t* p, std::size_t n) noex
 }  // namespace detail
 
 bool is_valid(std::string_view bytes) noexcept {
+  if (detail::bad_span(bytes)) return false;
   return detail::is_valid_active(detail::bytes(bytes.data()), bytes.size());
 }
 
 result validate(std::string_view bytes) noexcept {
+  if (detail::bad_span(bytes)) return detail::kRefused;
   return detail::validate_active(detail::bytes(bytes.data()), bytes.size());
 }
 
@@ -34,12 +36,14 @@ result validate(std::string_view bytes) noexcept {
 // policy's check reads the well-formed prefix before it; whichever comes first
 // is the answer.
 bool is_valid(std::string_view bytes, policy p) noexcept {
+  if (detail::bad_span(bytes)) return false;
   const std::uint8_t* data = detail::bytes(bytes.data());
   if (!detail::is_valid_active(data, bytes.size())) return false;
   return p.empty() || detail::find_violation(data, bytes.size(), 0, p.bits()).ok();
 }
 
 result validate(std::string_view bytes, policy p) noexcept {
+  if (detail::bad_span(bytes)) return detail::kRefused;
   const std::uint8_t* data = detail::bytes(bytes.data());
   const result r = detail::validate_active(data, bytes.size());
   if (p.empty()) return r;

@@ -94,6 +94,7 @@ using utf8guard::detail::c_bytes;
 namespace utf8guard {
 
 decoded decode_one(std::string_view in) noexcept {
+  if (detail::bad_span(in)) return {0, 0, error::invalid_argument};
   if (in.empty()) return {0, 0, error::incomplete};
   decoded d;
   const result r = detail::decode_at(detail::bytes(in.data()), in.size(), 0, d.value);
@@ -103,6 +104,7 @@ decoded decode_one(std::string_view in) noexcept {
 }
 
 result decode(std::string_view in, std::u32string& out) {
+  if (detail::bad_span(in)) return detail::kRefused;
   return detail::decode_each(in, [&out](char32_t cp) {
     out.push_back(cp);
     return true;
@@ -110,10 +112,12 @@ result decode(std::string_view in, std::u32string& out) {
 }
 
 std::size_t encode_one(char32_t code_point, char* out) noexcept {
+  if (out == nullptr) return 0;
   return detail::encode_scalar(code_point, out);
 }
 
 bool encode(std::u32string_view code_points, std::string& out) {
+  if (detail::bad_span(code_points.data(), code_points.size())) return false;
   const std::size_t n = code_points.size();
   return detail::encode_each(code_points.data(), n, [&out](const char* p, std::size_t len) {
            out.append(p, len);
@@ -126,6 +130,7 @@ bool encode(std::u32string_view code_points, std::string& out) {
 extern "C" {
 
 utf8guard_result utf8guard_decode_one(const char* data, size_t len, uint32_t* code_point) {
+  if (code_point == nullptr) return utf8guard::detail::kRefusedC;
   const utf8guard::decoded d = utf8guard::decode_one(c_bytes(data, len));
   if (d.kind == utf8guard::error::none) *code_point = d.value;
   return {static_cast<utf8guard_error>(d.kind), 0, d.length, UTF8GUARD_CATEGORY_NONE, 0};
@@ -133,7 +138,12 @@ utf8guard_result utf8guard_decode_one(const char* data, size_t len, uint32_t* co
 
 utf8guard_status utf8guard_decode(const char* data, size_t len, uint32_t* out, size_t cap,
                                   size_t* count, utf8guard_result* error) {
-  if (out == nullptr) cap = 0;
+  using utf8guard::detail::bad_span;
+  if (bad_span(data, len) || bad_span(out, cap)) {
+    if (count != nullptr) *count = 0;
+    if (error != nullptr) *error = utf8guard::detail::kRefusedC;
+    return UTF8GUARD_INVALID_ARGUMENT;
+  }
   std::size_t written = 0;
   bool full = false;
   const utf8guard::result r = utf8guard::detail::decode_each(c_bytes(data, len), [&](char32_t cp) {
@@ -154,8 +164,11 @@ size_t utf8guard_encode_one(uint32_t code_point, char out[4]) {
 utf8guard_status utf8guard_encode(const uint32_t* code_points, size_t count, char* out, size_t cap,
                                   size_t* written, size_t* bad_index) {
   static_assert(sizeof(uint32_t) == sizeof(char32_t), "code points are 32-bit");
-  if (code_points == nullptr) count = 0;
-  if (out == nullptr) cap = 0;
+  using utf8guard::detail::bad_span;
+  if (bad_span(code_points, count) || bad_span(out, cap)) {
+    if (written != nullptr) *written = 0;
+    return UTF8GUARD_INVALID_ARGUMENT;
+  }
   std::size_t w = 0;
   bool full = false;
   // SAFETY: uint32_t and char32_t have the same size and representation.

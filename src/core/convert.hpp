@@ -22,11 +22,25 @@ inline result from_c(const utf8guard_result& r) noexcept {
           r.code_point};
 }
 
-// c_bytes turns a C (data, len) pair into a view; a NULL pointer is the empty
-// input whatever len says (utf8guard.h: "treat it as the empty input").
+// c_bytes turns a C (data, len) pair into a view, a lost pointer included:
+// the C++ entry points refuse that (bad_span), so the C ones need not.
 inline std::string_view c_bytes(const char* data, std::size_t len) noexcept {
-  return data == nullptr ? std::string_view() : std::string_view(data, len);
+  return std::string_view(data, len);
 }
+
+// bad_span is a caller bug that fails closed (utf8guard.h, conventions): a
+// null pointer with a non-zero length or capacity. The pointer is tested
+// first: one well-predicted branch on every call, the length only when the
+// pointer is null.
+inline bool bad_span(const void* p, std::size_t n) noexcept {
+  return __builtin_expect(p == nullptr, 0) && n != 0;
+}
+inline bool bad_span(std::string_view v) noexcept { return bad_span(v.data(), v.size()); }
+
+// The answer of a refused call that returns a result: nothing was read.
+inline constexpr result kRefused{error::invalid_argument, 0, 0};
+inline constexpr utf8guard_result kRefusedC{UTF8GUARD_ERROR_INVALID_ARGUMENT, 0, 0,
+                                            UTF8GUARD_CATEGORY_NONE, 0};
 
 // SAFETY: converting a (char*, len) pair; callers allow (nullptr, 0), which no
 // kernel dereferences because every read is bounded by n.

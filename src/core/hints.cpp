@@ -14,6 +14,8 @@
 
 #include <cstring>
 
+#include "core/convert.hpp"
+
 namespace utf8guard::detail {
 namespace {
 
@@ -134,6 +136,7 @@ hint explain_at(const std::uint8_t* p, std::size_t n, std::size_t off) noexcept 
 namespace utf8guard {
 
 hint explain(std::string_view input, std::size_t offset) noexcept {
+  if (detail::bad_span(input)) return {};  // a lost view has nothing to explain
   // SAFETY: the view's bytes, read only inside [0, size) (explain_at clips).
   return detail::explain_at(reinterpret_cast<const std::uint8_t*>(input.data()), input.size(),
                             offset);
@@ -159,8 +162,7 @@ std::string_view to_string(hint_kind kind) noexcept {
 extern "C" {
 
 utf8guard_hint utf8guard_explain(const char* data, size_t len, size_t offset) {
-  const utf8guard::hint h =
-      data == nullptr ? utf8guard::hint{} : utf8guard::explain(std::string_view(data, len), offset);
+  const utf8guard::hint h = utf8guard::explain(utf8guard::detail::c_bytes(data, len), offset);
   return {static_cast<utf8guard_hint_kind>(h.kind), h.value, h.has_value};
 }
 

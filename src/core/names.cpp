@@ -2,6 +2,7 @@
 //
 // The direction between the APIs: C++ implements, C wraps (see
 // api/stream.cpp). Statuses exist in the C API only.
+#include <cstdint>
 #include <cstring>
 
 #include "utf8guard/utf8guard.hpp"
@@ -21,6 +22,7 @@ std::string_view to_string(error kind) noexcept {
     case error::truncated: return "truncated";
     case error::incomplete: return "incomplete";
     case error::disallowed: return "disallowed";
+    case error::invalid_argument: return "invalid_argument";
   }
   return "unknown";
 }
@@ -50,7 +52,9 @@ extern "C" {
 
 const char* utf8guard_error_name(utf8guard_error kind) {
   const int value = enum_value(kind);
-  if (value < UTF8GUARD_ERROR_NONE || value > UTF8GUARD_ERROR_DISALLOWED) return "unknown";
+  // Any value of error's underlying type converts safely; to_string names
+  // the enumerators and calls the rest "unknown".
+  if (value < 0 || value > UINT8_MAX) return "unknown";
   // to_string returns views of string literals, so data() is NUL-terminated.
   return utf8guard::to_string(static_cast<utf8guard::error>(value)).data();
 }
@@ -62,6 +66,7 @@ const char* utf8guard_status_name(utf8guard_status status) {
     case UTF8GUARD_OVERFLOW: return "overflow";
     case UTF8GUARD_ILL_FORMED: return "ill_formed";
     case UTF8GUARD_SINK_FAILED: return "sink_failed";
+    case UTF8GUARD_INVALID_ARGUMENT: return "invalid_argument";
   }
   return "unknown";
 }

@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "core/convert.hpp"
+
 namespace utf8guard::detail {
 namespace {
 
@@ -130,6 +132,7 @@ std::string_view to_string(category c) noexcept {
 }
 
 category category_from_name(std::string_view name) noexcept {
+  if (detail::bad_span(name)) return category::none;
   for (std::size_t k = 0; k < category_count; ++k) {
     if (name == kCategoryNames[k]) return static_cast<category>(1u << k);
   }
@@ -141,6 +144,7 @@ std::string_view profile_name(std::size_t index) noexcept {
 }
 
 bool profile_from_name(std::string_view name, policy& out) noexcept {
+  if (detail::bad_span(name)) return false;
   for (const named_profile& p : kProfiles) {
     if (name == p.name) {
       out = policy::from_bits(p.bits);
@@ -163,9 +167,8 @@ const char* utf8guard_category_name(utf8guard_category c) {
 }
 
 utf8guard_category utf8guard_category_from_name(const char* name, size_t len) {
-  if (name == nullptr) return UTF8GUARD_CATEGORY_NONE;
   return static_cast<utf8guard_category>(
-      utf8guard::category_from_name(std::string_view(name, len)));
+      utf8guard::category_from_name(utf8guard::detail::c_bytes(name, len)));
 }
 
 const char* utf8guard_profile_name(size_t index) {
@@ -175,7 +178,8 @@ const char* utf8guard_profile_name(size_t index) {
 
 bool utf8guard_profile_from_name(const char* name, size_t len, utf8guard_policy* policy) {
   utf8guard::policy p;
-  if (name == nullptr || !utf8guard::profile_from_name(std::string_view(name, len), p)) {
+  if (policy == nullptr ||
+      !utf8guard::profile_from_name(utf8guard::detail::c_bytes(name, len), p)) {
     return false;
   }
   *policy = p.bits();

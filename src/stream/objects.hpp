@@ -1,12 +1,14 @@
 // objects.hpp - the streaming objects (validator, sanitizer, error_scanner):
 // what each does with the engine's valid runs and errors, on the state that
-// the C structs of utf8guard.h hold and the C++ classes wrap. All three run
-// the one engine in engine.hpp. Included by api/stream.cpp, whose C++ and C
-// entry points both call these functions.
+// the C structs of utf8guard.h hold and the C++ classes wrap, and their life
+// (utf8guard.h, "Streaming objects"): caller bugs fail closed here, once for
+// both APIs. All three run the one engine in engine.hpp. Included by
+// api/stream.cpp, whose C++ and C entry points both call these functions.
 #ifndef UTF8GUARD_STREAM_OBJECTS_HPP
 #define UTF8GUARD_STREAM_OBJECTS_HPP
 
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include "core/convert.hpp"
@@ -21,12 +23,28 @@ stream_cursor<State> cursor(State& s) noexcept {
   return {s};
 }
 
+// A streaming object's life, in the priv_state field that start() sets. The
+// words are distinct and non-zero, so that a zero-filled object, or one
+// holding anything start() did not write, is "never initialised": refused,
+// and never written to.
+enum life : std::uint32_t {
+  kOpen = 0x4f50454e,      // taking chunks
+  kFinished = 0x46494e44,  // finish succeeded; a finish may run again (nothing is left)
+  kStopped = 0x53544f50,   // an error (validator), or a sink or callback said stop
+  kMisused = 0x52454655,   // a caller bug failed it
+};
+
+inline bool initialised(std::uint32_t state) noexcept {
+  return state == kOpen || state == kFinished || state == kStopped || state == kMisused;
+}
+
 // start makes s a new stream: nothing fed, nothing carried, no error, and
 // the characters of policy denied (none by default).
 template <class State>
 void start(State& s, utf8guard_policy policy = 0) noexcept {
   s = State{};
   s.priv_policy = policy;
+  s.priv_state = kOpen;
 }
 
 // feed runs one chunk through the engine, and through a policy_filter when
@@ -39,6 +57,57 @@ bool feed(State& s, std::string_view chunk, Handler& h) {
   }
   policy_filter<Handler> f(h, s.priv_policy, s.priv_position - s.priv_carry_len);
   return stream_feed(cursor(s), bytes(chunk.data()), chunk.size(), f);
+}
+
+// runs is the sanitizer's and scanner's common case: an object that is open,
+// a chunk pointer (a finish has none to miss) and a callback. Anything else
+// takes settled(). For a C++ object, whose address is never null, the first
+// test folds away.
+template <class State>
+bool runs(const State* s, bool has_chunk, bool has_callback) noexcept {
+  return __builtin_expect(s != nullptr && s->priv_state == kOpen && has_chunk && has_callback, 1);
+}
+
+// settled is the sanitizer's and scanner's answer to a call that runs()
+// turned away; bad_args says whether its arguments hold a caller bug. A first
+// failure stands; a caller bug on an open or finished object becomes its
+// failure. An empty chunk on an open object, and a second finish, have
+// nothing to do.
+template <class State>
+__attribute__((noinline, cold)) utf8guard_status settled(State* s, bool bad_args,
+                                                         bool finishing) noexcept {
+  if (s == nullptr) return UTF8GUARD_INVALID_ARGUMENT;
+  switch (s->priv_state) {
+    case kStopped: return UTF8GUARD_SINK_FAILED;
+    case kMisused: return UTF8GUARD_INVALID_ARGUMENT;
+    case kOpen:
+      if (!bad_args) return UTF8GUARD_OK;  // (nullptr, 0): the empty chunk
+      break;
+    case kFinished:
+      if (finishing && !bad_args) return UTF8GUARD_OK;
+      break;
+    default: return UTF8GUARD_INVALID_ARGUMENT;  // never initialised: not written
+  }
+  s->priv_state = kMisused;
+  return UTF8GUARD_INVALID_ARGUMENT;
+}
+
+// settle records how a call that ran ended, and returns its status.
+template <class State>
+utf8guard_status settle(State* s, bool continued, bool finishing) noexcept {
+  if (!continued) {
+    s->priv_state = kStopped;
+    return UTF8GUARD_SINK_FAILED;
+  }
+  if (finishing) s->priv_state = kFinished;
+  return UTF8GUARD_OK;
+}
+
+// count_of reads a count of a C object: SIZE_MAX, never 0 (which reads as a
+// clean input), when the object cannot be read.
+template <class State>
+std::size_t count_of(const State* s, std::size_t State::*count) noexcept {
+  return s != nullptr && initialised(s->priv_state) ? s->*count : SIZE_MAX;
 }
 
 // Sanitized output goes to the caller's sink.
@@ -92,50 +161,89 @@ struct batch_handler {
 // scan runs `step` (a feed or a finish) with a batch_handler and counts what
 // the callback was given.
 template <class Step>
-bool scan(utf8guard_scanner* s, batch_fn deliver, void* ctx, Step step) {
+utf8guard_status scan(utf8guard_scanner* s, batch_fn deliver, void* ctx, bool finishing,
+                      Step step) {
   batch_handler h(deliver, ctx);
   const bool continued = step(h) && h.flush();
   s->priv_errors += h.delivered;
-  return continued;
+  return settle(s, continued, finishing);
+}
+
+// validator_settled is the validator's answer to a call that does not run:
+// no object, an object that is not open, or a null chunk pointer. A first
+// failure stands; a caller bug on an open or finished object becomes its
+// failure, at the stream's position.
+__attribute__((noinline, cold)) const utf8guard_result& validator_settled(utf8guard_validator* v,
+                                                                          std::size_t n) {
+  if (v == nullptr) return kRefusedC;
+  switch (v->priv_state) {
+    case kOpen:
+      if (n == 0) return v->priv_error;  // (nullptr, 0): the empty chunk
+      [[fallthrough]];
+    case kFinished:
+      v->priv_error = kRefusedC;
+      v->priv_error.offset = v->priv_position;
+      v->priv_state = kMisused;
+      break;
+    case kStopped:
+    case kMisused: break;
+    default: return kRefusedC;  // never initialised: not written
+  }
+  v->priv_position += n;  // keep bytes_fed() honest; the verdict stands
+  return v->priv_error;
 }
 
 // validator_feed is inlined into both entry points: with small chunks,
-// every call layer shows in the throughput.
+// every call layer shows in the throughput. One test sends every exception
+// (a failed or finished object, a null pointer) to validator_settled.
 inline const utf8guard_result& validator_feed(utf8guard_validator* v, std::string_view chunk) {
-  if (v->priv_error.kind != UTF8GUARD_ERROR_NONE) {
-    v->priv_position += chunk.size();  // keep bytes_fed() honest; the verdict stands
-    return v->priv_error;
+  if (__builtin_expect(v == nullptr || v->priv_state != kOpen || chunk.data() == nullptr, 0)) {
+    return validator_settled(v, chunk.size());
   }
   first_error_handler h{v->priv_error};
-  feed(*v, chunk, h);
+  if (!feed(*v, chunk, h)) v->priv_state = kStopped;
   return v->priv_error;
 }
 
+// validator_finish answers a second finish, and every call after an error,
+// with the answer it holds.
 const utf8guard_result& validator_finish(utf8guard_validator* v) {
-  if (v->priv_error.kind == UTF8GUARD_ERROR_NONE) {
+  if (v == nullptr || !initialised(v->priv_state)) return kRefusedC;
+  if (v->priv_state == kOpen) {
     first_error_handler h{v->priv_error};
-    stream_finish(cursor(*v), h);
+    v->priv_state = stream_finish(cursor(*v), h) ? kFinished : kStopped;
   }
   return v->priv_error;
 }
 
-bool sanitizer_feed(utf8guard_sanitizer* s, std::string_view chunk, utf8guard_sink sink,
-                    void* ctx) {
+utf8guard_status sanitizer_feed(utf8guard_sanitizer* s, std::string_view chunk, utf8guard_sink sink,
+                                void* ctx) {
+  if (!runs(s, chunk.data() != nullptr, sink != nullptr)) {
+    return settled(s, bad_span(chunk) || sink == nullptr, false);
+  }
   auto h = sink_handler(sink, ctx, s->priv_replacements);
-  return feed(*s, chunk, h);
+  return settle(s, feed(*s, chunk, h), false);
 }
 
-bool sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink, void* ctx) {
+utf8guard_status sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink, void* ctx) {
+  if (!runs(s, true, sink != nullptr)) return settled(s, sink == nullptr, true);
   auto h = sink_handler(sink, ctx, s->priv_replacements);
-  return stream_finish(cursor(*s), h);
+  return settle(s, stream_finish(cursor(*s), h), true);
 }
 
-bool scanner_feed(utf8guard_scanner* s, std::string_view chunk, batch_fn deliver, void* ctx) {
-  return scan(s, deliver, ctx, [&](batch_handler& h) { return feed(*s, chunk, h); });
+// A null deliver is a missing callback.
+utf8guard_status scanner_feed(utf8guard_scanner* s, std::string_view chunk, batch_fn deliver,
+                              void* ctx) {
+  if (!runs(s, chunk.data() != nullptr, deliver != nullptr)) {
+    return settled(s, bad_span(chunk) || deliver == nullptr, false);
+  }
+  return scan(s, deliver, ctx, false, [&](batch_handler& h) { return feed(*s, chunk, h); });
 }
 
-bool scanner_finish(utf8guard_scanner* s, batch_fn deliver, void* ctx) {
-  return scan(s, deliver, ctx, [&](batch_handler& h) { return stream_finish(cursor(*s), h); });
+utf8guard_status scanner_finish(utf8guard_scanner* s, batch_fn deliver, void* ctx) {
+  if (!runs(s, true, deliver != nullptr)) return settled(s, deliver == nullptr, true);
+  return scan(s, deliver, ctx, true,
+              [&](batch_handler& h) { return stream_finish(cursor(*s), h); });
 }
 
 }  // namespace

@@ -12,22 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-
-#define CHECK(cond) check((cond) ? 1 : 0, #cond, __LINE__)
-
-static void check(int ok, const char* what, int line) {
-  if (!ok) {
-    fprintf(stderr, "c_api_test.c:%d: failed: %s (kernel %s)\n", line, what,
-            utf8guard_active_kernel());
-    ++failures;
-  }
-}
-
-/* same checks a result against an expected kind, offset and length. */
-static int same(utf8guard_result r, utf8guard_error kind, size_t offset, size_t length) {
-  return r.kind == kind && r.offset == offset && r.length == length;
-}
+#include "c_check.h"
 
 /* ---- Sinks and callbacks ---------------------------------------------------- */
 
@@ -85,6 +70,7 @@ static void test_names(void) {
   CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_INVALID_BYTE), "invalid_byte") == 0);
   CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_TRUNCATED), "truncated") == 0);
   CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_INCOMPLETE), "incomplete") == 0);
+  CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_INVALID_ARGUMENT), "invalid_argument") == 0);
   CHECK(strcmp(utf8guard_error_name((utf8guard_error)99), "unknown") == 0);
 
   CHECK(strcmp(utf8guard_status_name(UTF8GUARD_OK), "ok") == 0);
@@ -92,6 +78,7 @@ static void test_names(void) {
   CHECK(strcmp(utf8guard_status_name(UTF8GUARD_OVERFLOW), "overflow") == 0);
   CHECK(strcmp(utf8guard_status_name(UTF8GUARD_ILL_FORMED), "ill_formed") == 0);
   CHECK(strcmp(utf8guard_status_name(UTF8GUARD_SINK_FAILED), "sink_failed") == 0);
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_INVALID_ARGUMENT), "invalid_argument") == 0);
   CHECK(strcmp(utf8guard_status_name((utf8guard_status)99), "unknown") == 0);
 
   CHECK(strcmp(utf8guard_version(), UTF8GUARD_VERSION_STRING) == 0);
