@@ -398,7 +398,7 @@ TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
     EXPECT_TRUE(utf8guard::decode(empty, cps).ok());
     EXPECT_TRUE(cps.empty());
     std::size_t count = 7;
-    utf8guard_result err{UTF8GUARD_ERROR_OVERLONG, 1, 1};
+    utf8guard_result err{UTF8GUARD_ERROR_OVERLONG, 1, 1, UTF8GUARD_CATEGORY_NONE, 0};
     EXPECT_EQ(utf8guard_decode(p, 0, reinterpret_cast<std::uint32_t*>(out), 0, &count, &err),
               UTF8GUARD_OK);
     EXPECT_EQ(count, 0u);
