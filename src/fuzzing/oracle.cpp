@@ -194,8 +194,7 @@ std::string report(std::string_view decoder, std::string_view in, bool valid, st
   const expectation e = walk(in, tol, offset);
   const std::string name(decoder.empty() ? std::string_view("decoder") : decoder);
 
-  // One row per line, label and value, all built here: another row (a hint
-  // from utf8guard::explain(input, strict.offset), say) is one more emplace_back.
+  // One row per line, label and value, all built here.
   std::vector<std::pair<std::string, std::string>> rows;
   rows.emplace_back("input", std::to_string(in.size()) + " bytes: " + hex(in));
   rows.emplace_back(name, valid ? "accepts"
@@ -206,6 +205,14 @@ std::string report(std::string_view decoder, std::string_view in, bool valid, st
                                              : "rejects: " + std::string(to_string(strict.kind)) +
                                                    " at byte " + std::to_string(strict.offset) +
                                                    ", length " + std::to_string(strict.length));
+  // What wrote the bytes utf8guard rejects (CESU-8, an overlong form, ...).
+  if (!strict.ok()) {
+    const hint h = explain(in, strict.offset);
+    if (h.kind != hint_kind::none) {
+      rows.emplace_back("hint", std::string(to_string(h.kind)) +
+                                    (h.has_value ? " " + code_point(h.value) : std::string()));
+    }
+  }
   rows.emplace_back("tolerated", tolerance_names(tol));
 
   std::string why;
