@@ -22,8 +22,8 @@
 
 #include <utf8guard/utf8guard.hpp>
 
-#include "inputs.hpp"
 #include "dispatch.hpp"
+#include "inputs.hpp"
 #include "stream/engine.hpp"
 
 namespace {
