@@ -20,7 +20,7 @@
 namespace utf8guard::testing {
 namespace {
 
-// The hint names of DESIGN.md's table, by hand.
+// The hint names of docs/design.md's table, by hand.
 constexpr std::pair<std::string_view, hint_kind> kHintNames[] = {
     {"", hint_kind::none},
     {"utf16_bom", hint_kind::utf16_bom},
