@@ -111,6 +111,24 @@ inline constexpr std::uint8_t kPrefilterLow[16] = {1 | 2 | 128,
                                                    1 | 2 | 64,
                                                    1 | 2 | 4 | 64};
 
+// kPrefilterKeep[c] holds the class bits of the bytes that start characters
+// of category bit c: a policy keeps the union over the categories it denies.
+// Built once at compile time, so that a call with a policy on a short input
+// pays a handful of ORs, not a walk over 256 bytes.
+struct prefilter_keep_table {
+  std::uint8_t bits[category_count];
+  constexpr prefilter_keep_table() : bits{} {
+    for (std::size_t c = 0; c < category_count; ++c) {
+      for (int b = 0; b < 256; ++b) {
+        if ((lead_categories(static_cast<std::uint8_t>(b)) & (1u << c)) != 0) {
+          bits[c] = static_cast<std::uint8_t>(bits[c] | (kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15]));
+        }
+      }
+    }
+  }
+};
+inline constexpr prefilter_keep_table kPrefilterKeep{};
+
 // prefilter_tables are the two lookup tables for one policy: the bits of
 // the byte sets that start none of its categories are cleared.
 struct prefilter_tables {
@@ -118,10 +136,8 @@ struct prefilter_tables {
   alignas(16) std::uint8_t low[16];
   explicit prefilter_tables(utf8guard_policy deny) noexcept {
     std::uint8_t keep = 0;
-    for (int b = 0; b < 256; ++b) {
-      if ((lead_categories(static_cast<std::uint8_t>(b)) & deny) != 0) {
-        keep |= kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15];
-      }
+    for (std::size_t c = 0; c < category_count; ++c) {
+      if ((deny >> c) & 1u) keep = static_cast<std::uint8_t>(keep | kPrefilterKeep.bits[c]);
     }
     for (int k = 0; k < 16; ++k) {
       high[k] = kPrefilterHigh[k] & keep;
