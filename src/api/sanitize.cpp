@@ -32,14 +32,15 @@ struct bounded_buffer {
 };
 
 // Runs the whole input through the engine; false if the handler stopped it.
-// A short input of ASCII, the common case of a header value or a key, is
-// copied as it is, without the engine's setup, which would cost several
-// times the copy.
+// A short input that is well-formed, the common case of a header value or a
+// key, is copied as it is, without the engine's setup, which would cost
+// several times the copy: ASCII up to kShortAscii bytes, anything up to
+// kShortInput.
 template <class Handler>
 bool run_whole(std::string_view in, Handler& h) {
-  if (is_short_ascii(bytes(in.data()), in.size())) {
-    return h.valid(bytes(in.data()), in.size());
-  }
+  const std::uint8_t* p = bytes(in.data());
+  const std::size_t n = in.size();
+  if (is_short_ascii(p, n) || (n <= kShortInput && short_scan(p, n) == n)) return h.valid(p, n);
   utf8guard_sanitizer state{};  // a new input (its count of replacements is unused)
   const stream_cursor<utf8guard_sanitizer> s{state};
   return stream_feed(s, bytes(in.data()), in.size(), h) && stream_finish(s, h);
