@@ -130,11 +130,12 @@ inline std::size_t short_scan(const std::uint8_t* p, std::size_t n) noexcept {
 }
 
 // The public entry points (api/) settle inputs of at most kShortInput bytes
-// with short_scan before they look for the active kernel: at these lengths
+// (one word) with short_scan before they look for the active kernel: there
 // the call through the kernel pointer and a vector kernel's setup cost more
-// than the DFA's steps. The scalar kernel uses short_scan up to
-// kShortScalar bytes, where its blocks of 16 would mostly be tails.
-inline constexpr std::size_t kShortInput = 16;
+// than the DFA's steps, while from the second word on a vector kernel is
+// faster. The scalar kernel uses short_scan up to kShortScalar bytes, where
+// its blocks of 16 would mostly be tails.
+inline constexpr std::size_t kShortInput = 8;
 inline constexpr std::size_t kShortScalar = 128;
 
 }  // namespace utf8guard::detail
