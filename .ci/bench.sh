@@ -4,7 +4,7 @@
 # checks its answer before timing it (every kernel against the scalar one,
 # every competitor against the input's known validity), so a wrong kernel
 # fails this job too. Also runs the report, the Node timer, the callgrind
-# driver and utf8guard_feed_layers once, compare.py on the run against
+# driver, utf8guard_short and utf8guard_feed_layers once, compare.py on the run against
 # itself, and kernel_ab.sh against HEAD (a build of its own, about a minute).
 #
 # UTF8GUARD_BENCH_BUILD=DIR takes the benchmarks from an existing g++ Release
@@ -17,7 +17,7 @@ start=$SECONDS
 
 if [ -n "${UTF8GUARD_BENCH_BUILD:-}" ]; then
   cmake --build "$UTF8GUARD_BENCH_BUILD" -j2 \
-    --target utf8guard_bench utf8guard_validate_n utf8guard_feed_layers
+    --target utf8guard_bench utf8guard_short utf8guard_validate_n utf8guard_feed_layers
   bin=$UTF8GUARD_BENCH_BUILD/bench
 else
   bench/build.sh gcc
@@ -52,6 +52,17 @@ rows=$(tail -n +2 "$tmp/compare.txt" | grep -c ' 1\.00$' || true)
 [ "$rows" -gt 0 ] && [ "$rows" -eq "$(tail -n +2 "$tmp/compare.txt" | wc -l)" ] ||
   { echo "bench: compare.py did not list every benchmark at ratio 1.00" >&2; cat "$tmp/compare.txt" >&2; exit 1; }
 
+# The short-string pools, cut from the texts bench/texts.sh lists (the
+# generated stand-ins when the lipsum texts are absent): every pair on every
+# pool, each checking its answers first.
+short=$("$bin/utf8guard_short" $(bench/texts.sh 2>/dev/null) --benchmark_min_time=0.0001 \
+  --benchmark_format=json 2>"$tmp/short.err" |
+  python3 -c 'import json,sys; b=json.load(sys.stdin)["benchmarks"]
+bad=[x["name"] for x in b if x.get("error_occurred")]
+print(len(b) if b and not bad else "failed: " + " ".join(bad or ["none ran"]))') ||
+  { cat "$tmp/short.err" >&2; exit 1; }
+case $short in failed*) echo "bench: utf8guard_short $short" >&2; exit 1 ;; esac
+
 # The feed-layers diagnostic: every layer on every usable body, each checked
 # (a layer that finds an error in its valid input fails its benchmark).
 layers=$("$bin/utf8guard_feed_layers" --benchmark_min_time=0.0001 --benchmark_format=json 2>"$tmp/layers.err" |
@@ -82,4 +93,4 @@ if [ "$ab_rows" -eq 0 ] || grep -q FAILED <<<"$ab"; then
   echo "$ab" >&2
   exit 1
 fi
-echo "bench: $count benchmarks, $layers feed layers and $ab_rows kernel A/B bodies ran and checked their answers in $((SECONDS - start))s"
+echo "bench: $count benchmarks, $short short-string pairs, $layers feed layers and $ab_rows kernel A/B bodies ran and checked their answers in $((SECONDS - start))s"

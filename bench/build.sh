@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # bench/build.sh [--committed | --rev REV] COMPILER... - configure and build
-# the benchmark binaries (utf8guard_bench, utf8guard_validate_n and, but for
-# --rev, utf8guard_feed_layers) in Release, with only the library and bench/
-# enabled, so the rest of the tree cannot break them.
+# the benchmark binaries (utf8guard_bench, utf8guard_short, utf8guard_validate_n
+# and, but for --rev, utf8guard_feed_layers) in Release, with only the library
+# and bench/ enabled, so the rest of the tree cannot break them.
 #
 #   COMPILER      gcc (into build-bench) or clang (into build-bench-clang)
 #   --committed   build the library as committed at HEAD (a git archive in
@@ -63,7 +63,7 @@ for c in "${compilers[@]}"; do
     -DUTF8GUARD_BUILD_EXAMPLES=OFF -DUTF8GUARD_BUILD_BENCH=ON >/dev/null
   # utf8guard_feed_layers uses the library's internals, which an older
   # commit's may not match: not for --rev builds.
-  targets=(utf8guard_bench utf8guard_validate_n)
+  targets=(utf8guard_bench utf8guard_short utf8guard_validate_n)
   [ -n "$suffix" ] || targets+=(utf8guard_feed_layers)
   nice -n 10 cmake --build "$dir" -j2 --target "${targets[@]}"
 done

@@ -17,23 +17,6 @@ constexpr std::size_t kMemorySize = 64 * 1024 * 1024;  // twice a 32 MiB L3
 // A file larger than this is reported with the from-memory inputs.
 constexpr std::size_t kLargestCached = 4 * 1024 * 1024;
 
-// splitmix64 (Steele, Lea, Flood 2014): tiny, fast, and the same everywhere.
-class prng {
- public:
-  explicit prng(std::uint64_t seed) : state_(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  // below(n) is in [0, n); the modulo bias (< 2^-40 here) does not matter.
-  std::uint64_t below(std::uint64_t n) { return (next() >> 11) % n; }
-
- private:
-  std::uint64_t state_;
-};
-
 // A scalar value whose UTF-8 form has len bytes, uniform in that range,
 // never a surrogate (U+D800..U+DFFF are 3-byte forms the standard forbids).
 char32_t random_scalar(prng& rng, int len) {

@@ -18,6 +18,24 @@
 
 namespace bench {
 
+// splitmix64 (Steele, Lea, Flood 2014): tiny, fast, and the same everywhere;
+// every generator of the benchmarks draws from it.
+class prng {
+ public:
+  explicit prng(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  // below(n) is in [0, n); the modulo bias (< 2^-40 here) does not matter.
+  std::uint64_t below(std::uint64_t n) { return (next() >> 11) % n; }
+
+ private:
+  std::uint64_t state_;
+};
+
 // Where an input lives decides which benchmarks run on it and how the report
 // groups it.
 enum class input_kind {

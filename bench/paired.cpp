@@ -5,19 +5,10 @@
 // sanitize_to under the field profile / sanitize_to without one (every
 // kernel).
 //
-// Why: the tables divide two medians measured seconds apart, and on the
-// shared VMs we measure on a benchmark's repetitions spread by 5-20 % (the
-// "cv" the report prints). A ratio goal of 0.97 cannot be read off two such
-// medians. Here one benchmark alternates the two calls in blocks of at
-// least 50 us each (so that reading the clock costs under 0.1 % of a
-// block), flips which runs first every round, and reports the median over
-// rounds of time(base) / time(op): the speed of op as a fraction of
-// base's. A burst of load lands in a round or two, which the median drops;
-// a slow drift hits both halves of a round alike.
+// Why side by side, and how: pair_timer.hpp.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -28,55 +19,13 @@
 #include <utf8guard/utf8guard.hpp>
 
 #include "limits.hpp"
+#include "pair_timer.hpp"
 #include "suite.hpp"
 
 namespace bench {
 namespace {
 
 using in_ptr = std::shared_ptr<input>;
-using clock_type = std::chrono::steady_clock;
-
-template <class Call>
-double time_block(Call& call, std::size_t calls) {
-  const auto start = clock_type::now();
-  for (std::size_t i = 0; i < calls; ++i) call();
-  return std::chrono::duration<double>(clock_type::now() - start).count();
-}
-
-// bm_pair reports counters["ratio"] = speed of op / speed of base, and the
-// rounds' spread (interquartile range over median) as "ratio_iqr".
-template <class Op, class Base>
-void bm_pair(benchmark::State& state, Op op, Base base) {
-  op();
-  base();  // warm both: caches, branch history, the kernel choice
-  constexpr double kMinBlockSeconds = 50e-6;
-  const double one = std::max(time_block(op, 1), 1e-9);
-  const auto calls = static_cast<std::size_t>(std::max(1.0, kMinBlockSeconds / one));
-  std::vector<double> ratios;
-  ratios.reserve(static_cast<std::size_t>(state.max_iterations));
-  bool op_first = true;
-  for (auto _ : state) {
-    double t_op;
-    double t_base;
-    if (op_first) {
-      t_op = time_block(op, calls);
-      t_base = time_block(base, calls);
-    } else {
-      t_base = time_block(base, calls);
-      t_op = time_block(op, calls);
-    }
-    op_first = !op_first;
-    ratios.push_back(t_base / t_op);
-  }
-  if (ratios.empty()) return;
-  std::sort(ratios.begin(), ratios.end());
-  const auto at = [&ratios](double q) {
-    return ratios[static_cast<std::size_t>(q * static_cast<double>(ratios.size() - 1))];
-  };
-  state.counters["ratio"] = at(0.5);
-  state.counters["ratio_iqr"] = (at(0.75) - at(0.25)) / at(0.5);
-  state.counters["calls_per_block"] = static_cast<double>(calls);
-}
 
 // The calls a pair times: DoNotOptimize keeps each result, so that the
 // compiler cannot drop a call.
@@ -129,7 +78,10 @@ std::shared_ptr<const std::string> field_text(std::string_view b) {
   char one[5] = {' '};
   for (std::size_t at = 0, len = 1; at < out->size(); at += len) {
     const auto lead = static_cast<unsigned char>((*out)[at]);
-    len = std::min<std::size_t>(lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4,
+    len = std::min<std::size_t>(lead < 0xC0   ? 1
+                                : lead < 0xE0 ? 2
+                                : lead < 0xF0 ? 3
+                                              : 4,
                                 out->size() - at);
     out->copy(one + 1, len, at);
     if (utf8guard::validate(std::string_view(one, len + 1), field).kind ==

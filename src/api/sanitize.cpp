@@ -10,6 +10,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "api/validate.hpp"
 #include "core/convert.hpp"
 #include "kernels/short_input.hpp"
 #include "stream/engine.hpp"
@@ -32,13 +33,17 @@ struct bounded_buffer {
 };
 
 // Runs the whole input through the engine; false if the handler stopped it.
-// A short input of ASCII, the common case of a header value or a key, is
-// copied as it is, without the engine's setup, which would cost several
-// times the copy.
+// A short input that is well-formed, the common case of a header value or a
+// key, is copied as it is, without the engine's setup, which would cost
+// several times the copy: one scan says so first, as is_valid's (a short
+// input with an error pays for that scan and then the engine's).
+inline constexpr std::size_t kShortCopy = 128;
 template <class Handler>
 bool run_whole(std::string_view in, Handler& h) {
-  if (is_short_ascii(bytes(in.data()), in.size())) {
-    return h.valid(bytes(in.data()), in.size());
+  const std::uint8_t* p = bytes(in.data());
+  const std::size_t n = in.size();
+  if (n <= kShortCopy && (n <= kShortInput ? short_scan(p, n) == n : is_valid_active(p, n))) {
+    return h.valid(p, n);
   }
   utf8guard_sanitizer state{};  // a new input (its count of replacements is unused)
   const stream_cursor<utf8guard_sanitizer> s{state};

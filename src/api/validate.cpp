@@ -5,31 +5,52 @@
 #include "core/convert.hpp"
 #include "core/policy.hpp"
 #include "core/table37.hpp"
+#include "kernels/short_input.hpp"
 
 namespace utf8guard {
 namespace detail {
-bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept {
+// Out of line: the short path of is_valid then needs no frame, and reaches
+// it by a jump.
+__attribute__((noinline)) bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept {
   return active_kernel_ref().scan(p, n) == n;
 }
+// short_scan for validate, out of line: inlined, the DFA takes registers that
+// validate's every call would then save and restore.
+__attribute__((noinline)) std::size_t short_scan_call(const std::uint8_t* p,
+                                                      std::size_t n) noexcept {
+  return short_scan(p, n);
+}
 
-result validate_with(const kernel& k, const std::uint8_t* p, std::size_t n) noexcept {
-  const std::size_t pos = k.scan(p, n);
-  if (pos == n) return {};
-  // The kernel vouches for p[0..pos) as a valid prefix; the first error starts
+result validate_active(const std::uint8_t* p, std::size_t n) noexcept {
+  return validate_with(active_kernel_ref(), p, n);
+}
+
+__attribute__((noinline)) scan_error classify_scan(const std::uint8_t* p, std::size_t n,
+                                                   std::size_t pos) noexcept {
+  // The scan vouches for p[0..pos) as a valid prefix; the first error starts
   // at most 3 bytes before pos, so the classifier never rescans from the start.
-  return first_error_from(p, n, boundary_before(p, 0, pos));
+  const result r = first_error_from(p, n, boundary_before(p, 0, pos));
+  return {r.offset, static_cast<std::size_t>(r.kind) | r.length << 8};
 }
 
 }  // namespace detail
 
 bool is_valid(std::string_view bytes) noexcept {
   if (detail::bad_span(bytes)) return false;
-  return detail::is_valid_active(detail::bytes(bytes.data()), bytes.size());
+  const std::uint8_t* p = detail::bytes(bytes.data());
+  const std::size_t n = bytes.size();
+  if (n <= detail::kShortInput) return detail::short_scan(p, n) == n;
+  return detail::is_valid_active(p, n);
 }
 
 result validate(std::string_view bytes) noexcept {
   if (detail::bad_span(bytes)) return detail::kRefused;
-  return detail::validate_active(detail::bytes(bytes.data()), bytes.size());
+  const std::uint8_t* p = detail::bytes(bytes.data());
+  const std::size_t n = bytes.size();
+  const std::size_t pos = n <= detail::kShortInput ? detail::short_scan_call(p, n)
+                                                   : detail::active_kernel_ref().scan(p, n);
+  if (pos == n) return {};
+  return detail::error_result(detail::classify_scan(p, n, pos));
 }
 
 // With a policy: the kernel finds the first ill-formed subpart, and the

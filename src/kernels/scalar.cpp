@@ -189,7 +189,7 @@ open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) n
 }
 
 std::size_t scalar_scan(const std::uint8_t* p, std::size_t n) noexcept {
-  if (is_short_ascii(p, n)) return n;  // as the vector kernels do
+  if (n <= kShortScalar) return short_scan(p, n);
   return scan_impl<false>(p, n, 0).pos;
 }
 // The streaming body, out of line, so that a chunk the hint settles costs

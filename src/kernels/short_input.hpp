@@ -1,7 +1,8 @@
 // short_input.hpp - short inputs read as words, with no read outside them and
 // no store to memory: the last m < 8 bytes of an input (a tail built through
 // a stack buffer costs a failed store-to-load forward on every short input),
-// and the test that settles a short input of ASCII.
+// the test that settles a short input of ASCII, and the scan of a short
+// input by the scalar kernel's DFA, a word at a time.
 #ifndef UTF8GUARD_KERNELS_SHORT_INPUT_HPP
 #define UTF8GUARD_KERNELS_SHORT_INPUT_HPP
 
@@ -9,22 +10,59 @@
 #include <cstdint>
 #include <cstring>
 
+#include "stream/dfa.hpp"
+
 namespace utf8guard::detail {
+
+// load_1_to_8 returns q[0..m) (1 <= m <= 8) as a little-endian word, zero
+// above, with no branch on m: the lengths of short inputs are random, and a
+// branch on them mispredicts on a good share of calls. Both ways of reading
+// are made and one is chosen by a mask (compilers turn a ?: back into a
+// branch); the 4-byte reads read kZeros when m < 4.
+inline constexpr std::uint8_t kZeros[4] = {};
+// The mask of load_1_to_8's choice: all ones when m >= 4.
+inline std::uint64_t wide_mask(std::size_t m) noexcept { return 0 - std::uint64_t{m >= 4}; }
+// The two 4-byte reads of load_1_to_8: the first and the last four of
+// q[0..m) when m >= 4 (they overlap when m < 8), else of kZeros; and the
+// shift that puts the second in place.
+struct four_reads {
+  std::uint32_t a, b;
+  std::size_t shift;
+};
+inline four_reads read_fours(const std::uint8_t* q, std::size_t m) noexcept {
+  const std::uint64_t wide = wide_mask(m);
+  // SAFETY: both reads are of bytes inside q[0..m) when m >= 4, else of kZeros.
+  const auto* w =
+      reinterpret_cast<const std::uint8_t*>((reinterpret_cast<std::uintptr_t>(q) & wide) |
+                                            (reinterpret_cast<std::uintptr_t>(kZeros) & ~wide));
+  const std::size_t wm = (m & wide) | (4 & ~wide);
+  four_reads r;
+  std::memcpy(&r.a, w, 4);
+  std::memcpy(&r.b, w + wm - 4, 4);
+  r.shift = 8 * (wm - 4);
+  return r;
+}
+inline std::uint64_t load_1_to_8(const std::uint8_t* q, std::size_t m) noexcept {
+  const std::uint64_t wide = wide_mask(m);
+  const four_reads f = read_fours(q, m);
+  const std::uint64_t four = std::uint64_t{f.a} | std::uint64_t{f.b} << f.shift;
+  // m = 1, 2 or 3: the first, middle and last byte cover them all.
+  // SAFETY: q[0], q[m / 2] and q[m - 1] lie in q[0..m) for every m >= 1.
+  const std::uint64_t three = std::uint64_t{q[0]} | std::uint64_t{q[m / 2]} << (8 * (m / 2)) |
+                              std::uint64_t{q[m - 1]} << (8 * (m - 1));
+  return (four & wide) | (three & ~wide);
+}
+
+// is_ascii_1_to_8 says whether q[0..m) (1 <= m <= 8) is ASCII: load_1_to_8's
+// reads, ORed without putting them in place (which the test does not need).
+inline bool is_ascii_1_to_8(const std::uint8_t* q, std::size_t m) noexcept {
+  const four_reads f = read_fours(q, m);
+  return ((f.a | f.b | q[0] | q[m / 2] | q[m - 1]) & 0x80808080U) == 0;
+}
 
 // load_up_to_8 returns q[0..m) (m <= 8) as a little-endian word, zero above.
 inline std::uint64_t load_up_to_8(const std::uint8_t* q, std::size_t m) noexcept {
-  // SAFETY: every read below is of bytes inside q[0..m).
-  if (m >= 4) {
-    // Two 4-byte reads that overlap when m < 8: the first and the last four.
-    std::uint32_t a, b;
-    std::memcpy(&a, q, 4);
-    std::memcpy(&b, q + m - 4, 4);
-    return std::uint64_t{a} | std::uint64_t{b} << (8 * (m - 4));
-  }
-  if (m == 0) return 0;
-  // m = 1, 2 or 3: the first, middle and last byte cover them all.
-  return std::uint64_t{q[0]} | std::uint64_t{q[m / 2]} << (8 * (m / 2)) |
-         std::uint64_t{q[m - 1]} << (8 * (m - 1));
+  return m == 0 ? 0 : load_1_to_8(q, m);
 }
 
 // load_word reads the 8 bytes at q (SAFETY: the caller checked they are inside).
@@ -53,6 +91,52 @@ inline bool is_short_ascii(const std::uint8_t* q, std::size_t m) noexcept {
   }
   return (w & 0x8080808080808080ULL) == 0;
 }
+
+// dfa_word runs the yes/no DFA of stream/dfa.hpp (the scalar kernel's) over
+// the 8 bytes of w, low byte first: eight steps with no branch, each one
+// shift on the state's chain; the rows' loads do not wait for the state.
+inline std::uint64_t dfa_word(std::uint64_t state, std::uint64_t w) noexcept {
+  for (int k = 0; k < 8; ++k, w >>= 8) state = dfa::kTables.valid[w & 0xFF] >> (state & 63);
+  return state;
+}
+
+// short_scan is a kernel's scan (kernels/kernel.hpp) for a short input: the
+// DFA over whole words, the last one read by load_1_to_8 and padded with
+// zero bytes. A zero is ASCII: it keeps a boundary a boundary and breaks an
+// unfinished sequence, so the padded word ends at the boundary state exactly
+// when the input is well-formed, and no step depends on where the input ends
+// (a branch a short input of random length would mispredict). A word of
+// ASCII at a boundary is skipped: on a text, words are steadily ASCII or
+// steadily not. On an error it returns the start of the word where the DFA
+// failed: the bytes before it are a valid prefix, and the error starts at
+// most 3 bytes before it.
+inline std::size_t short_scan(const std::uint8_t* p, std::size_t n) noexcept {
+  constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+  if (n == 0) return 0;
+  std::uint64_t state = dfa::kValidAccept;
+  std::size_t i = 0;
+  // SAFETY: every word read lies in p[0..n): whole words while more than 8
+  // bytes are left, then load_1_to_8 for the last 1..8.
+  for (; n - i > 8; i += 8) {
+    const std::uint64_t w = load_word(p + i);
+    if ((w & kHigh) == 0 && (state & 63) == dfa::kValidAccept) continue;
+    const std::uint64_t next = dfa_word(state, w);
+    if ((next & 63) == dfa::kValidError) return i;
+    state = next;
+  }
+  if ((state & 63) == dfa::kValidAccept && is_ascii_1_to_8(p + i, n - i)) return n;
+  state = dfa_word(state, load_1_to_8(p + i, n - i));
+  return (state & 63) == dfa::kValidAccept ? n : i;
+}
+
+// The public entry points (api/) settle inputs of at most kShortInput bytes
+// (one word) with short_scan before they look for the active kernel: there
+// the call through the kernel pointer and a vector kernel's setup cost more
+// than the DFA's steps, while from the second word on a vector kernel is
+// faster. The scalar kernel uses short_scan up to kShortScalar bytes, where
+// its blocks of 16 would mostly be tails.
+inline constexpr std::size_t kShortInput = 8;
+inline constexpr std::size_t kShortScalar = 128;
 
 }  // namespace utf8guard::detail
 
