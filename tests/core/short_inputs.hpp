@@ -66,15 +66,16 @@ inline expectation oracle_expectation(std::string_view in) {
   return e;
 }
 
-// short_mismatch checks validate, is_valid and sanitize_to on the active
-// kernel against e; it returns nullptr when all agree, or the name of the
-// first call that does not.
-inline const char* short_mismatch(std::string_view in, const expectation& e) {
+// short_mismatch checks validate, is_valid and (with sanitize) sanitize_to on
+// the active kernel against e; it returns nullptr when all agree, or the name
+// of the first call that does not.
+inline const char* short_mismatch(std::string_view in, const expectation& e, bool sanitize = true) {
   const result r = validate(in);
   if (r.kind != static_cast<error>(e.kind) || r.offset != e.offset || r.length != e.length) {
     return "validate";
   }
   if (is_valid(in) != (e.kind == static_cast<std::uint8_t>(error::none))) return "is_valid";
+  if (!sanitize) return nullptr;
   char out[kMaxSanitized];
   // The documented bound, exactly: sanitize_to must never need more.
   const std::size_t written = sanitize_to(in, out, sanitize_bound(in.size()));
