@@ -60,6 +60,9 @@ selected=("$@")
 export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:abort_on_error=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+# The CLI tests' random and scale rounds at a fraction (tests/cli/harness.py):
+# these jobs check memory and threads; scripts/test.sh runs every round.
+export UTF8GUARD_CLI_REDUCED=1
 
 common=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DUTF8GUARD_BUILD_BENCH=OFF
         -DUTF8GUARD_BUILD_CLI=ON -DUTF8GUARD_BUILD_TESTS=ON)

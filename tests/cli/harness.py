@@ -10,6 +10,10 @@ Configuration comes from the command line (see main()) and the environment:
   UTF8GUARD_CLI_WRAPPER  a command prefixed to every CLI run, e.g.
                          "valgrind --error-exitcode=99 --leak-check=full -q";
                          time limits are then multiplied by SLOWDOWN.
+  UTF8GUARD_CLI_REDUCED  "1": the random and scale tests run a fraction of their
+                         rounds (REDUCED), as under a wrapper. The sanitizer jobs
+                         set it: they check memory and threads, while the plain
+                         build's run covers the full rounds.
 """
 
 import os
@@ -34,6 +38,7 @@ VERSION = None  # the project version, as CMake knows it
 WRAPPER = shlex.split(os.environ.get("UTF8GUARD_CLI_WRAPPER", ""))
 # valgrind runs code 20-50x slower; time limits stretch accordingly.
 SLOWDOWN = 50 if WRAPPER else 1
+REDUCED = bool(WRAPPER) or os.environ.get("UTF8GUARD_CLI_REDUCED") == "1"
 
 # The CLI's read size (src/cli/io.hpp). Tests plant errors around multiples of
 # 4096, so they straddle read boundaries for this and any other power of two

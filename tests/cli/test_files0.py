@@ -150,8 +150,8 @@ class HugeList(Files0Test):
         # 100,000 names over the files of setUp (missing and folder too):
         # one process, the same report as the files one after the other.
         rng = random.Random(5)
-        # Under valgrind (a memory check, not a scale test) 2,000 names do.
-        names = [rng.choice(self.names) for _ in range(2_000 if harness.WRAPPER else 100_000)]
+        # Under valgrind or a sanitizer (a memory check, not a scale test) 2,000 names do.
+        names = [rng.choice(self.names) for _ in range(2_000 if harness.REDUCED else 100_000)]
         lst = self.list_file(nul_list(names))
         base = run(["check", "--all", "-j1", "--files0-from", lst], timeout=600)
         self.assertExit(base, 2)

@@ -275,8 +275,8 @@ class Random(CliTest):
 
     def test_random_inputs(self):
         rng = random.Random(36)
-        # Under valgrind every run takes about a second: a tenth of the rounds.
-        for round in range(12 if harness.WRAPPER else 120):
+        # Reduced (valgrind, sanitizers): a tenth of the rounds.
+        for round in range(12 if harness.REDUCED else 120):
             data = random_input(rng, rng.randrange(1, 20))
             profile = rng.choice(list(PROFILES))
             extra = set(rng.sample(CATEGORIES, rng.randrange(0, 3)))
@@ -291,8 +291,8 @@ class Random(CliTest):
         rng = random.Random(3636)
         for cut_piece in [b"\xe2\x80\xae", b"\xf4\x8f\xbf\xbf", b"\xed\xa0\xbd\xed\xb8\x80",
                           b"\xc0\xaf", b"a\xe9a", b"\xf8\x88\x80\x80\x80"]:
-            # Under valgrind each 256 KiB run takes seconds: every third shift.
-            for shift in range(-6, 3, 3 if harness.WRAPPER else 1):
+            # Reduced (valgrind, sanitizers): every third shift.
+            for shift in range(-6, 3, 3 if harness.REDUCED else 1):
                 head = b"x" * (harness.CHUNK + shift)
                 data = head + cut_piece + random_input(rng, 3)
                 self.check_one(data, PROFILES["field"] | {"private_use"},

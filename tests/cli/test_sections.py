@@ -16,8 +16,8 @@ from harness import CliTest, expected_errors, json_errors, read_report, run, shi
 SIZE = 16 << 20  # room for four sections of the 4 MiB minimum
 ALIGN = 64 * 1024  # the cuts' alignment before they move past continuation bytes
 UNIT = "Ünïcödé text, 東京, Привет, 🙂 and ascii;\n".encode()  # 1-4-byte characters
-# Under valgrind every run takes seconds: try every n-th case only.
-STRIDE = 7 if harness.WRAPPER else 1
+# Reduced (valgrind, sanitizers): try every n-th case only.
+STRIDE = 7 if harness.REDUCED else 1
 
 
 def cuts(size, sections):
