@@ -121,7 +121,8 @@ struct prefilter_keep_table {
     for (std::size_t c = 0; c < category_count; ++c) {
       for (int b = 0; b < 256; ++b) {
         if ((lead_categories(static_cast<std::uint8_t>(b)) & (1u << c)) != 0) {
-          bits[c] = static_cast<std::uint8_t>(bits[c] | (kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15]));
+          bits[c] =
+              static_cast<std::uint8_t>(bits[c] | (kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15]));
         }
       }
     }
