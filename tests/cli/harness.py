@@ -40,6 +40,11 @@ WRAPPER = shlex.split(os.environ.get("UTF8GUARD_CLI_WRAPPER", ""))
 SLOWDOWN = 50 if WRAPPER else 1
 REDUCED = bool(WRAPPER) or os.environ.get("UTF8GUARD_CLI_REDUCED") == "1"
 
+
+def rounds(n):
+    """The number of random rounds to run: n, or a fifth of it when REDUCED."""
+    return max(1, n // 5) if REDUCED else n
+
 # The CLI's read size (src/cli/io.hpp). Tests plant errors around multiples of
 # 4096, so they straddle read boundaries for this and any other power of two
 # from 4 KiB up, including the 64 KiB a pipe delivers at a time.

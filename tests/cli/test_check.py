@@ -194,10 +194,10 @@ class TextOutput(CliTest):
 
     def test_random_inputs(self):
         rng = random.Random(7)
-        for i in range(40):
+        for i in range(harness.rounds(40)):
             data = harness.hostile(rng, rng.randrange(0, 3000), rng.choice([0.0, 0.02, 0.3, 1.0]))
             self.check_text(data, all_errors=i % 2 == 0, pipe=i % 4 < 2)
-        for _ in range(10):
+        for _ in range(harness.rounds(10)):
             self.check_text(harness.random_bytes(rng, rng.randrange(0, 5000)))
 
     def test_path_as_given(self):
@@ -276,7 +276,7 @@ class JsonOutput(CliTest):
 
     def test_random_inputs(self):
         rng = random.Random(11)
-        for i in range(30):
+        for i in range(harness.rounds(30)):
             self.check_json(harness.hostile(rng, rng.randrange(0, 4000), rng.choice([0, 0.05, 0.5])),
                             all_errors=i % 3 != 0)
 

@@ -38,9 +38,9 @@ class Replacement(CliTest):
 
     def test_random_and_hostile(self):
         rng = random.Random(21)
-        for _ in range(25):
+        for _ in range(harness.rounds(25)):
             self.check(harness.random_bytes(rng, rng.randrange(0, 4000)))
-        for _ in range(25):
+        for _ in range(harness.rounds(25)):
             self.check(harness.hostile(rng, rng.randrange(0, 6000), rng.choice([0, 0.1, 0.6, 1])))
 
     def test_well_formed_input_is_unchanged_and_sanitize_is_idempotent(self):
