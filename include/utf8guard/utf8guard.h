@@ -399,6 +399,106 @@ utf8guard_scanner_finish(utf8guard_scanner* s, utf8guard_error_callback on_error
  * SIZE_MAX for a NULL or uninitialised |s|. */
 UTF8GUARD_EXPORT size_t utf8guard_scanner_errors(const utf8guard_scanner* s);
 
+/* ---- Percent-encoded input ------------------------------------------------
+ * URL components and form data arrive percent-encoded: %XX (two hex digits,
+ * either case) stands for the byte XX, every other byte for itself (raw UTF-8
+ * stays raw, '+' stays '+'). These functions validate the decoded bytes, under
+ * a policy, without building them, and report where the input itself was bad.
+ *
+ * Offsets count encoded bytes: |error.offset| is where the first decoded byte
+ * of the subpart or character comes from (the '%' of its escape, or the raw
+ * byte), |error.length| the encoded bytes that carry its decoded bytes (%C0
+ * alone is 3, %E2%80%AE is 9). |decoded_offset| and |decoded_length| place the
+ * same bytes in the decoded stream. Two categories exist only here:
+ * UTF8GUARD_CATEGORY_BAD_ESCAPE, a '%' not followed by two hex digits (length
+ * 1; when not denied, the '%' is a literal byte), and
+ * UTF8GUARD_CATEGORY_DOUBLE_ENCODING, a %25 whose decoded '%' is followed by
+ * two decoded hex digits, so that a second decode makes another byte (length
+ * 3). Both report code point U+0025. The bom rule's byte 0 is decoded byte 0. */
+typedef struct utf8guard_percent_result {
+  utf8guard_result error; /* offsets in encoded bytes */
+  size_t decoded_offset;  /* the same bytes, in the decoded stream */
+  size_t decoded_length;
+} utf8guard_percent_result;
+
+/* utf8guard_is_valid_percent returns whether data[0..len), percent-decoded,
+ * is well-formed UTF-8 with no character |policy| denies. False for
+ * (NULL, len > 0). */
+UTF8GUARD_EXPORT bool utf8guard_is_valid_percent(const char* data, size_t len,
+                                                 utf8guard_policy policy);
+
+/* utf8guard_validate_percent returns the first error of data[0..len),
+ * percent-decoded, as above; kind INVALID_ARGUMENT for (NULL, len > 0). */
+UTF8GUARD_EXPORT utf8guard_percent_result utf8guard_validate_percent(const char* data, size_t len,
+                                                                     utf8guard_policy policy);
+
+/* utf8guard_percent_decode writes data[0..len) percent-decoded to out, which
+ * has room for |len| bytes (decoding never grows), and stores the number
+ * written in |*written|. A bad escape's '%' is copied as it is. Returns
+ * UTF8GUARD_INVALID_ARGUMENT for (NULL, len > 0), a NULL out with len > 0 or
+ * a NULL |written|. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_percent_decode(const char* data,
+                                                                               size_t len,
+                                                                               char* out,
+                                                                               size_t* written);
+
+/* utf8guard_percent_stream checks percent-encoded input that arrives in
+ * chunks, in constant memory: an escape may be split across chunks (%C | 3%A9)
+ * and offsets stay absolute. Used through the validator functions it keeps the
+ * first error, as utf8guard_validator does; through the scanner functions it
+ * reports every error, as utf8guard_scanner does. An error is reported by the
+ * call that delivers the byte deciding it (a bad escape or a double encoding
+ * may take two more bytes). Its life and misuse are those of "Streaming
+ * objects"; a stream set up by one init is refused by the other's functions.
+ * The fields are private. */
+typedef struct utf8guard_percent_stream {
+  utf8guard_scanner priv_decoded;      /* the decoded bytes' scanner */
+  utf8guard_percent_result priv_error; /* first error, sticky (validator) */
+  size_t priv_position;                /* encoded bytes fed */
+  size_t priv_errors;                  /* errors reported (scanner) */
+  size_t priv_recent[3];               /* encoded offsets of the last decoded bytes */
+  size_t priv_double_offset;           /* the last %25, while its digits are awaited */
+  size_t priv_double_decoded;
+  utf8guard_policy priv_policy;
+  uint32_t priv_state;
+  unsigned char priv_recent_width[3]; /* their encoded lengths, 1 or 3 */
+  unsigned char priv_pending[2];      /* an escape cut by the chunk's end */
+  unsigned char priv_pending_len;
+  unsigned char priv_double_digits; /* 0: none; 1, 2: after a %25, digits seen + 1 */
+  unsigned char priv_scanner;       /* 1 when set up by the scanner's init */
+} utf8guard_percent_stream;
+
+typedef bool (*utf8guard_percent_callback)(void* ctx, utf8guard_percent_result error);
+
+/* utf8guard_percent_validator_init resets |s| to the start of a new input
+ * whose decoded characters |policy| may deny. */
+UTF8GUARD_EXPORT void utf8guard_percent_validator_init(utf8guard_percent_stream* s,
+                                                       utf8guard_policy policy);
+
+/* utf8guard_percent_validator_feed checks the next chunk and returns the
+ * first error so far; finish also reports an escape or a sequence left open
+ * at the end, and returns the same result when called again. */
+UTF8GUARD_EXPORT utf8guard_percent_result
+utf8guard_percent_validator_feed(utf8guard_percent_stream* s, const char* data, size_t len);
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_percent_result
+utf8guard_percent_validator_finish(utf8guard_percent_stream* s);
+
+/* utf8guard_percent_scanner_init resets |s| to the start of a new stream
+ * whose every error goes to the callback of feed and finish, in order. */
+UTF8GUARD_EXPORT void utf8guard_percent_scanner_init(utf8guard_percent_stream* s,
+                                                     utf8guard_policy policy);
+
+/* Statuses as for utf8guard_scanner_feed and utf8guard_scanner_finish. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
+utf8guard_percent_scanner_feed(utf8guard_percent_stream* s, const char* data, size_t len,
+                               utf8guard_percent_callback on_error, void* ctx);
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_percent_scanner_finish(
+    utf8guard_percent_stream* s, utf8guard_percent_callback on_error, void* ctx);
+
+/* utf8guard_percent_scanner_errors returns how many errors |s| has reported,
+ * or SIZE_MAX for a NULL or uninitialised |s|. */
+UTF8GUARD_EXPORT size_t utf8guard_percent_scanner_errors(const utf8guard_percent_stream* s);
+
 /* ---- Code points ---------------------------------------------------------- */
 
 /* utf8guard_decode_one decodes the sequence at the start of data[0..len). On

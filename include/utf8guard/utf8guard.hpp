@@ -343,6 +343,98 @@ class UTF8GUARD_EXPORT error_scanner {
   utf8guard_scanner state_;
 };
 
+// Percent-encoded input (docs/design.md 2.3): %XX (two hex digits, either
+// case) is the byte XX, every other byte is itself. The functions below check
+// the decoded bytes without building them. A percent_result's offset and
+// length count encoded bytes (the '%' of an escape or the raw byte that
+// carries the first decoded byte; %C0 alone is 3 long), decoded_offset and
+// decoded_length place the same bytes in the decoded stream. The categories
+// bad_escape (a '%' without two hex digits: length 1, and when allowed a
+// literal '%') and double_encoding (a %25 followed by two decoded hex digits:
+// length 3) exist only here, with code point U+0025.
+struct percent_result : result {
+  std::size_t decoded_offset = 0;
+  std::size_t decoded_length = 0;
+  friend bool operator==(const percent_result& a, const percent_result& b) noexcept {
+    return static_cast<const result&>(a) == static_cast<const result&>(b) &&
+           a.decoded_offset == b.decoded_offset && a.decoded_length == b.decoded_length;
+  }
+  friend bool operator!=(const percent_result& a, const percent_result& b) noexcept {
+    return !(a == b);
+  }
+};
+
+// is_valid_percent_encoded says whether the decoded bytes are well-formed and
+// hold nothing the policy denies; validate_percent_encoded returns the first
+// error. A (nullptr, n > 0) view is false / error::invalid_argument.
+[[nodiscard]] UTF8GUARD_EXPORT bool is_valid_percent_encoded(std::string_view bytes,
+                                                             policy p = {}) noexcept;
+[[nodiscard]] UTF8GUARD_EXPORT percent_result validate_percent_encoded(std::string_view bytes,
+                                                                       policy p = {}) noexcept;
+
+// percent_decode returns the decoded bytes (a bad escape's '%' as it is). It
+// throws std::invalid_argument for a (nullptr, n > 0) view.
+[[nodiscard]] UTF8GUARD_EXPORT std::string percent_decode(std::string_view bytes);
+
+// percent_validator is validator for percent-encoded input: an escape may be
+// cut between chunks (%C | 3%A9), offsets are absolute, and an error is
+// reported by the feed() that delivers the byte deciding it. Its life and
+// misuse are validator's.
+class UTF8GUARD_EXPORT percent_validator {
+ public:
+  explicit percent_validator(policy p = {}) noexcept;
+  percent_result feed(std::string_view chunk) noexcept;
+  [[nodiscard]] percent_result finish() noexcept;
+  void reset() noexcept;
+  [[nodiscard]] std::size_t bytes_fed() const noexcept;
+
+ private:
+  utf8guard_percent_stream state_;
+};
+
+// percent_scanner is error_scanner for percent-encoded input: it reports
+// every error, in order. The callback takes a percent_result and returns void,
+// or bool (false stops). Its life and misuse are error_scanner's.
+class UTF8GUARD_EXPORT percent_scanner {
+ public:
+  explicit percent_scanner(policy p = {}) noexcept;
+  template <class OnError>
+  bool feed(std::string_view chunk, OnError&& on_error) {
+    return feed_raw(chunk, detail::unless_null(on_error, &call<std::remove_reference_t<OnError>>),
+                    detail::context(on_error));
+  }
+  template <class OnError>
+  bool finish(OnError&& on_error) {
+    return finish_raw(detail::unless_null(on_error, &call<std::remove_reference_t<OnError>>),
+                      detail::context(on_error));
+  }
+  void reset() noexcept;
+  [[nodiscard]] std::size_t errors() const noexcept;
+
+ private:
+  template <class OnError>
+  static bool call(void* ctx, utf8guard_percent_result r) {
+    auto& f = *static_cast<OnError*>(ctx);
+    percent_result e;
+    e.kind = static_cast<error>(r.error.kind);
+    e.offset = r.error.offset;
+    e.length = r.error.length;
+    e.category = static_cast<utf8guard::category>(r.error.category);
+    e.code_point = r.error.code_point;
+    e.decoded_offset = r.decoded_offset;
+    e.decoded_length = r.decoded_length;
+    if constexpr (std::is_same_v<decltype(f(e)), bool>) {
+      return f(e);
+    } else {
+      f(e);
+      return true;
+    }
+  }
+  bool feed_raw(std::string_view chunk, utf8guard_percent_callback cb, void* ctx);
+  bool finish_raw(utf8guard_percent_callback cb, void* ctx);
+  utf8guard_percent_stream state_;
+};
+
 // decoded is one decoded sequence: on success kind is error::none, value the
 // scalar value and length the bytes used (1..4).
 struct decoded {
