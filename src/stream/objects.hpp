@@ -16,7 +16,6 @@
 #include "stream/policy_filter.hpp"
 
 namespace utf8guard::detail {
-namespace {
 
 template <class State>
 stream_cursor<State> cursor(State& s) noexcept {
@@ -111,7 +110,7 @@ std::size_t count_of(const State* s, std::size_t State::*count) noexcept {
 }
 
 // Sanitized output goes to the caller's sink.
-auto sink_handler(utf8guard_sink sink, void* ctx, std::size_t& replacements) {
+inline auto sink_handler(utf8guard_sink sink, void* ctx, std::size_t& replacements) {
   return replacing_handler{[sink, ctx](const char* p, std::size_t n) { return sink(ctx, p, n); },
                            replacements};
 }
@@ -173,8 +172,8 @@ utf8guard_status scan(utf8guard_scanner* s, batch_fn deliver, void* ctx, bool fi
 // no object, an object that is not open, or a null chunk pointer. A first
 // failure stands; a caller bug on an open or finished object becomes its
 // failure, at the stream's position.
-__attribute__((noinline, cold)) const utf8guard_result& validator_settled(utf8guard_validator* v,
-                                                                          std::size_t n) {
+inline __attribute__((noinline, cold)) const utf8guard_result& validator_settled(
+    utf8guard_validator* v, std::size_t n) {
   if (v == nullptr) return kRefusedC;
   switch (v->priv_state) {
     case kOpen:
@@ -207,7 +206,7 @@ inline const utf8guard_result& validator_feed(utf8guard_validator* v, std::strin
 
 // validator_finish answers a second finish, and every call after an error,
 // with the answer it holds.
-const utf8guard_result& validator_finish(utf8guard_validator* v) {
+inline const utf8guard_result& validator_finish(utf8guard_validator* v) {
   if (v == nullptr || !initialised(v->priv_state)) return kRefusedC;
   if (v->priv_state == kOpen) {
     first_error_handler h{v->priv_error};
@@ -216,8 +215,8 @@ const utf8guard_result& validator_finish(utf8guard_validator* v) {
   return v->priv_error;
 }
 
-utf8guard_status sanitizer_feed(utf8guard_sanitizer* s, std::string_view chunk, utf8guard_sink sink,
-                                void* ctx) {
+inline utf8guard_status sanitizer_feed(utf8guard_sanitizer* s, std::string_view chunk,
+                                       utf8guard_sink sink, void* ctx) {
   if (!runs(s, chunk.data() != nullptr, sink != nullptr)) {
     return settled(s, bad_span(chunk) || sink == nullptr, false);
   }
@@ -225,28 +224,27 @@ utf8guard_status sanitizer_feed(utf8guard_sanitizer* s, std::string_view chunk, 
   return settle(s, feed(*s, chunk, h), false);
 }
 
-utf8guard_status sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink, void* ctx) {
+inline utf8guard_status sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink, void* ctx) {
   if (!runs(s, true, sink != nullptr)) return settled(s, sink == nullptr, true);
   auto h = sink_handler(sink, ctx, s->priv_replacements);
   return settle(s, stream_finish(cursor(*s), h), true);
 }
 
 // A null deliver is a missing callback.
-utf8guard_status scanner_feed(utf8guard_scanner* s, std::string_view chunk, batch_fn deliver,
-                              void* ctx) {
+inline utf8guard_status scanner_feed(utf8guard_scanner* s, std::string_view chunk, batch_fn deliver,
+                                     void* ctx) {
   if (!runs(s, chunk.data() != nullptr, deliver != nullptr)) {
     return settled(s, bad_span(chunk) || deliver == nullptr, false);
   }
   return scan(s, deliver, ctx, false, [&](batch_handler& h) { return feed(*s, chunk, h); });
 }
 
-utf8guard_status scanner_finish(utf8guard_scanner* s, batch_fn deliver, void* ctx) {
+inline utf8guard_status scanner_finish(utf8guard_scanner* s, batch_fn deliver, void* ctx) {
   if (!runs(s, true, deliver != nullptr)) return settled(s, deliver == nullptr, true);
   return scan(s, deliver, ctx, true,
               [&](batch_handler& h) { return stream_finish(cursor(*s), h); });
 }
 
-}  // namespace
 }  // namespace utf8guard::detail
 
 #endif  // UTF8GUARD_STREAM_OBJECTS_HPP

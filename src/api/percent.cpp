@@ -1,0 +1,262 @@
+// percent.cpp - the entry points for percent-encoded input: one-shot and
+// streaming, C++ and C. What they do is in stream/percent_engine.hpp; the
+// life of the streaming object (refusals, sticky errors) is that of the
+// validator and the error_scanner (stream/objects.hpp).
+#include <cstring>
+#include <stdexcept>
+
+#include "core/convert.hpp"
+#include "stream/percent_engine.hpp"
+
+namespace utf8guard {
+namespace detail {
+namespace {
+
+percent_result to_cpp(const utf8guard_percent_result& r) noexcept {
+  percent_result out;
+  static_cast<result&>(out) = detail::from_c(r.error);
+  out.decoded_offset = r.decoded_offset;
+  out.decoded_length = r.decoded_length;
+  return out;
+}
+
+utf8guard_percent_result refused_at(std::size_t offset) noexcept {
+  utf8guard_percent_result r{};
+  r.error = kRefusedC;
+  r.error.offset = offset;
+  return r;
+}
+
+void start_percent(utf8guard_percent_stream& s, utf8guard_policy policy, bool scanner) noexcept {
+  start(s, policy);
+  start(s.priv_decoded, policy);
+  s.priv_scanner = scanner ? 1 : 0;
+}
+
+// The validator's sink keeps the first error and stops.
+struct first_error_sink {
+  utf8guard_percent_result& kept;
+  bool operator()(const utf8guard_percent_result& r) noexcept {
+    kept = r;
+    return false;
+  }
+};
+
+// The scanner's sink counts and calls the caller's callback.
+struct callback_sink {
+  utf8guard_percent_callback on_error;
+  void* ctx;
+  std::size_t& count;
+  bool operator()(const utf8guard_percent_result& r) {
+    ++count;
+    return on_error(ctx, r);
+  }
+};
+
+bool is_validator(const utf8guard_percent_stream* s) noexcept {
+  return s != nullptr && initialised(s->priv_state) && s->priv_scanner == 0;
+}
+
+// percent_validator_settled answers a validator call that does not run, as
+// validator_settled does for the plain validator.
+utf8guard_percent_result percent_validator_settled(utf8guard_percent_stream* s, std::size_t n,
+                                                   bool feeding) noexcept {
+  if (!is_validator(s)) return refused_at(0);
+  switch (s->priv_state) {
+    case kOpen:
+      if (feeding && n == 0) return s->priv_error;  // (nullptr, 0): the empty chunk
+      [[fallthrough]];
+    case kFinished:
+      if (!feeding) return s->priv_error;  // a second finish
+      s->priv_error = refused_at(s->priv_position);
+      s->priv_state = kMisused;
+      break;
+    default: break;  // stopped or misused: the verdict stands
+  }
+  s->priv_position += n;
+  return s->priv_error;
+}
+
+utf8guard_percent_result percent_validator_feed(utf8guard_percent_stream* s,
+                                                std::string_view chunk) {
+  if (!is_validator(s) || s->priv_state != kOpen || chunk.data() == nullptr) {
+    return percent_validator_settled(s, chunk.size(), true);
+  }
+  first_error_sink sink{s->priv_error};
+  percent_run<first_error_sink> run(*s, sink);
+  if (!run.feed(bytes(chunk.data()), chunk.size())) s->priv_state = kStopped;
+  return s->priv_error;
+}
+
+utf8guard_percent_result percent_validator_finish(utf8guard_percent_stream* s) {
+  if (!is_validator(s) || s->priv_state != kOpen) return percent_validator_settled(s, 0, false);
+  first_error_sink sink{s->priv_error};
+  percent_run<first_error_sink> run(*s, sink);
+  s->priv_state = run.finish() ? kFinished : kStopped;
+  return s->priv_error;
+}
+
+bool scanner_runs(const utf8guard_percent_stream* s, bool has_chunk, bool has_callback) noexcept {
+  return runs(s, has_chunk, has_callback) && s->priv_scanner == 1;
+}
+
+utf8guard_status percent_scanner_feed(utf8guard_percent_stream* s, std::string_view chunk,
+                                      utf8guard_percent_callback on_error, void* ctx) {
+  if (!scanner_runs(s, chunk.data() != nullptr, on_error != nullptr)) {
+    const bool wrong_kind = s != nullptr && s->priv_scanner != 1;
+    return settled(s, wrong_kind || bad_span(chunk) || on_error == nullptr, false);
+  }
+  callback_sink sink{on_error, ctx, s->priv_errors};
+  percent_run<callback_sink> run(*s, sink);
+  return settle(s, run.feed(bytes(chunk.data()), chunk.size()), false);
+}
+
+utf8guard_status percent_scanner_finish(utf8guard_percent_stream* s,
+                                        utf8guard_percent_callback on_error, void* ctx) {
+  if (!scanner_runs(s, true, on_error != nullptr)) {
+    const bool wrong_kind = s != nullptr && s->priv_scanner != 1;
+    return settled(s, wrong_kind || on_error == nullptr, true);
+  }
+  callback_sink sink{on_error, ctx, s->priv_errors};
+  percent_run<callback_sink> run(*s, sink);
+  return settle(s, run.finish(), true);
+}
+
+utf8guard_percent_result validate_percent(std::string_view in, utf8guard_policy bits) {
+  if (bad_span(in)) return refused_at(0);
+  if (std::memchr(in.data(), '%', in.size()) == nullptr) {
+    // Nothing to decode: the decoded bytes are the input.
+    utf8guard_percent_result r{};
+    r.error = to_c(utf8guard::validate(in, policy::from_bits(bits)));
+    r.decoded_offset = r.error.offset;
+    r.decoded_length = r.error.length;
+    return r;
+  }
+  utf8guard_percent_stream s;
+  start_percent(s, bits, false);
+  first_error_sink sink{s.priv_error};
+  percent_run<first_error_sink> run(s, sink);
+  if (run.feed(bytes(in.data()), in.size())) (void)run.finish();
+  return s.priv_error;
+}
+
+// decode_percent writes the decoded bytes of in to out (room for in.size()
+// bytes) and returns how many.
+std::size_t decode_percent(std::string_view in, char* out) {
+  utf8guard_percent_stream s;
+  start_percent(s, 0, true);
+  no_sink sink;
+  return percent_run<no_sink>(s, sink).decode_all(bytes(in.data()), in.size(), out);
+}
+
+}  // namespace
+}  // namespace detail
+
+bool is_valid_percent_encoded(std::string_view bytes, policy p) noexcept {
+  return detail::validate_percent(bytes, p.bits()).error.kind == UTF8GUARD_ERROR_NONE;
+}
+
+percent_result validate_percent_encoded(std::string_view bytes, policy p) noexcept {
+  return detail::to_cpp(detail::validate_percent(bytes, p.bits()));
+}
+
+std::string percent_decode(std::string_view bytes) {
+  if (detail::bad_span(bytes)) throw std::invalid_argument("utf8guard::percent_decode: null data");
+  std::string out(bytes.size(), '\0');
+  out.resize(detail::decode_percent(bytes, out.data()));
+  return out;
+}
+
+percent_validator::percent_validator(policy p) noexcept {
+  detail::start_percent(state_, p.bits(), false);
+}
+
+percent_result percent_validator::feed(std::string_view chunk) noexcept {
+  return detail::to_cpp(detail::percent_validator_feed(&state_, chunk));
+}
+
+percent_result percent_validator::finish() noexcept {
+  return detail::to_cpp(detail::percent_validator_finish(&state_));
+}
+
+void percent_validator::reset() noexcept {
+  detail::start_percent(state_, state_.priv_policy, false);
+}
+
+std::size_t percent_validator::bytes_fed() const noexcept { return state_.priv_position; }
+
+percent_scanner::percent_scanner(policy p) noexcept {
+  detail::start_percent(state_, p.bits(), true);
+}
+
+bool percent_scanner::feed_raw(std::string_view chunk, utf8guard_percent_callback cb, void* ctx) {
+  return detail::percent_scanner_feed(&state_, chunk, cb, ctx) == UTF8GUARD_OK;
+}
+
+bool percent_scanner::finish_raw(utf8guard_percent_callback cb, void* ctx) {
+  return detail::percent_scanner_finish(&state_, cb, ctx) == UTF8GUARD_OK;
+}
+
+void percent_scanner::reset() noexcept { detail::start_percent(state_, state_.priv_policy, true); }
+
+std::size_t percent_scanner::errors() const noexcept { return state_.priv_errors; }
+
+}  // namespace utf8guard
+
+extern "C" {
+
+bool utf8guard_is_valid_percent(const char* data, size_t len, utf8guard_policy policy) {
+  return utf8guard::is_valid_percent_encoded(utf8guard::detail::c_bytes(data, len),
+                                             utf8guard::policy::from_bits(policy));
+}
+
+utf8guard_percent_result utf8guard_validate_percent(const char* data, size_t len,
+                                                    utf8guard_policy policy) {
+  return utf8guard::detail::validate_percent(utf8guard::detail::c_bytes(data, len), policy);
+}
+
+utf8guard_status utf8guard_percent_decode(const char* data, size_t len, char* out,
+                                          size_t* written) {
+  if (written == nullptr || utf8guard::detail::bad_span(data, len) ||
+      utf8guard::detail::bad_span(out, len)) {
+    return UTF8GUARD_INVALID_ARGUMENT;
+  }
+  *written = utf8guard::detail::decode_percent(utf8guard::detail::c_bytes(data, len), out);
+  return UTF8GUARD_OK;
+}
+
+void utf8guard_percent_validator_init(utf8guard_percent_stream* s, utf8guard_policy policy) {
+  if (s != nullptr) utf8guard::detail::start_percent(*s, policy, false);
+}
+
+utf8guard_percent_result utf8guard_percent_validator_feed(utf8guard_percent_stream* s,
+                                                          const char* data, size_t len) {
+  return utf8guard::detail::percent_validator_feed(s, utf8guard::detail::c_bytes(data, len));
+}
+
+utf8guard_percent_result utf8guard_percent_validator_finish(utf8guard_percent_stream* s) {
+  return utf8guard::detail::percent_validator_finish(s);
+}
+
+void utf8guard_percent_scanner_init(utf8guard_percent_stream* s, utf8guard_policy policy) {
+  if (s != nullptr) utf8guard::detail::start_percent(*s, policy, true);
+}
+
+utf8guard_status utf8guard_percent_scanner_feed(utf8guard_percent_stream* s, const char* data,
+                                                size_t len, utf8guard_percent_callback on_error,
+                                                void* ctx) {
+  return utf8guard::detail::percent_scanner_feed(s, utf8guard::detail::c_bytes(data, len), on_error,
+                                                 ctx);
+}
+
+utf8guard_status utf8guard_percent_scanner_finish(utf8guard_percent_stream* s,
+                                                  utf8guard_percent_callback on_error, void* ctx) {
+  return utf8guard::detail::percent_scanner_finish(s, on_error, ctx);
+}
+
+size_t utf8guard_percent_scanner_errors(const utf8guard_percent_stream* s) {
+  if (s == nullptr || s->priv_scanner != 1) return SIZE_MAX;
+  return utf8guard::detail::count_of(s, &utf8guard_percent_stream::priv_errors);
+}
+
+}  // extern "C"
