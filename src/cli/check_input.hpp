@@ -29,6 +29,9 @@ struct check_settings {
   policy deny;
   // --hints: each ill-formed subpart's report names what probably made it.
   bool hints = false;
+  // --percent: the input is percent-encoded; its decoded bytes are checked,
+  // and offsets, lines and columns count its encoded bytes.
+  bool percent = false;
 };
 
 // The eight error kinds (disallowed included) plus "none", indexed by
