@@ -5,7 +5,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "api/validate.hpp"
 #include "core/convert.hpp"
+#include "core/policy.hpp"
+#include "dispatch.hpp"
 #include "stream/percent_engine.hpp"
 
 namespace utf8guard {
@@ -128,16 +131,24 @@ utf8guard_status percent_scanner_finish(utf8guard_percent_stream* s,
 utf8guard_percent_result validate_percent(std::string_view in, utf8guard_policy bits,
                                           bool just_verdict = false) {
   if (bad_span(in)) return refused_at(0);
-  if (std::memchr(in.data(), '%', in.size()) == nullptr) {
-    // Nothing to decode: the decoded bytes are the input.
+  const std::uint8_t* p = bytes(in.data());
+  const std::size_t n = in.size();
+  // Input without escapes is validated in one pass: the kernel's scan,
+  // which stops at the first '%' (the scalar kernel looks for one first).
+  const kernel& k = active_kernel_ref();
+  const std::size_t pos = k.scan_no_percent != nullptr ? k.scan_no_percent(p, n)
+                          : std::memchr(p, '%', n) != nullptr ? kSawPercent
+                                                              : k.scan(p, n);
+  if (pos != kSawPercent) {
+    // The decoded bytes are the input up to here, and an error at pos is
+    // certain (the bytes that reveal it are raw): validate's answer.
     utf8guard_percent_result r{};
-    if (just_verdict) {
-      r.error.kind = utf8guard::is_valid(in, policy::from_bits(bits))
-                         ? UTF8GUARD_ERROR_NONE
-                         : UTF8GUARD_ERROR_INVALID_ARGUMENT;
-      return r;
+    if (pos != n) r.error = to_c(error_result(classify_scan(p, n, pos)));
+    if (bits != 0) {
+      const result v = find_violation(p, r.error.kind == UTF8GUARD_ERROR_NONE ? n : r.error.offset,
+                                      0, bits);
+      if (!v.ok()) r.error = to_c(v);
     }
-    r.error = to_c(utf8guard::validate(in, policy::from_bits(bits)));
     r.decoded_offset = r.error.offset;
     r.decoded_length = r.error.length;
     return r;
