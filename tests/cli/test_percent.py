@@ -465,6 +465,24 @@ class AccessLogExample(CliTest):
         self.assertEqual(p.stderr, b"scan_access_log: findings in %s: each is shown above the "
                          b"log line it points to\n" % SAMPLE.encode())
 
+    def test_readme_excerpt(self):
+        # README.md's block is the example's output on the sample, cut to a
+        # few lines: each of its lines comes out, in that order.
+        root = os.path.join(HERE, "..", "..")
+        with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        command = "$ examples/scan_access_log.sh samples/access.log\n"
+        block = readme[readme.index(command) + len(command):]
+        block = block[:block.index("```")].splitlines()
+        self.assertGreater(len(block), 5)
+        env = dict(os.environ, UTF8GUARD=harness.CLI)
+        p = subprocess.run(["bash", "examples/scan_access_log.sh", "samples/access.log"],
+                           cwd=root, env=env, capture_output=True)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        out = iter(p.stdout.decode().splitlines())
+        for line in block:
+            self.assertIn(line, out)  # consumes the output up to that line
+
     def test_clean_log_and_missing_tool(self):
         log = self.write("clean.log", b'192.0.2.1 - - [27/Nov/2026:10:00:00 +0000] '
                          b'"GET /caf%C3%A9?q=a+b%20c HTTP/1.1" 200 12 "-" "curl/8.0"\n' * 3)
