@@ -77,14 +77,8 @@ struct percent_input {
   using scanner_type = percent_scanner;
   using tracker_type = byte_position_tracker;
   static constexpr unsigned kUnitMax = 3;
-  static unsigned ahead(const unsigned char* in, unsigned n, bool ends_input, unsigned char* out,
-                        unsigned max) noexcept {
-    return percent_ahead(in, n, ends_input, out, max);
-  }
-  static unsigned behind(const unsigned char* in, unsigned n, unsigned char* out,
-                         unsigned max) noexcept {
-    return percent_behind(in, n, out, max);
-  }
+  static constexpr auto ahead = &percent_ahead;
+  static constexpr auto behind = &percent_behind;
 };
 
 // The read area is preceded by room for the last bytes of the stream, a page
@@ -97,8 +91,8 @@ class input_checker {
   // one that decides it, whose own unit may have begun up to kUnitMax - 1
   // bytes before the chunk that completes it.
   static constexpr std::size_t kLate = 3 * Input::kUnitMax + (Input::kUnitMax - 1);
-  // The input bytes that carry the checked bytes a hint reads before an
-  // error, and after it; and those the text report shows.
+  // At most, the input bytes that carry the checked bytes a hint reads
+  // before an error, and after it (a report without hints shows fewer).
   static constexpr unsigned kBehind = kHintBehind * Input::kUnitMax;
   static constexpr unsigned kAhead = kHintAhead * Input::kUnitMax;
   static constexpr std::size_t kLookBehind = kLate + kBehind;
@@ -458,12 +452,8 @@ input_result check_input(const check_settings& settings, const std::string& path
       proven = 0;  // cannot skip: read it all again
     }
   }
-  if (settings.percent) {
-    return read_through<percent_input>(settings, path, fd, rereadable, start, 0, rep.get(), out,
-                                       buffer);
-  }
-  return read_through<utf8_input>(settings, path, fd, rereadable, start, proven, rep.get(), out,
-                                  buffer);
+  const auto read = settings.percent ? read_through<percent_input> : read_through<utf8_input>;
+  return read(settings, path, fd, rereadable, start, proven, rep.get(), out, buffer);
 }
 
 }  // namespace utf8guard::cli

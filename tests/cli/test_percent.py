@@ -294,62 +294,69 @@ class Summary(CliTest):
 
 
 class Streams(CliTest):
-    """Escapes, characters and hints cut by the tool's reads."""
+    """Escapes, characters and hints cut by the tool's reads. Each test checks
+    its inputs in one run of the tool (a run costs more than an input)."""
+
+    ARGS = ["check", "--percent", "--profile", "url", "--deny", "private_use"]
+    DENY = PROFILES["url"] | {"private_use"}
 
     def test_across_read_chunks(self):
         rng = random.Random(3737)
-        deny = PROFILES["url"] | {"private_use"}
-        step = 3 if harness.REDUCED else 1
-        for cut_piece in CUT_PIECES:
+        files, datas, every, first = [], [], [], []
+        for n, cut_piece in enumerate(CUT_PIECES):
             # Every cut inside the piece, and right before and after it.
-            for shift in range(-len(cut_piece), 2, step):
+            for shift in range(-len(cut_piece), 2, 3 if harness.REDUCED else 1):
                 tail = cut_piece + random_input(rng, 3)
                 data = b"x" * (harness.CHUNK + shift) + tail
-                f = self.write("in", data)
-                want = after_x(harness.CHUNK + shift, tail, deny, True)
-                args = ["check", "--percent", "--all", "--hints", "--profile", "url",
-                        "--deny", "private_use"]
-                p = run(args + [f])
-                self.assertEqual(p.stdout, text(f, want), (cut_piece, shift))
-                # Then, in turn, JSON or the first error alone (percent_validator).
-                if shift % 2:
-                    p = run(args + ["--json", f])
-                    self.assertEqual(p.stdout, json_line(f, data, want), (cut_piece, shift))
-                else:
-                    p = run(["check", "--percent", "--profile", "url", "--deny", "private_use", f])
-                    first = after_x(harness.CHUNK + shift, tail, deny)[:1]
-                    self.assertEqual(p.stdout, text(f, first), (cut_piece, shift))
+                files.append(self.write("cut%d_%d" % (n, shift), data))
+                datas.append(data)
+                every.append(after_x(harness.CHUNK + shift, tail, self.DENY, True))
+                first.append(after_x(harness.CHUNK + shift, tail, self.DENY)[:1])
+        p = run(self.ARGS + ["--all", "--hints"] + files)
+        self.assertEqual(p.stdout, b"".join(text(f, w) for f, w in zip(files, every)))
+        p = run(self.ARGS + ["--all", "--hints", "--json"] + files)
+        self.assertEqual(p.stdout, b"".join(json_line(f, d, w)
+                                            for f, d, w in zip(files, datas, every)))
+        # The first error alone: percent_validator.
+        p = run(self.ARGS + files)
+        self.assertEqual(p.stdout, b"".join(text(f, w) for f, w in zip(files, first)))
+
+    def fifos(self, datas, pieces, pause):
+        """FIFOs that threads write datas to, in pieces (sizes) with a pause
+        between them; returns their paths and the threads."""
+        paths, writers = [], []
+        for k, (data, piece) in enumerate(zip(datas, pieces)):
+            paths.append(self.path("fifo%d" % k))
+            os.mkfifo(paths[-1])
+            writers.append(harness.start_writer(paths[-1], data, piece=piece, pause=pause))
+        return paths, writers
 
     def test_cut_between_two_writes_to_a_pipe(self):
         # A pipe is counted as it streams by: here the lines and columns are
         # found inline, with an error reported up to 11 bytes into the next read.
         rng = random.Random(373)
-        deny = PROFILES["url"] | {"private_use"}
-        args = ["check", "--percent", "--all", "--hints", "--profile", "url", "--deny",
-                "private_use"]
-        for n, cut_piece in enumerate(CUT_PIECES):
+        datas, heads = [], []
+        for cut_piece in CUT_PIECES:
             for cut in range(0, len(cut_piece) + 1, 3 if harness.REDUCED else 1):
-                head = b"x\n%41" * 5 + cut_piece[:cut]
-                tail = cut_piece[cut:] + random_input(rng, 2)
-                fifo = self.path("fifo%d-%d" % (n, cut))
-                os.mkfifo(fifo)
-                writer = harness.start_writer(fifo, head + tail, piece=len(head), pause=0.005)
-                p = run(args + [fifo])
-                writer.join()
-                self.assertEqual(p.stdout, text(fifo, expected(head + tail, deny, True)),
-                                 (cut_piece, cut))
+                heads.append(b"x\n%41" * 5 + cut_piece[:cut])
+                datas.append(heads[-1] + cut_piece[cut:] + random_input(rng, 2))
+        paths, writers = self.fifos(datas, [len(h) for h in heads], 0.005)
+        p = run(self.ARGS + ["--all", "--hints", "-j", "1"] + paths)
+        for w in writers:
+            w.join()
+        self.assertEqual(p.stdout, b"".join(text(f, expected(d, self.DENY, True))
+                                            for f, d in zip(paths, datas)))
 
     def test_pipe_in_small_pieces(self):
-        # A FIFO written a few bytes at a time: reads end inside escapes.
+        # FIFOs written a few bytes at a time: reads end inside escapes.
         rng = random.Random(37)
-        for k in range(harness.rounds(5)):
-            data = random_input(rng, 40)
-            fifo = self.path("fifo%d" % k)
-            os.mkfifo(fifo)
-            writer = harness.start_writer(fifo, data, piece=rng.choice([1, 2, 4, 5]), pause=0.0005)
-            p = run(["check", "--percent", "--all", "--hints", "--profile", "url", fifo])
-            writer.join()
-            self.assertEqual(p.stdout, text(fifo, expected(data, PROFILES["url"], True)), data)
+        datas = [random_input(rng, 40) for _ in range(harness.rounds(5))]
+        paths, writers = self.fifos(datas, [rng.choice([1, 2, 4, 5]) for _ in datas], 0.0005)
+        p = run(self.ARGS + ["--all", "--hints", "-j", "1"] + paths)
+        for w in writers:
+            w.join()
+        self.assertEqual(p.stdout, b"".join(text(f, expected(d, self.DENY, True))
+                                            for f, d in zip(paths, datas)))
 
     def test_large_input_through_a_pipe(self):
         data = b"".join(b"%c3%a9" * 250 + b"\n" + piece for piece in
@@ -362,26 +369,58 @@ class Streams(CliTest):
         self.assertEqual(len(want), 40 * 20)
 
 
+class Faults(CliTest):
+    """Reads cut short or failing (tests/cli/eintr_shim.c)."""
+
+    def test_tiny_interrupted_reads(self):
+        # Standard input read 1 to 5 bytes at a time, EINTR between, and its
+        # prefix re-read the same way for the first error's line.
+        rng = random.Random(3)
+        data = b"".join(random_input(rng, 30) + b"\n" for _ in range(20))
+        f = self.write("in", data)
+        report = self.path("shim.txt")
+        with open(f, "rb") as stdin:
+            p = run(["check", "--percent", "--all", "--hints", "--profile", "url"], stdin=stdin,
+                    env=harness.shim_env("faults", report))
+        self.assertGreater(harness.read_report(report)["faults"], 0, "the shim was not active")
+        self.assertEqual(p.stdout, text("-", expected(data, PROFILES["url"], True)))
+
+    def test_read_error_inside_an_escape(self):
+        # The read that would finish %A? fails: the error shows the bytes
+        # known, not a '%' the rest of the escape would have decoded away.
+        data = b"x" * (harness.CHUNK - 5) + b"%C0%AF" + b"y" * 100
+        f = self.write("in", data)
+        report = self.path("shim.txt")
+        with open(f, "rb") as stdin:
+            p = run(["check", "--percent"], stdin=stdin, env=harness.shim_env("read-fails", report))
+        self.assertGreater(harness.read_report(report)["faults"], 0, "the shim was not active")
+        self.assertExit(p, 2)
+        self.assertEqual(p.stdout, b"-:1:%d: overlong at byte %d (C0)\n"
+                         % (harness.CHUNK - 4, harness.CHUNK - 5))
+        self.assertEqual(p.stderr, b"utf8guard: -: Input/output error\n")
+
+
 class Random(CliTest):
     def test_random_inputs(self):
         rng = random.Random(3701)
-        for _ in range(harness.rounds(40)):
-            data = random_input(rng, rng.randrange(1, 16))
+        for r in range(harness.rounds(10)):
             profile = rng.choice(list(PROFILES))
             extra = set(rng.sample(test_policy.CATEGORIES, rng.randrange(0, 3)))
             deny = PROFILES[profile] | extra
             args = ["--profile", profile] + (["--deny", ",".join(sorted(extra))] if extra else [])
             hints = rng.random() < 0.5
             args += ["--hints"] if hints else []
-            want = expected(data, deny, hints)
-            f = self.write("in", data)
-            p = run(["check", "--percent", "--all"] + args + [f])
-            self.assertExit(p, 1 if want else 0)
-            self.assertEqual(p.stdout, text(f, want), data)
-            p = run(["check", "--percent", "--json", "--all"] + args + [f])
-            self.assertEqual(p.stdout, json_line(f, data, want), data)
-            p = run(["check", "--percent"] + args, input=data)
-            self.assertEqual(p.stdout, text("-", want[:1]), data)
+            datas = [random_input(rng, rng.randrange(1, 16)) for _ in range(6)]
+            files = [self.write("in%d_%d" % (r, k), d) for k, d in enumerate(datas)]
+            wants = [expected(d, deny, hints) for d in datas]
+            p = run(["check", "--percent", "--all"] + args + files)
+            self.assertExit(p, 1 if any(wants) else 0)
+            self.assertEqual(p.stdout, b"".join(text(f, w) for f, w in zip(files, wants)))
+            p = run(["check", "--percent", "--json", "--all"] + args + files)
+            self.assertEqual(p.stdout, b"".join(json_line(f, d, w)
+                                                for f, d, w in zip(files, datas, wants)))
+            p = run(["check", "--percent"] + args, input=datas[0])
+            self.assertEqual(p.stdout, text("-", wants[0][:1]))
 
 
 class ManyInputs(CliTest):
