@@ -58,16 +58,22 @@ struct utf8_input {
   using scanner_type = error_scanner;
   using tracker_type = position_tracker;
   static constexpr unsigned kUnitMax = 1;
+  // On the path of every error, so copies of a fixed size (a register move
+  // each, not a call): in and out hold kHintAhead bytes ahead, kHintBehind
+  // behind, of which the first (last) n are the input's.
   static unsigned ahead(const unsigned char* in, unsigned n, bool, unsigned char* out,
                         unsigned max) noexcept {
-    const unsigned take = n < max ? n : max;
-    std::memcpy(out, in, take);
-    return take;
+    std::memcpy(out, in, kHintAhead);
+    return n < max ? n : max;
   }
   static unsigned behind(const unsigned char* in, unsigned n, unsigned char* out,
                          unsigned max) noexcept {
     const unsigned take = n < max ? n : max;
-    std::memcpy(out, in + (n - take), take);
+    if (take == kHintBehind) {
+      std::memcpy(out, in, kHintBehind);
+    } else if (take != 0) {
+      std::memmove(out, in + (n - take), take);  // near the input's start only
+    }
     return take;
   }
 };
@@ -250,8 +256,7 @@ class input_checker {
     if (reread_fd_ >= 0 && !catch_up(offset)) return false;
     track_to(offset);
     waiting_error& w = waiting_[waiting_count_++];
-    found_error& e = w.report;
-    e = found_error{};
+    found_error& e = w.report;  // every field is set here or by emit_ready
     e.kind = r.kind;
     e.offset = offset;
     e.length = r.length;
