@@ -423,6 +423,23 @@ class Random(CliTest):
             self.assertEqual(p.stdout, text("-", wants[0][:1]))
 
 
+class Kernels(CliTest):
+    def test_every_usable_kernel_gives_the_same_answers(self):
+        # The decoder has a vector form per x86 kernel: each kernel, forced.
+        line = run(["--version"]).stdout.decode().splitlines()[1]
+        kernels = line[line.index("(usable:") + 8:line.rindex(")")].split()
+        self.assertIn("scalar", kernels)
+        rng = random.Random(38)
+        datas = [random_input(rng, rng.randrange(20, 200)) for _ in range(12)]
+        datas.append(b"%41" * 100 + b"%C3%A9" * 40 + b"%E2%80%AE" + b"%c0%af" + b"%2541" + b"%")
+        files = [self.write("in%d" % k, d) for k, d in enumerate(datas)]
+        want = b"".join(text(f, expected(d, PROFILES["url"], True)) for f, d in zip(files, datas))
+        for k in kernels:
+            p = run(["check", "--percent", "--all", "--hints", "--profile", "url"] + files,
+                    env={"UTF8GUARD_KERNEL": k})
+            self.assertEqual(p.stdout, want, k)
+
+
 class ManyInputs(CliTest):
     def test_jobs_and_files0_from(self):
         rng = random.Random(12)
