@@ -136,7 +136,7 @@ utf8guard_percent_result validate_percent(std::string_view in, utf8guard_policy 
   // Input without escapes is validated in one pass: the kernel's scan,
   // which stops at the first '%' (the scalar kernel looks for one first).
   const kernel& k = active_kernel_ref();
-  const std::size_t pos = k.scan_no_percent != nullptr ? k.scan_no_percent(p, n)
+  const std::size_t pos = k.scan_no_percent != nullptr        ? k.scan_no_percent(p, n)
                           : std::memchr(p, '%', n) != nullptr ? kSawPercent
                                                               : k.scan(p, n);
   if (pos != kSawPercent) {
@@ -145,8 +145,8 @@ utf8guard_percent_result validate_percent(std::string_view in, utf8guard_policy 
     utf8guard_percent_result r{};
     if (pos != n) r.error = to_c(error_result(classify_scan(p, n, pos)));
     if (bits != 0) {
-      const result v = find_violation(p, r.error.kind == UTF8GUARD_ERROR_NONE ? n : r.error.offset,
-                                      0, bits);
+      const result v =
+          find_violation(p, r.error.kind == UTF8GUARD_ERROR_NONE ? n : r.error.offset, 0, bits);
       if (!v.ok()) r.error = to_c(v);
     }
     r.decoded_offset = r.error.offset;
