@@ -106,8 +106,8 @@ bool scanner_runs(const utf8guard_percent_stream* s, bool has_chunk, bool has_ca
 utf8guard_status percent_scanner_feed(utf8guard_percent_stream* s, std::string_view chunk,
                                       utf8guard_percent_callback on_error, void* ctx) {
   if (!scanner_runs(s, chunk.data() != nullptr, on_error != nullptr)) {
-    const bool wrong_kind = s != nullptr && s->priv_scanner != 1;
-    return settled(s, wrong_kind || bad_span(chunk) || on_error == nullptr, false);
+    if (s != nullptr && s->priv_scanner != 1) return UTF8GUARD_INVALID_ARGUMENT;  // not written
+    return settled(s, bad_span(chunk) || on_error == nullptr, false);
   }
   callback_sink sink{on_error, ctx, s->priv_errors};
   percent_run<callback_sink> run(*s, sink);
@@ -117,8 +117,8 @@ utf8guard_status percent_scanner_feed(utf8guard_percent_stream* s, std::string_v
 utf8guard_status percent_scanner_finish(utf8guard_percent_stream* s,
                                         utf8guard_percent_callback on_error, void* ctx) {
   if (!scanner_runs(s, true, on_error != nullptr)) {
-    const bool wrong_kind = s != nullptr && s->priv_scanner != 1;
-    return settled(s, wrong_kind || on_error == nullptr, true);
+    if (s != nullptr && s->priv_scanner != 1) return UTF8GUARD_INVALID_ARGUMENT;  // not written
+    return settled(s, on_error == nullptr, true);
   }
   callback_sink sink{on_error, ctx, s->priv_errors};
   percent_run<callback_sink> run(*s, sink);
@@ -136,7 +136,7 @@ utf8guard_percent_result validate_percent(std::string_view in, utf8guard_policy 
   // Input without escapes is validated in one pass: the kernel's scan,
   // which stops at the first '%' (the scalar kernel looks for one first).
   const kernel& k = active_kernel_ref();
-  const std::size_t pos = k.scan_no_percent != nullptr ? k.scan_no_percent(p, n)
+  const std::size_t pos = k.scan_no_percent != nullptr        ? k.scan_no_percent(p, n)
                           : std::memchr(p, '%', n) != nullptr ? kSawPercent
                                                               : k.scan(p, n);
   if (pos != kSawPercent) {
@@ -145,8 +145,8 @@ utf8guard_percent_result validate_percent(std::string_view in, utf8guard_policy 
     utf8guard_percent_result r{};
     if (pos != n) r.error = to_c(error_result(classify_scan(p, n, pos)));
     if (bits != 0) {
-      const result v = find_violation(p, r.error.kind == UTF8GUARD_ERROR_NONE ? n : r.error.offset,
-                                      0, bits);
+      const result v =
+          find_violation(p, r.error.kind == UTF8GUARD_ERROR_NONE ? n : r.error.offset, 0, bits);
       if (!v.ok()) r.error = to_c(v);
     }
     r.decoded_offset = r.error.offset;
