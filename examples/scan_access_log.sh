@@ -30,49 +30,48 @@ fi
 log=$1
 errors=$(mktemp) || exit 2
 trap 'rm -f "$errors"' EXIT
-findings=$("$utf8guard" check --percent --profile url --all --hints -- "$log" 2>"$errors")
-status=$?
+# The findings come in line order, so awk reads the log and the findings side
+# by side (the findings on standard input): memory stays constant however
+# large the log. LC_ALL=C: lengths and columns are bytes.
+"$utf8guard" check --percent --profile url --all --hints -- "$log" 2>"$errors" |
+  LC_ALL=C awk -v prefix="$log:" '
+  # next_finding reads the next finding: its text f, line at, column col,
+  # and eol: whether it is a raw line break, if it ends its line.
+  function next_finding(  rest, pos) {
+    while ((getline f < "/dev/stdin") > 0) {
+      if (substr(f, 1, length(prefix)) != prefix) continue
+      rest = substr(f, length(prefix) + 1)
+      split(rest, pos, ":")
+      at = pos[1] + 0; col = pos[2] + 0
+      eol = rest ~ /^[0-9]+:[0-9]+: disallowed newline U\+000[AD] at byte /
+      return 1
+    }
+    return 0
+  }
+  BEGIN { have = next_finding() }
+  {
+    len = length($0); marks = ""
+    for (; have && at == FNR; have = next_finding()) {
+      if (eol && (col == len + 1 || (col == len && $0 ~ /\r$/))) continue
+      print f
+      marks = marks sprintf("%" (col - length(marks)) "s", "^")
+      shown++
+    }
+    if (marks != "") {
+      line = $0
+      sub(/\r$/, "", line)
+      printf "%8d | %s\n%8s | %s\n", FNR, line, "", marks
+    }
+  }
+  END { exit shown == 0 ? 0 : 1 }' "$log"
+statuses=("${PIPESTATUS[@]}")
 # The --all summary counts the line ends too: pass on only the other messages.
 grep -Ev '^utf8guard: [0-9]+ files?, ' "$errors" >&2
-if [ "$status" -ne 0 ] && [ "$status" -ne 1 ]; then
-  echo "scan_access_log: ERROR: the check did not run (status $status)" >&2
+if [ "${statuses[0]}" -ne 0 ] && [ "${statuses[0]}" -ne 1 ]; then
+  echo "scan_access_log: ERROR: the check did not run (status ${statuses[0]})" >&2
   exit 2
 fi
-# First the findings, then the log: only the lines they name are kept.
-# LC_ALL=C: lengths and columns are bytes.
-printf '%s\n' "$findings" | LC_ALL=C awk -v prefix="$log:" '
-  FNR == NR {
-    if (substr($0, 1, length(prefix)) != prefix) next
-    rest = substr($0, length(prefix) + 1)
-    split(rest, pos, ":")
-    n++; finding[n] = $0; at[n] = pos[1] + 0; column[n] = pos[2] + 0
-    eol[n] = rest ~ /^[0-9]+:[0-9]+: disallowed newline U\+000[AD] at byte /
-    wanted[pos[1] + 0] = 1
-    next
-  }
-  FNR in wanted { text[FNR] = $0 }
-  END {
-    shown = 0
-    for (k = 1; k <= n; k++) {
-      len = length(text[at[k]])
-      if (eol[k] && (column[k] == len + 1 || (column[k] == len && text[at[k]] ~ /\r$/))) continue
-      keep[++shown] = k
-    }
-    for (i = 1; i <= shown; i++) {
-      k = keep[i]
-      print finding[k]
-      # Under the last finding of a line: the line, and a caret at each column.
-      marks = marks sprintf("%" (column[k] - length(marks)) "s", "^")
-      if (i == shown || at[keep[i + 1]] != at[k]) {
-        line = text[at[k]]
-        sub(/\r$/, "", line)
-        printf "%8d | %s\n%8s | %s\n", at[k], line, "", marks
-        marks = ""
-      }
-    }
-    exit shown == 0 ? 0 : 1
-  }' - "$log"
-case $? in
+case ${statuses[1]} in
   0)
     echo "scan_access_log: no findings in $log" >&2
     exit 0
