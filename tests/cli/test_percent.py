@@ -104,11 +104,6 @@ def json_line(path, data, errors):
                       separators=(",", ":")).encode() + b"\n"
 
 
-def decoded_lines(lines, numbers):
-    """The decoded bytes of the numbered lines (from 1)."""
-    return [urllib.parse.unquote_to_bytes(lines[n - 1]) for n in sorted(numbers)]
-
-
 def encode_all(raw):
     return "".join("%%%02X" % b for b in raw).encode()
 
@@ -202,7 +197,8 @@ class Attacks(Batch):
         # A hint without a value, for decoded byte 0 only.
         (b"%FF%FEh", [b":1:1: invalid_byte at byte 0 (FF FE 68) [utf16_bom]",
                       b":1:4: invalid_byte at byte 3 (FE 68)"]),
-        (b"x%FF%FE", [b":1:2: invalid_byte at byte 1 (FF FE)", b":1:5: invalid_byte at byte 4 (FE)"]),
+        (b"x%FF%FE", [b":1:2: invalid_byte at byte 1 (FF FE)",
+                      b":1:5: invalid_byte at byte 4 (FE)"]),
         # A bad escape and a double encoding, each where it starts.
         (b"%%2541", [b":1:1: disallowed bad_escape U+0025 at byte 0 (25 25 34 31)",
                      b":1:2: disallowed double_encoding U+0025 at byte 1 (25 34 31)"]),
@@ -278,7 +274,8 @@ class Positions(Batch):
                 b":3:9: disallowed bidi U+202E at byte 29 (E2 80 AE 0A)",
                 b":3:18: disallowed newline U+000A at byte 38 (0A)"]
         files = self.assertReports(["--all", "--deny", "newline,bidi"], [(data, want)], 1)
-        self.assertEqual(lines_of(files[0], want), text(files[0], expected(data, {"newline", "bidi"})))
+        self.assertEqual(lines_of(files[0], want),
+                         text(files[0], expected(data, {"newline", "bidi"})))
 
 
 class Summary(CliTest):
@@ -511,7 +508,7 @@ class AccessLogExample(CliTest):
             self.assertIn((line, kind, category), found)
         clean = set(range(1, len(lines))) - {e["line"] for e in attacks}
         self.assertGreaterEqual(len(clean), 4)
-        decoded = b"".join(decoded_lines(lines, clean))
+        decoded = b"".join(urllib.parse.unquote_to_bytes(lines[n - 1]) for n in clean)
         self.assertRegex(decoded, rb"[\x80-\xff]")  # well-formed escaped UTF-8 among them
 
         p = self.scan(SAMPLE)
