@@ -257,8 +257,9 @@ utf8guard_percent_result utf8guard_validate_percent(const char* data, size_t len
 
 utf8guard_status utf8guard_percent_decode(const char* data, size_t len, char* out,
                                           size_t* written) {
-  if (written == nullptr || utf8guard::detail::bad_span(data, len) ||
-      utf8guard::detail::bad_span(out, len)) {
+  if (written == nullptr) return UTF8GUARD_INVALID_ARGUMENT;
+  if (utf8guard::detail::bad_span(data, len) || utf8guard::detail::bad_span(out, len)) {
+    *written = 0;  // a refused call reports no bytes (utf8guard.h, conventions)
     return UTF8GUARD_INVALID_ARGUMENT;
   }
   *written = utf8guard::detail::decode_percent(utf8guard::detail::c_bytes(data, len), out);
