@@ -1,0 +1,569 @@
+// percent_test.cpp - percent-encoded input (docs/design.md 2.3) through every
+// entry point, on every kernel, against the oracle
+// (tests/reference/percent_reference.hpp) and hand-worked answers:
+//   - every %XX in both cases of hex digits, alone and between raw bytes and
+//     other escapes;
+//   - every sequence of 2, 3 and 4 escapes over the bytes at the edges of
+//     Table 3-7's rows;
+//   - every malformed escape form, also next to multibyte sequences;
+//   - the policies: the url profile, bad_escape and double_encoding denied
+//     or not, %00, an encoded bidi control, the BOM at decoded byte 0;
+//   - streams cut at every encoded position (sampled for the 3- and
+//     4-escape spaces), errors reported no later than the bytes deciding
+//     them arrive and never wrongly early, and the streams' misuse.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "kernels.hpp"
+#include "percent_support.hpp"
+#include "policy_support.hpp"
+
+namespace utf8guard::testing {
+namespace {
+
+// The bytes at the edges of Table 3-7's rows: ASCII's ends, the three
+// continuation ranges' ends, the overlong leads, each lead class's ends and
+// the bytes never in UTF-8.
+constexpr unsigned char kEdgeBytes[] = {0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF,
+                                        0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED,
+                                        0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF};
+constexpr std::size_t kEdgeCount = sizeof kEdgeBytes;
+
+// escape is %XX for byte b, in upper or lower case hex digits.
+std::string escape(unsigned char b, bool lower) {
+  const char* digits = lower ? "0123456789abcdef" : "0123456789ABCDEF";
+  return {'%', digits[b >> 4], digits[b & 15]};
+}
+
+// A policy name for failure messages.
+std::string policy_bits(policy p) { return "policy 0x" + std::to_string(p.bits()); }
+
+// decided_by is how many encoded bytes must have arrived, at most, before a
+// stream has to report e: a bad escape is settled by the two bytes after its
+// '%'; a double encoding by its %25 and two more units of up to 3 bytes; a
+// denied character by its last unit; an ill-formed subpart by the unit after
+// it. One byte more in each case, since a raw byte after a '%' is known to
+// be raw only when the byte after it shows that the '%' starts no escape.
+// An incomplete sequence waits for finish().
+std::size_t decided_by(const percent_result& e) {
+  if (e.kind == error::incomplete) return SIZE_MAX;
+  if (e.category == category::bad_escape) return e.offset + 3;
+  if (e.category == category::double_encoding) return e.offset + 10;
+  return e.offset + e.length + 4;
+}
+
+// check_one_shot compares the one-shot entry points, C++ and C, and the
+// decoders with the oracle, and returns the oracle's errors.
+std::vector<percent_result> check_one_shot(std::string_view in, policy p) {
+  const std::vector<percent_result> want = oracle_percent_errors(in, p);
+  const percent_result first = first_of(want);
+  EXPECT_EQ(validate_percent_encoded(in, p), first);
+  EXPECT_EQ(is_valid_percent_encoded(in, p), first.ok());
+  EXPECT_EQ(from_c(utf8guard_validate_percent(in.data(), in.size(), p.bits())), first);
+  EXPECT_EQ(utf8guard_is_valid_percent(in.data(), in.size(), p.bits()), first.ok());
+  const std::string decoded = reference::percent::decode(in).bytes;
+  EXPECT_EQ(hex(percent_decode(in)), hex(decoded));
+  std::string out(in.size(), '\x55');
+  std::size_t written = 99;
+  EXPECT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), &written), UTF8GUARD_OK);
+  EXPECT_EQ(hex(out.substr(0, written)), hex(decoded));
+  return want;
+}
+
+// check_cut streams the input as in[0, cut) and in[cut, n): the final
+// answers equal the oracle's, and what the first feed reported is right (a
+// prefix of the errors, the first error or nothing) and complete (every
+// error the first piece decides).
+void check_cut(std::string_view in, std::size_t cut, policy p,
+               const std::vector<percent_result>& want) {
+  const percent_result first = first_of(want);
+  const std::string_view a = in.substr(0, cut);
+  const std::string_view b = in.substr(cut);
+  percent_validator v(p);
+  percent_scanner s(p);
+  std::vector<percent_result> got;
+  const auto add = [&got](const percent_result& r) { got.push_back(r); };
+  const percent_result early = v.feed(a);
+  ASSERT_TRUE(s.feed(a, add));
+  const std::size_t early_count = got.size();
+  ASSERT_TRUE(early.ok() || early == first)
+      << "cut " << cut << ": the first feed said " << ::testing::PrintToString(early);
+  if (!first.ok() && decided_by(first) <= cut) {
+    ASSERT_EQ(early, first) << "cut " << cut << ": decided by the first feed";
+  }
+  v.feed(b);
+  ASSERT_TRUE(s.feed(b, add));
+  ASSERT_EQ(v.finish(), first) << "cut " << cut;
+  ASSERT_EQ(v.bytes_fed(), in.size());
+  ASSERT_TRUE(s.finish(add));
+  ASSERT_EQ(got, want) << "cut " << cut;
+  ASSERT_EQ(s.errors(), want.size());
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    if (decided_by(want[k]) <= cut) {
+      ASSERT_LT(k, early_count) << "cut " << cut << ": error " << k << " decided by the first feed";
+    }
+  }
+}
+
+// check_everything: one-shot, and the stream cut at every position.
+void check_everything(std::string_view in, policy p) {
+  SCOPED_TRACE("[" + std::string(in) + "] = " + hex(in) + ", " + policy_bits(p));
+  const std::vector<percent_result> want = check_one_shot(in, p);
+  for (std::size_t cut = 0; cut <= in.size(); ++cut) {
+    check_cut(in, cut, p, want);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+// Policies for the oracle comparisons: none, each percent category alone,
+// the url profile and everything.
+std::vector<policy> percent_policies() {
+  return {policy(), policy(category::bad_escape), policy(category::double_encoding), policy::url(),
+          every_category()};
+}
+
+class Percent : public EveryKernel {};
+
+// ---- Hand-worked answers ------------------------------------------------
+
+percent_result at(error kind, std::size_t offset, std::size_t length, std::size_t decoded_offset,
+                  std::size_t decoded_length, category c = category::none, char32_t cp = 0) {
+  percent_result r;
+  r.kind = kind;
+  r.offset = offset;
+  r.length = length;
+  r.category = c;
+  r.code_point = cp;
+  r.decoded_offset = decoded_offset;
+  r.decoded_length = decoded_length;
+  return r;
+}
+
+// refused is a refused call's answer, as a result: its offset is the
+// stream's position, length 0. Where it puts decoded_offset the contract does
+// not say, so a percent_result is compared with it by its result part alone.
+result refused(std::size_t position) { return {error::invalid_argument, position, 0}; }
+
+percent_result bad_escape_at(std::size_t offset, std::size_t decoded_offset) {
+  return at(error::disallowed, offset, 1, decoded_offset, 1, category::bad_escape, U'%');
+}
+
+percent_result double_encoding_at(std::size_t offset, std::size_t decoded_offset) {
+  return at(error::disallowed, offset, 3, decoded_offset, 1, category::double_encoding, U'%');
+}
+
+struct vec {
+  std::string in;
+  policy p;
+  std::vector<percent_result> want;  // every error, in order
+  std::string decoded;
+};
+
+// Worked out by hand from docs/design.md 2.3, before the library ran.
+const std::vector<vec>& hand_vectors() {
+  static const std::vector<vec> v = {
+      {"caf%C3%A9", policy(), {}, "caf\xC3\xA9"},
+      {"caf%c3%a9", policy::url(), {}, "caf\xC3\xA9"},
+      {"%C3", policy(), {at(error::incomplete, 0, 3, 0, 1)}, "\xC3"},
+      {"%80", policy(), {at(error::unexpected_continuation, 0, 3, 0, 1)}, "\x80"},
+      {"%c0%af",
+       policy(),
+       {at(error::overlong, 0, 3, 0, 1), at(error::unexpected_continuation, 3, 3, 1, 1)},
+       "\xC0\xAF"},
+      {"..%E0%80%AF..",
+       policy(),
+       {at(error::overlong, 2, 3, 2, 1), at(error::unexpected_continuation, 5, 3, 3, 1),
+        at(error::unexpected_continuation, 8, 3, 4, 1)},
+       "..\xE0\x80\xAF.."},
+      // A subpart carried by an escape and a raw byte: 3 + 1 encoded bytes.
+      {"%F0\x9F"
+       "x",
+       policy(),
+       {at(error::truncated, 0, 4, 0, 2)},
+       "\xF0\x9F"
+       "x"},
+      {"%E2%82", policy(), {at(error::incomplete, 0, 6, 0, 2)}, "\xE2\x82"},
+      {"a%ED%A0%80",
+       policy(),
+       {at(error::surrogate, 1, 3, 1, 1), at(error::unexpected_continuation, 4, 3, 2, 1),
+        at(error::unexpected_continuation, 7, 3, 3, 1)},
+       "a\xED\xA0\x80"},
+      // Malformed escapes: the '%' is a literal byte, decoding resumes after it.
+      {"%", policy(category::bad_escape), {bad_escape_at(0, 0)}, "%"},
+      {"%", policy(), {}, "%"},
+      {"%4", policy::url(), {bad_escape_at(0, 0)}, "%4"},
+      {"%4G", policy::url(), {bad_escape_at(0, 0)}, "%4G"},
+      {"%G1", policy::url(), {bad_escape_at(0, 0)}, "%G1"},
+      {"%%41", policy::url(), {bad_escape_at(0, 0)}, "%A"},
+      {"%%41", policy(), {}, "%A"},
+      {"a%%%",
+       policy::url(),
+       {bad_escape_at(1, 1), bad_escape_at(2, 2), bad_escape_at(3, 3)},
+       "a%%%"},
+      {"%41%", policy::url(), {bad_escape_at(3, 1)}, "A%"},
+      {"%41%4", policy::url(), {bad_escape_at(3, 1)}, "A%4"},
+      // Bad escapes next to multibyte sequences: '%' cuts a sequence.
+      {"%C3%", policy::url(), {at(error::truncated, 0, 3, 0, 1), bad_escape_at(3, 1)}, "\xC3%"},
+      {"%C3%", policy(), {at(error::truncated, 0, 3, 0, 1)}, "\xC3%"},
+      {"%E2%82%G",
+       policy::url(),
+       {at(error::truncated, 0, 6, 0, 2), bad_escape_at(6, 2)},
+       "\xE2\x82%G"},
+      {"\xC3%\xA9",
+       policy::url(),
+       {at(error::truncated, 0, 1, 0, 1), bad_escape_at(1, 1),
+        at(error::unexpected_continuation, 2, 1, 2, 1)},
+       "\xC3%\xA9"},
+      {"%C3%A9%zz\xC3\xA9", policy::url(), {bad_escape_at(6, 2)}, "\xC3\xA9%zz\xC3\xA9"},
+      // Double encoding: %25 whose '%' is followed by two decoded hex digits.
+      {"%255c", policy::url(), {double_encoding_at(0, 0)}, "%5c"},
+      {"%255c", policy(), {}, "%5c"},
+      {"%255c", policy(category::bad_escape), {}, "%5c"},
+      {"..%25%35%63..", policy::url(), {double_encoding_at(2, 2)}, "..%5c.."},
+      {"%25%354", policy::url(), {double_encoding_at(0, 0)}, "%54"},
+      {"%25", policy::url(), {}, "%"},
+      {"%254", policy::url(), {}, "%4"},
+      {"%25zz", policy::url(), {}, "%zz"},
+      {"%25%25", policy::url(), {}, "%%"},
+      {"%25%2541", policy::url(), {double_encoding_at(3, 1)}, "%%41"},
+      {"%25%4", policy::url(), {bad_escape_at(3, 1)}, "%%4"},
+      // Policies over the decoded characters.
+      {"a%00b",
+       policy::url(),
+       {at(error::disallowed, 1, 3, 1, 1, category::nul, 0)},
+       std::string("a\0b", 3)},
+      {"%0a", policy::url(), {at(error::disallowed, 0, 3, 0, 1, category::newline, 0x0A)}, "\n"},
+      {"x%E2%80%AEy",
+       policy::url(),
+       {at(error::disallowed, 1, 9, 1, 3, category::bidi, 0x202E)},
+       "x\xE2\x80\xAEy"},
+      {"%E2\x80%ae",
+       policy::url(),
+       {at(error::disallowed, 0, 7, 0, 3, category::bidi, 0x202E)},
+       "\xE2\x80\xAE"},
+      {"%EF%BB%BFok", policy::source(), {}, "\xEF\xBB\xBFok"},
+      {"%EF\xBB%bfok", policy(category::bom), {}, "\xEF\xBB\xBFok"},
+      {"ok%EF%BB%BF",
+       policy(category::bom),
+       {at(error::disallowed, 2, 9, 2, 3, category::bom, 0xFEFF)},
+       "ok\xEF\xBB\xBF"},
+      // "%41" decodes to one byte: the BOM after it is not at decoded byte 0.
+      {"%41\xEF\xBB\xBF",
+       policy(category::bom),
+       {at(error::disallowed, 3, 3, 1, 3, category::bom, 0xFEFF)},
+       "A\xEF\xBB\xBF"},
+      {"+%2B+", policy::url(), {}, "+++"},
+  };
+  return v;
+}
+
+TEST_P(Percent, HandWorkedVectors) {
+  for (const vec& v : hand_vectors()) {
+    SCOPED_TRACE("[" + v.in + "] = " + hex(v.in) + ", " + policy_bits(v.p));
+    EXPECT_EQ(validate_percent_encoded(v.in, v.p), first_of(v.want));
+    EXPECT_EQ(hex(percent_decode(v.in)), hex(v.decoded));
+    // The oracle agrees with the hand, and the library with the oracle
+    // through every entry point and every cut.
+    if (v.p == policy() || v.p == policy(category::bad_escape) ||
+        v.p == policy(category::double_encoding) || reference::ucd_available()) {
+      EXPECT_EQ(oracle_percent_errors(v.in, v.p), v.want);
+      check_everything(v.in, v.p);
+    }
+  }
+}
+
+// ---- Exhaustive spaces --------------------------------------------------
+
+// Every %XX, both cases, alone and embedded: between raw bytes, between other
+// escapes, after a raw and an escaped lead, before a raw continuation, after
+// %25. Every cut, under each test policy.
+TEST_P(Percent, EveryEscapeBothCasesEmbeddedEveryCut) {
+  std::vector<policy> policies = {policy(), policy(category::bad_escape),
+                                  policy(category::double_encoding)};
+  if (reference::ucd_available()) policies = percent_policies();
+  for (unsigned b = 0; b < 256; ++b) {
+    for (const bool lower : {false, true}) {
+      const std::string e = escape(static_cast<unsigned char>(b), lower);
+      if (lower && e == escape(static_cast<unsigned char>(b), false)) continue;
+      const std::string forms[] = {e,          "a" + e + "z", "%41" + e + "%7A",
+                                   "%C3" + e,  "\xC3" + e,    "%E2%82" + e,
+                                   e + "\x80", e + "%BF",     "%25" + e + "1"};
+      for (const std::string& in : forms) {
+        for (const policy& p : policies) {
+          check_everything(in, p);
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+// in_case alternates the hex digits' case from one escape to the next, and
+// from one input to the next.
+std::string edge_escapes(std::size_t index, std::size_t count) {
+  std::string in;
+  std::size_t rest = index;
+  for (std::size_t k = 0; k < count; ++k) {
+    in += escape(kEdgeBytes[rest % kEdgeCount], (index + k) % 2 == 1);
+    rest /= kEdgeCount;
+  }
+  return in;
+}
+
+// Every sequence of 2 escapes over the edge bytes: every cut, every policy.
+TEST_P(Percent, EveryTwoEdgeEscapesEveryCut) {
+  std::vector<policy> policies = {policy(), policy(category::bad_escape)};
+  if (reference::ucd_available()) policies = percent_policies();
+  for (std::size_t i = 0; i < kEdgeCount * kEdgeCount; ++i) {
+    for (const policy& p : policies) {
+      check_everything(edge_escapes(i, 2), p);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// Every sequence of 3 escapes: every cut on every fifth input, cuts at an
+// escape's '%', inside it and after it on the others, strict and everything.
+TEST_P(Percent, EveryThreeEdgeEscapes) {
+  std::vector<policy> policies = {policy()};
+  if (reference::ucd_available()) policies.push_back(every_category());
+  for (std::size_t i = 0; i < kEdgeCount * kEdgeCount * kEdgeCount; ++i) {
+    const std::string in = edge_escapes(i, 3);
+    for (const policy& p : policies) {
+      if (i % 5 == 0) {
+        check_everything(in, p);
+      } else {
+        SCOPED_TRACE("[" + in + "], " + policy_bits(p));
+        const std::vector<percent_result> want = check_one_shot(in, p);
+        for (const std::size_t cut : {i % 10, 3 + i % 3, std::size_t{7}}) {
+          check_cut(in, cut, p, want);
+        }
+      }
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// Every sequence of 4 escapes, strict: one-shot on all, one cut each (every
+// position in turn), every cut and the url profile on every 64th.
+TEST_P(Percent, EveryFourEdgeEscapes) {
+  const std::size_t total = kEdgeCount * kEdgeCount * kEdgeCount * kEdgeCount;
+  for (std::size_t i = 0; i < total; ++i) {
+    const std::string in = edge_escapes(i, 4);
+    SCOPED_TRACE("[" + in + "]");
+    if (i % 64 == 0) {
+      check_everything(in, policy());
+      if (reference::ucd_available()) check_everything(in, policy::url());
+    } else {
+      // The oracle's first error alone is cheaper than its whole list.
+      const reference::percent::error want =
+          reference::percent::first_error(in, reference::denied{});
+      const percent_result first = from_reference(want);
+      ASSERT_EQ(validate_percent_encoded(in), first);
+      ASSERT_EQ(is_valid_percent_encoded(in), first.ok());
+      percent_validator v;
+      v.feed(std::string_view(in).substr(0, i % 13));
+      v.feed(std::string_view(in).substr(i % 13));
+      ASSERT_EQ(v.finish(), first) << "cut " << i % 13;
+    }
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Every malformed escape form, alone, embedded, next to multibyte
+// sequences, and at the end.
+TEST_P(Percent, EveryMalformedEscapeForm) {
+  const std::string forms[] = {
+      "%",    "%4",  "%a",  "%G",    "%4G",    "%G4",       "%%",         "%%4",     "%%41", "%4%",
+      "%4%1", "%-1", "% 1", "%\x80", "%4\x80", "%\xC3\xA9", "%4\xC3\xA9", "%%C3%A9", "%2%35"};
+  const std::string around[][2] = {{"", ""},       {"a", ""},         {"", "b"},
+                                   {"%C3", ""},    {"%C3", "%A9"},    {"\xC3", "\xA9"},
+                                   {"%E2%82", ""}, {"%E2", "%82%AC"}, {"%F0%9F%98", "%80"},
+                                   {"%25", "1"},   {"%25", "%34%31"}, {"", "%80"}};
+  std::vector<policy> policies = {policy(), policy(category::bad_escape),
+                                  policy(category::double_encoding)};
+  if (reference::ucd_available()) policies = percent_policies();
+  for (const std::string& form : forms) {
+    for (const auto& [before, after] : around) {
+      for (const policy& p : policies) {
+        check_everything(before + form + after, p);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// ---- Streams ------------------------------------------------------------
+
+TEST_P(Percent, EscapesCutAcrossFeeds) {
+  // %C3%A9 fed as %C | 3%A9 and byte by byte: no error, offsets absolute.
+  percent_validator v(policy::url());
+  EXPECT_TRUE(v.feed("x%C").ok());
+  EXPECT_TRUE(v.feed("3%A9").ok());
+  EXPECT_TRUE(v.feed("%").ok());
+  EXPECT_TRUE(v.feed("C").ok());
+  // The cut escape turns out to be a lead followed by a non-continuation.
+  EXPECT_EQ(v.feed("0%"), at(error::overlong, 7, 3, 3, 1));
+  EXPECT_EQ(v.finish(), at(error::overlong, 7, 3, 3, 1));
+  EXPECT_EQ(v.bytes_fed(), 11u);
+
+  // A bad escape at the end is decided by finish().
+  percent_validator w(policy::url());
+  EXPECT_TRUE(w.feed("ab%4").ok());
+  EXPECT_EQ(w.finish(), bad_escape_at(2, 2));
+  EXPECT_EQ(w.finish(), bad_escape_at(2, 2));
+
+  // Byte by byte, the scanner reports everything, in order.
+  const std::string in = "%c0%ae%c0%ae/%255c%00%E2%80%AE%";
+  const std::vector<percent_result> want = {
+      at(error::overlong, 0, 3, 0, 1),
+      at(error::unexpected_continuation, 3, 3, 1, 1),
+      at(error::overlong, 6, 3, 2, 1),
+      at(error::unexpected_continuation, 9, 3, 3, 1),
+      double_encoding_at(13, 5),
+      at(error::disallowed, 18, 3, 8, 1, category::nul, 0),
+      at(error::disallowed, 21, 9, 9, 3, category::bidi, 0x202E),
+      bad_escape_at(30, 12),
+  };
+  percent_scanner s(policy::url());
+  std::vector<percent_result> got;
+  for (const char c : in) {
+    EXPECT_TRUE(
+        s.feed(std::string_view(&c, 1), [&got](const percent_result& r) { got.push_back(r); }));
+  }
+  EXPECT_TRUE(s.finish([&got](const percent_result& r) { got.push_back(r); }));
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(s.errors(), want.size());
+  if (reference::ucd_available()) {
+    EXPECT_EQ(oracle_percent_errors(in, policy::url()), want);
+  }
+}
+
+// Many pieces: random inputs from escapes, raw bytes and malformed escapes,
+// cut into pieces of 0..5 bytes, against the oracle; also through the C API.
+TEST_P(Percent, RandomInputsRandomPieces) {
+  std::mt19937 rng(0x37);
+  const std::string parts[] = {"%",    "%4",   "%25",  "%2",  "5", "c",      "G",   "a",
+                               "\xC3", "\xA9", "\x80", "%00", "/", "%E2%80", "%AE", "%EF%BB%BF"};
+  const policy p = reference::ucd_available() ? every_category() : policy(category::bad_escape);
+  for (int round = 0; round < 2000; ++round) {
+    std::string in;
+    const std::size_t n = rng() % 10;
+    for (std::size_t k = 0; k < n; ++k) {
+      in += (rng() % 3 == 0) ? escape(static_cast<unsigned char>(rng()), rng() % 2 == 0)
+                             : parts[rng() % std::size(parts)];
+    }
+    SCOPED_TRACE(hex(in));
+    const std::vector<percent_result> want = oracle_percent_errors(in, p);
+    std::vector<std::size_t> cuts;
+    for (std::size_t at = rng() % 6; at <= in.size(); at += rng() % 6) cuts.push_back(at);
+    const streamed got = stream_pieces(in, cuts, p);
+    ASSERT_EQ(got.validator, first_of(want));
+    ASSERT_EQ(got.errors, want);
+    ASSERT_TRUE(got.scanner_ok);
+    ASSERT_EQ(got.scanner_count, want.size());
+
+    utf8guard_percent_stream cv, cs;
+    utf8guard_percent_validator_init(&cv, p.bits());
+    utf8guard_percent_scanner_init(&cs, p.bits());
+    std::vector<percent_result> cgot;
+    const auto collect = [](void* ctx, utf8guard_percent_result r) {
+      static_cast<std::vector<percent_result>*>(ctx)->push_back(from_c(r));
+      return true;
+    };
+    std::size_t from = 0;
+    for (std::size_t k = 0; k <= cuts.size(); ++k) {
+      const std::size_t to = k < cuts.size() ? cuts[k] : in.size();
+      utf8guard_percent_validator_feed(&cv, in.data() + from, to - from);
+      ASSERT_EQ(utf8guard_percent_scanner_feed(&cs, in.data() + from, to - from, collect, &cgot),
+                UTF8GUARD_OK);
+      from = to;
+    }
+    ASSERT_EQ(from_c(utf8guard_percent_validator_finish(&cv)), first_of(want));
+    ASSERT_EQ(utf8guard_percent_scanner_finish(&cs, collect, &cgot), UTF8GUARD_OK);
+    ASSERT_EQ(cgot, want);
+    ASSERT_EQ(utf8guard_percent_scanner_errors(&cs), want.size());
+  }
+}
+
+TEST_P(Percent, ResetStartsANewInput) {
+  percent_validator v(policy::url());
+  EXPECT_TRUE(v.feed("ab%C").ok());  // in the middle of an escape
+  v.reset();
+  EXPECT_EQ(v.bytes_fed(), 0u);
+  EXPECT_TRUE(v.feed("3").ok());  // a plain '3', not the end of %C3
+  EXPECT_TRUE(v.finish().ok());
+  v.reset();
+  EXPECT_EQ(v.feed("%zz"), bad_escape_at(0, 0));  // the policy stays
+  v.reset();
+  EXPECT_TRUE(v.feed("%EF%BB%BF").ok());  // byte 0 again
+  EXPECT_TRUE(v.finish().ok());
+
+  percent_scanner s(policy::url());
+  std::vector<percent_result> got;
+  const auto add = [&got](const percent_result& r) { got.push_back(r); };
+  EXPECT_TRUE(s.feed("%25%3", add));
+  s.reset();
+  EXPECT_EQ(s.errors(), 0u);
+  EXPECT_TRUE(s.feed("1%", add));  // not the end of a double encoding
+  EXPECT_TRUE(s.finish(add));
+  EXPECT_EQ(got, (std::vector<percent_result>{bad_escape_at(1, 1)}));
+  EXPECT_EQ(s.errors(), 1u);
+}
+
+// ---- Misuse (the C API's: tests/security/c_misuse_test.c) -----------------
+
+TEST_P(Percent, MisuseFailsClosed) {
+  const std::string_view null_chunk(nullptr, 3);
+  EXPECT_FALSE(is_valid_percent_encoded(null_chunk));
+  EXPECT_EQ(validate_percent_encoded(null_chunk), refused(0));
+  EXPECT_THROW((void)percent_decode(null_chunk), std::invalid_argument);
+  EXPECT_TRUE(is_valid_percent_encoded(std::string_view(nullptr, 0)));
+  EXPECT_EQ(percent_decode(std::string_view(nullptr, 0)), "");
+
+  // (nullptr, n > 0) fails the validator at its position, and it stays failed.
+  percent_validator v;
+  EXPECT_TRUE(v.feed("ab%C").ok());
+  EXPECT_EQ(v.feed(null_chunk), refused(4));
+  EXPECT_EQ(v.feed("3"), refused(4));
+  EXPECT_EQ(v.finish(), refused(4));
+  // A feed after finish is refused at the stream's position.
+  percent_validator w;
+  EXPECT_TRUE(w.feed("%41").ok());
+  EXPECT_TRUE(w.finish().ok());
+  EXPECT_EQ(w.feed("b"), refused(3));
+  EXPECT_EQ(w.finish(), refused(3));
+  w.reset();
+  EXPECT_TRUE(w.feed("b").ok());
+
+  percent_scanner s;
+  std::size_t calls = 0;
+  const auto count = [&calls](const percent_result&) { ++calls; };
+  EXPECT_TRUE(s.feed("%C", count));
+  EXPECT_FALSE(s.feed(null_chunk, count));
+  EXPECT_FALSE(s.feed("0", count));
+  EXPECT_FALSE(s.finish(count));
+  EXPECT_EQ(calls, 0u);  // %C was still open, and nothing is read after the failure
+  percent_scanner t;
+  EXPECT_TRUE(t.finish(count));
+  EXPECT_FALSE(t.feed("a", count));
+  void (*null_callback)(const percent_result&) = nullptr;
+  percent_scanner u;
+  EXPECT_FALSE(u.feed("a", null_callback));
+  // A callback returning false stops the stream.
+  percent_scanner stop(policy::url());
+  std::size_t stops = 0;
+  EXPECT_FALSE(stop.feed("%zz%zz", [&stops](const percent_result&) { return ++stops == 0; }));
+  EXPECT_FALSE(stop.finish([&stops](const percent_result&) { return ++stops == 0; }));
+  EXPECT_EQ(stops, 1u);
+}
+
+UTF8GUARD_INSTANTIATE_FOR_EVERY_KERNEL(Percent);
+
+}  // namespace
+}  // namespace utf8guard::testing
