@@ -40,8 +40,14 @@ std::string escape(unsigned char b, bool lower) {
   return {'%', digits[b >> 4], digits[b & 15]};
 }
 
-// A policy name for failure messages.
-std::string policy_bits(policy p) { return "policy 0x" + std::to_string(p.bits()); }
+// policy_bits names a policy in failure messages by its categories.
+std::string policy_bits(policy p) {
+  std::string out = "policy {";
+  for (const auto& [name, c] : kCategoryNames) {
+    if (p.denies(c)) out.append(out.back() == '{' ? "" : " ").append(name);
+  }
+  return out + "}";
+}
 
 // decided_by is how many encoded bytes must have arrived, at most, before a
 // stream has to report e: a bad escape is settled by the two bytes after its
@@ -57,22 +63,29 @@ std::size_t decided_by(const percent_result& e) {
   return e.offset + e.length + 4;
 }
 
+// expected is the oracle's answer for one input under one policy.
+struct expected {
+  std::vector<percent_result> errors;
+  std::string decoded;
+};
+
+expected oracle(std::string_view in, policy p) {
+  return {oracle_percent_errors(in, p), reference::percent::decode(in).bytes};
+}
+
 // check_one_shot compares the one-shot entry points, C++ and C, and the
-// decoders with the oracle, and returns the oracle's errors.
-std::vector<percent_result> check_one_shot(std::string_view in, policy p) {
-  const std::vector<percent_result> want = oracle_percent_errors(in, p);
-  const percent_result first = first_of(want);
+// decoders with the oracle's answer.
+void check_one_shot(std::string_view in, policy p, const expected& want) {
+  const percent_result first = first_of(want.errors);
   EXPECT_EQ(validate_percent_encoded(in, p), first);
   EXPECT_EQ(is_valid_percent_encoded(in, p), first.ok());
   EXPECT_EQ(from_c(utf8guard_validate_percent(in.data(), in.size(), p.bits())), first);
   EXPECT_EQ(utf8guard_is_valid_percent(in.data(), in.size(), p.bits()), first.ok());
-  const std::string decoded = reference::percent::decode(in).bytes;
-  EXPECT_EQ(hex(percent_decode(in)), hex(decoded));
+  EXPECT_EQ(hex(percent_decode(in)), hex(want.decoded));
   std::string out(in.size(), '\x55');
   std::size_t written = 99;
   EXPECT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), &written), UTF8GUARD_OK);
-  EXPECT_EQ(hex(out.substr(0, written)), hex(decoded));
-  return want;
+  EXPECT_EQ(hex(out.substr(0, written)), hex(want.decoded));
 }
 
 // check_cut streams the input as in[0, cut) and in[cut, n): the final
@@ -110,14 +123,74 @@ void check_cut(std::string_view in, std::size_t cut, policy p,
   }
 }
 
+// check_cuts: one-shot, and the stream cut at each of cuts (those past the
+// end are skipped), or at every position when cuts is empty.
+void check_cuts(std::string_view in, policy p, const expected& want,
+                const std::vector<std::size_t>& cuts) {
+  check_one_shot(in, p, want);
+  if (cuts.empty()) {
+    for (std::size_t cut = 0; cut <= in.size() && !::testing::Test::HasFatalFailure(); ++cut) {
+      check_cut(in, cut, p, want.errors);
+    }
+  }
+  for (const std::size_t cut : cuts) {
+    if (cut <= in.size() && !::testing::Test::HasFatalFailure()) check_cut(in, cut, p, want.errors);
+  }
+}
+
 // check_everything: one-shot, and the stream cut at every position.
 void check_everything(std::string_view in, policy p) {
   SCOPED_TRACE("[" + std::string(in) + "] = " + hex(in) + ", " + policy_bits(p));
-  const std::vector<percent_result> want = check_one_shot(in, p);
-  for (std::size_t cut = 0; cut <= in.size(); ++cut) {
-    check_cut(in, cut, p, want);
-    if (::testing::Test::HasFatalFailure()) return;
+  check_cuts(in, p, oracle(in, p), {});
+}
+
+// check_sampled: one-shot, and the stream cut at the given positions.
+void check_sampled(std::string_view in, policy p, const std::vector<std::size_t>& cuts) {
+  SCOPED_TRACE("[" + std::string(in) + "], " + policy_bits(p));
+  check_cuts(in, p, oracle(in, p), cuts);
+}
+
+// A case of the spaces below: an input, a policy, the oracle's answer, and
+// where to cut the stream (empty: everywhere).
+struct space_case {
+  std::string in;
+  policy p;
+  expected want;
+  std::vector<std::size_t> cuts;
+};
+
+space_case make_case(std::string in, policy p, std::vector<std::size_t> cuts) {
+  expected want = oracle(in, p);
+  return {std::move(in), p, std::move(want), std::move(cuts)};
+}
+
+// on_every_kernel runs check(kernel) once per usable kernel, forced through
+// the public set_kernel() and checked to be the one every entry point calls.
+// The large spaces ask the oracle once and check every kernel against that
+// answer in one test, which keeps them cheap under the sanitizers.
+template <class Check>
+void on_every_kernel(const Check& check) {
+  for (const std::string& kernel : usable_kernels()) {
+    const forced_kernel forced(kernel);
+    ASSERT_TRUE(forced.ok()) << kernel;
+    ASSERT_TRUE(is_active(kernel)) << kernel;
+    check(kernel);
+    ASSERT_TRUE(is_active(kernel)) << "the checks ended on another kernel than " << kernel;
+    if (::testing::Test::HasFailure()) return;
   }
+}
+
+// check_cases checks every case on every kernel.
+void check_cases(const std::vector<space_case>& cases) {
+  on_every_kernel([&cases](const std::string& kernel) {
+    for (const space_case& c : cases) {
+      check_cuts(c.in, c.p, c.want, c.cuts);
+      if (::testing::Test::HasFailure()) {
+        FAIL() << "kernel " << kernel << ", input [" << c.in << "] = " << hex(c.in) << ", "
+               << policy_bits(c.p);
+      }
+    }
+  });
 }
 
 // Policies for the oracle comparisons: none, each percent category alone,
@@ -278,14 +351,16 @@ TEST_P(Percent, HandWorkedVectors) {
 }
 
 // ---- Exhaustive spaces --------------------------------------------------
+// Each asks the oracle once per case, then checks every kernel against it.
 
 // Every %XX, both cases, alone and embedded: between raw bytes, between other
 // escapes, after a raw and an escaped lead, before a raw continuation, after
 // %25. Every cut, under each test policy.
-TEST_P(Percent, EveryEscapeBothCasesEmbeddedEveryCut) {
+TEST(PercentSpaces, EveryEscapeBothCasesEmbeddedEveryCut) {
   std::vector<policy> policies = {policy(), policy(category::bad_escape),
                                   policy(category::double_encoding)};
   if (reference::ucd_available()) policies = percent_policies();
+  std::vector<space_case> cases;
   for (unsigned b = 0; b < 256; ++b) {
     for (const bool lower : {false, true}) {
       const std::string e = escape(static_cast<unsigned char>(b), lower);
@@ -294,17 +369,16 @@ TEST_P(Percent, EveryEscapeBothCasesEmbeddedEveryCut) {
                                    "%C3" + e,  "\xC3" + e,    "%E2%82" + e,
                                    e + "\x80", e + "%BF",     "%25" + e + "1"};
       for (const std::string& in : forms) {
-        for (const policy& p : policies) {
-          check_everything(in, p);
-          if (HasFatalFailure()) return;
-        }
+        for (const policy& p : policies) cases.push_back(make_case(in, p, {}));
       }
     }
   }
+  check_cases(cases);
 }
 
-// in_case alternates the hex digits' case from one escape to the next, and
-// from one input to the next.
+// edge_escapes is escape number index of the sequences of count escapes over
+// the edge bytes. The hex digits' case alternates from one escape to the
+// next, and from one input to the next.
 std::string edge_escapes(std::size_t index, std::size_t count) {
   std::string in;
   std::size_t rest = index;
@@ -316,61 +390,161 @@ std::string edge_escapes(std::size_t index, std::size_t count) {
 }
 
 // Every sequence of 2 escapes over the edge bytes: every cut, every policy.
-TEST_P(Percent, EveryTwoEdgeEscapesEveryCut) {
+TEST(PercentSpaces, EveryTwoEdgeEscapesEveryCut) {
   std::vector<policy> policies = {policy(), policy(category::bad_escape)};
   if (reference::ucd_available()) policies = percent_policies();
+  std::vector<space_case> cases;
   for (std::size_t i = 0; i < kEdgeCount * kEdgeCount; ++i) {
-    for (const policy& p : policies) {
-      check_everything(edge_escapes(i, 2), p);
-      if (HasFatalFailure()) return;
-    }
+    for (const policy& p : policies) cases.push_back(make_case(edge_escapes(i, 2), p, {}));
   }
+  check_cases(cases);
 }
 
 // Every sequence of 3 escapes: every cut on every fifth input, cuts at an
 // escape's '%', inside it and after it on the others, strict and everything.
-TEST_P(Percent, EveryThreeEdgeEscapes) {
+TEST(PercentSpaces, EveryThreeEdgeEscapes) {
   std::vector<policy> policies = {policy()};
   if (reference::ucd_available()) policies.push_back(every_category());
+  std::vector<space_case> cases;
   for (std::size_t i = 0; i < kEdgeCount * kEdgeCount * kEdgeCount; ++i) {
-    const std::string in = edge_escapes(i, 3);
     for (const policy& p : policies) {
-      if (i % 5 == 0) {
-        check_everything(in, p);
-      } else {
-        SCOPED_TRACE("[" + in + "], " + policy_bits(p));
-        const std::vector<percent_result> want = check_one_shot(in, p);
-        for (const std::size_t cut : {i % 10, 3 + i % 3, std::size_t{7}}) {
-          check_cut(in, cut, p, want);
+      std::vector<std::size_t> cuts;
+      if (i % 5 != 0) cuts = {i % 10, 3 + i % 3, 7};
+      cases.push_back(make_case(edge_escapes(i, 3), p, cuts));
+    }
+  }
+  check_cases(cases);
+}
+
+// Every sequence of 4 escapes, strict: one-shot on all and one cut each
+// (every position in turn); every cut and the url profile on every 64th.
+TEST(PercentSpaces, EveryFourEdgeEscapes) {
+  const std::size_t total = kEdgeCount * kEdgeCount * kEdgeCount * kEdgeCount;
+  std::vector<percent_result> firsts(total);
+  std::vector<space_case> cases;
+  for (std::size_t i = 0; i < total; ++i) {
+    const std::string in = edge_escapes(i, 4);
+    firsts[i] = from_reference(reference::percent::first_error(in, reference::denied{}));
+    if (i % 64 == 0) {
+      cases.push_back(make_case(in, policy(), {}));
+      if (reference::ucd_available()) cases.push_back(make_case(in, policy::url(), {}));
+    }
+  }
+  on_every_kernel([&firsts](const std::string& kernel) {
+    for (std::size_t i = 0; i < firsts.size(); ++i) {
+      // No SCOPED_TRACE in this loop: each costs a stream; the input goes
+      // into the failure messages instead.
+      const std::string in = edge_escapes(i, 4);
+      ASSERT_EQ(validate_percent_encoded(in), firsts[i]) << kernel << ": " << in;
+      ASSERT_EQ(is_valid_percent_encoded(in), firsts[i].ok()) << kernel << ": " << in;
+      percent_validator v;
+      v.feed(std::string_view(in).substr(0, i % 13));
+      v.feed(std::string_view(in).substr(i % 13));
+      ASSERT_EQ(v.finish(), firsts[i]) << kernel << ": " << in << " cut " << i % 13;
+    }
+  });
+  check_cases(cases);
+}
+
+// Every 2 and 3 escapes over the edge bytes again, placed in a longer input
+// so that they straddle the 16-, 32- and 64-byte blocks a vector decoder
+// reads, and the 64-byte raw runs fed without a copy: after raw ASCII and
+// after escapes. Pairs at every offset from 5 before such a boundary to 1
+// after, each triple at one of them, on one background, in turn.
+TEST(PercentSpaces, EdgeEscapesAcrossBlockBoundaries) {
+  std::string escaped;
+  while (escaped.size() < 96) escaped += "%61";
+  const std::string backgrounds[] = {std::string(96, 'a'), escaped};
+  constexpr std::size_t kBoundaries[] = {16, 32, 64};
+  auto place = [&backgrounds](std::size_t b, std::size_t at, const std::string& esc) {
+    return backgrounds[b].substr(0, at) + esc + backgrounds[b].substr(at, 16);
+  };
+  std::vector<space_case> cases;
+  for (std::size_t i = 0; i < kEdgeCount * kEdgeCount; ++i) {
+    const std::string esc = edge_escapes(i, 2);
+    for (std::size_t b = 0; b < 2; ++b) {
+      for (const std::size_t boundary : kBoundaries) {
+        for (std::size_t at = boundary - 5; at <= boundary + 1; ++at) {
+          cases.push_back(make_case(place(b, at, esc), policy(), {at + 1, boundary}));
         }
       }
+    }
+  }
+  for (std::size_t i = 0; i < kEdgeCount * kEdgeCount * kEdgeCount; ++i) {
+    const std::size_t boundary = kBoundaries[i / 2 % 3];
+    const std::size_t at = boundary - 5 + i / 6 % 7;
+    cases.push_back(make_case(place(i % 2, at, edge_escapes(i, 3)), policy(), {at + 2}));
+  }
+  check_cases(cases);
+}
+
+// A raw run of about 64 bytes (fed without a copy from 64 on) that ends
+// inside a sequence, an escape or a %25, and escapes that finish or break
+// it; and the other way round, escapes then a raw run. Every cut near the
+// run's end, with no policy and with every category denied.
+TEST(PercentSpaces, RawRunsNextToEscapes) {
+  const std::vector<policy> policies = {
+      policy(), reference::ucd_available() ? every_category() : policy(category::bad_escape)};
+  const std::string ends[] = {"",    "\xE2",    "\xE2\x82", "\xF0\x9F\x98", "\x80", "\xC3\xA9",
+                              "%E2", "%F0\x9F", "%25",      "%254",         "%",    "%4"};
+  const std::string nexts[] = {"",    "%82%AC", "%AC",    "%98%80", "%80", "\x82\xAC",
+                               "%zz", "41",     "%34%31", "1",      "a"};
+  std::vector<space_case> cases;
+  for (const std::size_t run : {62, 63, 64, 65, 128}) {
+    std::vector<std::size_t> cuts;
+    for (std::size_t cut = run - 8; cut <= run + 12; ++cut) cuts.push_back(cut);
+    for (const std::string& end : ends) {
+      for (const std::string& next : nexts) {
+        const std::string ascii(run - (run == 128 ? end.size() : 0), 'q');
+        for (const std::string& in :
+             {ascii + end + next, next + end + ascii, "%41" + ascii + end + next + ascii}) {
+          for (const policy& p : policies) cases.push_back(make_case(in, p, cuts));
+        }
+      }
+    }
+  }
+  check_cases(cases);
+}
+
+// The engine decodes escapes in windows of a few thousand bytes: inputs of
+// 4,090..4,100 escapes and then a sequence, an error, a bad escape or a
+// double encoding, so that one of them straddles the end of the first
+// window; one-shot, and cut near that end.
+TEST_P(Percent, ErrorsAcrossTheDecodingWindow) {
+  const policy p = reference::ucd_available()
+                       ? policy::url()
+                       : policy(category::bad_escape) | category::double_encoding;
+  const std::string tails[] = {"%E2%82%AC", "%F0%9F%98%80", "%E2%80%AE", "%C0%AF", "%ED%A0%80",
+                               "%zz",       "%255c",        "%25%35%63", "%00",    "%F0%9F%98"};
+  for (std::size_t n = 4090; n <= 4100; ++n) {
+    std::string head;
+    for (std::size_t k = 0; k < n; ++k) head += k % 2 == 0 ? "%2f" : "%41";
+    for (const std::string& tail : tails) {
+      const std::string in = head + tail + "%41";
+      const std::size_t end = 3 * n;
+      check_sampled(in, p, {end - 2, end, end + 1, end + 4});
       if (HasFatalFailure()) return;
     }
   }
 }
 
-// Every sequence of 4 escapes, strict: one-shot on all, one cut each (every
-// position in turn), every cut and the url profile on every 64th.
-TEST_P(Percent, EveryFourEdgeEscapes) {
-  const std::size_t total = kEdgeCount * kEdgeCount * kEdgeCount * kEdgeCount;
-  for (std::size_t i = 0; i < total; ++i) {
-    const std::string in = edge_escapes(i, 4);
-    SCOPED_TRACE("[" + in + "]");
-    if (i % 64 == 0) {
-      check_everything(in, policy());
-      if (reference::ucd_available()) check_everything(in, policy::url());
-    } else {
-      // The oracle's first error alone is cheaper than its whole list.
-      const reference::percent::error want =
-          reference::percent::first_error(in, reference::denied{});
-      const percent_result first = from_reference(want);
-      ASSERT_EQ(validate_percent_encoded(in), first);
-      ASSERT_EQ(is_valid_percent_encoded(in), first.ok());
-      percent_validator v;
-      v.feed(std::string_view(in).substr(0, i % 13));
-      v.feed(std::string_view(in).substr(i % 13));
-      ASSERT_EQ(v.finish(), first) << "cut " << i % 13;
+// Longer random inputs: escapes, raw multibyte text and malformed escapes
+// mixed, 0..600 bytes, one-shot and two random cuts, against the oracle.
+TEST_P(Percent, LongRandomInputs) {
+  std::mt19937 rng(0x3737);
+  const std::string parts[] = {
+      "%",    "%4",  "%25", "%2",     "5",   "c",         "G",          "\xC3\xA9",     "\xE2\x82",
+      "\x80", "%00", "/",   "%E2%80", "%AE", "%EF%BB%BF", "abcdefghij", "%F0%9F%98%80", "%c3%A9"};
+  const policy p = reference::ucd_available() ? every_category() : policy(category::bad_escape);
+  for (int round = 0; round < 300; ++round) {
+    std::string in;
+    const std::size_t target = rng() % 600;
+    while (in.size() < target) {
+      in += (rng() % 3 == 0) ? escape(static_cast<unsigned char>(rng()), rng() % 2 == 0)
+                             : parts[rng() % std::size(parts)];
     }
+    const std::size_t n = in.size();
+    check_sampled(in, p, {rng() % (n + 1), rng() % (n + 1)});
     if (HasFatalFailure()) return;
   }
 }
