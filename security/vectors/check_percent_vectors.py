@@ -16,8 +16,9 @@ nothing with the library:
   table (Bidi_Control from Unicode's PropList.txt), the percent-only ones
   from the walk.
 
-It also checks the format: the exact header, one TAB between 12 columns,
-unique lowercase ids, printable ASCII inputs, and the rows issue 37 requires.
+It also checks the format (check_vectors.manifest_rows, as for vectors.tsv:
+the exact header, one TAB between 12 columns, unique lowercase-dashed ids),
+printable ASCII inputs, and the rows issue 37 requires.
 Exit 0 when the manifest is right, 1 with one line per problem otherwise.
 """
 import os
@@ -28,6 +29,9 @@ import urllib.parse
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests",
                                 "support"))
 import utf8_oracle  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_vectors  # noqa: E402  (manifest_rows, main_for: what both checkers share)
 
 HEADER = ["id", "encoded", "profile", "kind", "category", "offset", "length", "decoded_offset",
           "decoded_length", "code_point", "errors", "what"]
@@ -119,38 +123,11 @@ def expected_errors(data, deny):
 
 def check(path):
     problems = []
-    header_seen = False
     ids = {}
-    with open(path, "rb") as f:
-        raw = f.read()
-    try:
-        text = raw.decode("ascii")
-    except UnicodeDecodeError as e:
-        return [f"{path}: not ASCII at byte {e.start}"], 0
-    for number, line in enumerate(text.split("\n"), 1):
-        where = f"{path}:{number}"
-        if line == "" or line.startswith("#"):
-            continue
-        if "\r" in line:
-            problems.append(f"{where}: carriage return")
-            continue
-        cols = line.split("\t")
-        if not header_seen:
-            if cols != HEADER:
-                problems.append(f"{where}: header must be {' TAB '.join(HEADER)}")
-            header_seen = True
-            continue
-        if len(cols) < len(HEADER):
-            problems.append(f"{where}: {len(cols)} columns, want at least {len(HEADER)}")
-            continue
+    for where, cols in check_vectors.manifest_rows(path, HEADER, problems, ids):
         vid, encoded, profile, kind, category = cols[:5]
         numbers = [cols[5], cols[6], cols[7], cols[8], cols[10]]  # offsets, lengths, errors
         cp_text, what = cols[9], cols[11]
-        if vid in ids:
-            problems.append(f"{where}: id {vid} already used on line {ids[vid]}")
-        ids[vid] = number
-        if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", vid):
-            problems.append(f"{where}: id '{vid}' is not lowercase-dashed")
         if not re.fullmatch(r"[\x21-\x7E]+", encoded):
             problems.append(f"{where}: encoded '{encoded}' is not printable ASCII")
         if profile not in PROFILES:
@@ -168,7 +145,7 @@ def check(path):
             problems.append(f"{where}: empty 'what'")
         try:
             errors = expected_errors(encoded.encode("ascii"), PROFILES[profile])
-        except ValueError as e:
+        except (ValueError, UnicodeEncodeError) as e:
             problems.append(f"{where}: {vid}: {e}")
             continue
         first = errors[0] if errors else (0, "none", "none", 0, 0, 0, 0)
@@ -182,8 +159,6 @@ def check(path):
                             f"code point, errors)")
         if (kind == "disallowed") != (cp_text != "-"):
             problems.append(f"{where}: {vid}: a code point goes with kind disallowed alone")
-    if not header_seen:
-        problems.append(f"{path}: no header line")
     for vid in REQUIRED:
         if vid not in ids:
             problems.append(f"{path}: required row {vid} is missing")
@@ -191,15 +166,8 @@ def check(path):
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
-    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "percent.tsv")
-    problems, rows = check(path)
-    for p in problems:
-        print(p)
-    if problems:
-        return 1
-    print(f"{path}: {rows} percent vectors agree with Python's decoders and docs/design.md")
-    return 0
+    return check_vectors.main_for(check, "percent.tsv",
+                                  "percent vectors agree with Python's decoders and docs/design.md")
 
 
 if __name__ == "__main__":

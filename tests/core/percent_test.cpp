@@ -8,9 +8,15 @@
 //   - every malformed escape form, also next to multibyte sequences;
 //   - the policies: the url profile, bad_escape and double_encoding denied
 //     or not, %00, an encoded bidi control, the BOM at decoded byte 0;
-//   - streams cut at every encoded position (sampled for the 3- and
-//     4-escape spaces), errors reported no later than the bytes deciding
-//     them arrive and never wrongly early, and the streams' misuse.
+//   - escapes across vector blocks, raw runs and the decoding window;
+//   - streams cut at every encoded position (sampled for the larger
+//     spaces), errors reported no later than the bytes deciding them arrive
+//     and never wrongly early, and the streams' misuse.
+// The PercentEveryKernel tests ask the oracle once per case and check every
+// usable kernel against it in one process (on_every_kernel forces each, as
+// the EveryKernel fixture does): the oracle and its Unicode data files are
+// most of the cost under the sanitizers. The Kernels/Percent tests need no
+// oracle.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -331,23 +337,51 @@ const std::vector<vec>& hand_vectors() {
        {at(error::disallowed, 3, 3, 1, 3, category::bom, 0xFEFF)},
        "A\xEF\xBB\xBF"},
       {"+%2B+", policy::url(), {}, "+++"},
+      // Without a '%' the input is its own decoding (validated where it lies).
+      {"\xEF\xBB\xBFok", policy(category::bom), {}, "\xEF\xBB\xBFok"},
+      {"ok\xEF\xBB\xBF",
+       policy(category::bom),
+       {at(error::disallowed, 2, 3, 2, 3, category::bom, 0xFEFF)},
+       "ok\xEF\xBB\xBF"},
+      {std::string("a\0b", 3),
+       policy::url(),
+       {at(error::disallowed, 1, 1, 1, 1, category::nul, 0)},
+       std::string("a\0b", 3)},
+      {"a\xC0\xAF\x07",
+       policy::url(),
+       {at(error::overlong, 1, 1, 1, 1), at(error::unexpected_continuation, 2, 1, 2, 1),
+        at(error::disallowed, 3, 1, 3, 1, category::control, 7)},
+       "a\xC0\xAF\x07"},
+      {"x\xE2\x80\xAE",
+       policy::url(),
+       {at(error::disallowed, 1, 3, 1, 3, category::bidi, 0x202E)},
+       "x\xE2\x80\xAE"},
+      // The attacks of security/vectors/percent.tsv in one input.
+      {"%c0%ae%c0%ae/%255c%00%E2%80%AE%",
+       policy::url(),
+       {at(error::overlong, 0, 3, 0, 1), at(error::unexpected_continuation, 3, 3, 1, 1),
+        at(error::overlong, 6, 3, 2, 1), at(error::unexpected_continuation, 9, 3, 3, 1),
+        double_encoding_at(13, 5), at(error::disallowed, 18, 3, 8, 1, category::nul, 0),
+        at(error::disallowed, 21, 9, 9, 3, category::bidi, 0x202E), bad_escape_at(30, 12)},
+       std::string("\xC0\xAE\xC0\xAE/%5c\0\xE2\x80\xAE%", 13)},
   };
   return v;
 }
 
-TEST_P(Percent, HandWorkedVectors) {
+// The oracle agrees with the hand (where it can read the categories), and
+// every entry point on every kernel with both, at every cut.
+TEST(PercentEveryKernel, HandWorkedVectors) {
+  const bool ucd = reference::ucd_available();
+  std::vector<space_case> cases;
   for (const vec& v : hand_vectors()) {
-    SCOPED_TRACE("[" + v.in + "] = " + hex(v.in) + ", " + policy_bits(v.p));
-    EXPECT_EQ(validate_percent_encoded(v.in, v.p), first_of(v.want));
-    EXPECT_EQ(hex(percent_decode(v.in)), hex(v.decoded));
-    // The oracle agrees with the hand, and the library with the oracle
-    // through every entry point and every cut.
-    if (v.p == policy() || v.p == policy(category::bad_escape) ||
-        v.p == policy(category::double_encoding) || reference::ucd_available()) {
-      EXPECT_EQ(oracle_percent_errors(v.in, v.p), v.want);
-      check_everything(v.in, v.p);
+    if (ucd || v.p == policy() || v.p == policy(category::bad_escape) ||
+        v.p == policy(category::double_encoding)) {
+      EXPECT_EQ(oracle_percent_errors(v.in, v.p), v.want) << v.in << ", " << policy_bits(v.p);
+      EXPECT_EQ(hex(reference::percent::decode(v.in).bytes), hex(v.decoded)) << v.in;
     }
+    cases.push_back({v.in, v.p, {v.want, v.decoded}, {}});
   }
+  check_cases(cases);
 }
 
 // ---- Exhaustive spaces --------------------------------------------------
@@ -356,7 +390,7 @@ TEST_P(Percent, HandWorkedVectors) {
 // Every %XX, both cases, alone and embedded: between raw bytes, between other
 // escapes, after a raw and an escaped lead, before a raw continuation, after
 // %25. Every cut, under each test policy.
-TEST(PercentSpaces, EveryEscapeBothCasesEmbeddedEveryCut) {
+TEST(PercentEveryKernel, EveryEscapeBothCasesEmbeddedEveryCut) {
   std::vector<policy> policies = {policy(), policy(category::bad_escape),
                                   policy(category::double_encoding)};
   if (reference::ucd_available()) policies = percent_policies();
@@ -390,7 +424,7 @@ std::string edge_escapes(std::size_t index, std::size_t count) {
 }
 
 // Every sequence of 2 escapes over the edge bytes: every cut, every policy.
-TEST(PercentSpaces, EveryTwoEdgeEscapesEveryCut) {
+TEST(PercentEveryKernel, EveryTwoEdgeEscapesEveryCut) {
   std::vector<policy> policies = {policy(), policy(category::bad_escape)};
   if (reference::ucd_available()) policies = percent_policies();
   std::vector<space_case> cases;
@@ -400,25 +434,26 @@ TEST(PercentSpaces, EveryTwoEdgeEscapesEveryCut) {
   check_cases(cases);
 }
 
-// Every sequence of 3 escapes: every cut on every fifth input, cuts at an
-// escape's '%', inside it and after it on the others, strict and everything.
-TEST(PercentSpaces, EveryThreeEdgeEscapes) {
+// Every sequence of 3 escapes: every cut on every 8th input, two cuts on the
+// others (one anywhere, one inside the second escape), strict and everything.
+TEST(PercentEveryKernel, EveryThreeEdgeEscapes) {
   std::vector<policy> policies = {policy()};
   if (reference::ucd_available()) policies.push_back(every_category());
   std::vector<space_case> cases;
   for (std::size_t i = 0; i < kEdgeCount * kEdgeCount * kEdgeCount; ++i) {
     for (const policy& p : policies) {
       std::vector<std::size_t> cuts;
-      if (i % 5 != 0) cuts = {i % 10, 3 + i % 3, 7};
+      if (i % 8 != 0) cuts = {i % 10, 3 + i % 3};
       cases.push_back(make_case(edge_escapes(i, 3), p, cuts));
     }
   }
   check_cases(cases);
 }
 
-// Every sequence of 4 escapes, strict: one-shot on all and one cut each
-// (every position in turn); every cut and the url profile on every 64th.
-TEST(PercentSpaces, EveryFourEdgeEscapes) {
+// Every sequence of 4 escapes, strict: one-shot on all, a stream cut once
+// (every position in turn) on every 4th, every cut and the url profile on
+// every 64th.
+TEST(PercentEveryKernel, EveryFourEdgeEscapes) {
   const std::size_t total = kEdgeCount * kEdgeCount * kEdgeCount * kEdgeCount;
   std::vector<percent_result> firsts(total);
   std::vector<space_case> cases;
@@ -437,10 +472,12 @@ TEST(PercentSpaces, EveryFourEdgeEscapes) {
       const std::string in = edge_escapes(i, 4);
       ASSERT_EQ(validate_percent_encoded(in), firsts[i]) << kernel << ": " << in;
       ASSERT_EQ(is_valid_percent_encoded(in), firsts[i].ok()) << kernel << ": " << in;
+      if (i % 4 != 0) continue;
+      const std::size_t cut = i / 4 % 13;
       percent_validator v;
-      v.feed(std::string_view(in).substr(0, i % 13));
-      v.feed(std::string_view(in).substr(i % 13));
-      ASSERT_EQ(v.finish(), firsts[i]) << kernel << ": " << in << " cut " << i % 13;
+      v.feed(std::string_view(in).substr(0, cut));
+      v.feed(std::string_view(in).substr(cut));
+      ASSERT_EQ(v.finish(), firsts[i]) << kernel << ": " << in << " cut " << cut;
     }
   });
   check_cases(cases);
@@ -451,7 +488,7 @@ TEST(PercentSpaces, EveryFourEdgeEscapes) {
 // reads, and the 64-byte raw runs fed without a copy: after raw ASCII and
 // after escapes. Pairs at every offset from 5 before such a boundary to 1
 // after, each triple at one of them, on one background, in turn.
-TEST(PercentSpaces, EdgeEscapesAcrossBlockBoundaries) {
+TEST(PercentEveryKernel, EdgeEscapesAcrossBlockBoundaries) {
   std::string escaped;
   while (escaped.size() < 96) escaped += "%61";
   const std::string backgrounds[] = {std::string(96, 'a'), escaped};
@@ -482,7 +519,7 @@ TEST(PercentSpaces, EdgeEscapesAcrossBlockBoundaries) {
 // inside a sequence, an escape or a %25, and escapes that finish or break
 // it; and the other way round, escapes then a raw run. Every cut near the
 // run's end, with no policy and with every category denied.
-TEST(PercentSpaces, RawRunsNextToEscapes) {
+TEST(PercentEveryKernel, RawRunsNextToEscapes) {
   const std::vector<policy> policies = {
       policy(), reference::ucd_available() ? every_category() : policy(category::bad_escape)};
   const std::string ends[] = {"",    "\xE2",    "\xE2\x82", "\xF0\x9F\x98", "\x80", "\xC3\xA9",
@@ -506,36 +543,42 @@ TEST(PercentSpaces, RawRunsNextToEscapes) {
   check_cases(cases);
 }
 
-// The engine decodes escapes in windows of a few thousand bytes: inputs of
-// 4,090..4,100 escapes and then a sequence, an error, a bad escape or a
-// double encoding, so that one of them straddles the end of the first
-// window; one-shot, and cut near that end.
-TEST_P(Percent, ErrorsAcrossTheDecodingWindow) {
+// The engine decodes escapes in windows of 4,096 decoded bytes, and an
+// input of up to one window in one call: inputs of 4,090..4,100 escapes and
+// then a sequence, an error, a bad escape or a double encoding, so that one
+// of them straddles the end of the first window; and inputs of 4,090..4,100
+// encoded bytes that end in one of them. One-shot, and cut near that end.
+TEST(PercentEveryKernel, ErrorsAcrossTheDecodingWindow) {
   const policy p = reference::ucd_available()
                        ? policy::url()
                        : policy(category::bad_escape) | category::double_encoding;
-  const std::string tails[] = {"%E2%82%AC", "%F0%9F%98%80", "%E2%80%AE", "%C0%AF", "%ED%A0%80",
-                               "%zz",       "%255c",        "%25%35%63", "%00",    "%F0%9F%98"};
+  const std::string tails[] = {"%E2%82%AC", "%F0%9F%98%80", "%E2%80%AE", "%C0%AF",
+                               "%ED%A0%80", "%zz",          "%255c",     "%25%35%63",
+                               "%00",       "%F0%9F%98",    "%",         "%4"};
+  std::vector<space_case> cases;
   for (std::size_t n = 4090; n <= 4100; ++n) {
     std::string head;
     for (std::size_t k = 0; k < n; ++k) head += k % 2 == 0 ? "%2f" : "%41";
     for (const std::string& tail : tails) {
-      const std::string in = head + tail + "%41";
       const std::size_t end = 3 * n;
-      check_sampled(in, p, {end - 2, end, end + 1, end + 4});
-      if (HasFatalFailure()) return;
+      cases.push_back(make_case(head + tail + "%41", p, {end - 2, end, end + 1, end + 4}));
+      std::string whole = head.substr(0, (n - tail.size()) / 3 * 3);
+      whole.append(n - tail.size() - whole.size(), 'x');
+      cases.push_back(make_case(whole + tail, p, {n - tail.size(), n - 1}));
     }
   }
+  check_cases(cases);
 }
 
 // Longer random inputs: escapes, raw multibyte text and malformed escapes
 // mixed, 0..600 bytes, one-shot and two random cuts, against the oracle.
-TEST_P(Percent, LongRandomInputs) {
+TEST(PercentEveryKernel, LongRandomInputs) {
   std::mt19937 rng(0x3737);
   const std::string parts[] = {
       "%",    "%4",  "%25", "%2",     "5",   "c",         "G",          "\xC3\xA9",     "\xE2\x82",
       "\x80", "%00", "/",   "%E2%80", "%AE", "%EF%BB%BF", "abcdefghij", "%F0%9F%98%80", "%c3%A9"};
   const policy p = reference::ucd_available() ? every_category() : policy(category::bad_escape);
+  std::vector<space_case> cases;
   for (int round = 0; round < 300; ++round) {
     std::string in;
     const std::size_t target = rng() % 600;
@@ -544,14 +587,16 @@ TEST_P(Percent, LongRandomInputs) {
                              : parts[rng() % std::size(parts)];
     }
     const std::size_t n = in.size();
-    check_sampled(in, p, {rng() % (n + 1), rng() % (n + 1)});
-    if (HasFatalFailure()) return;
+    const std::size_t cut_a = rng() % (n + 1);
+    const std::size_t cut_b = rng() % (n + 1);
+    cases.push_back(make_case(in, p, {cut_a, cut_b}));
   }
+  check_cases(cases);
 }
 
 // Every malformed escape form, alone, embedded, next to multibyte
 // sequences, and at the end.
-TEST_P(Percent, EveryMalformedEscapeForm) {
+TEST(PercentEveryKernel, EveryMalformedEscapeForm) {
   const std::string forms[] = {
       "%",    "%4",  "%a",  "%G",    "%4G",    "%G4",       "%%",         "%%4",     "%%41", "%4%",
       "%4%1", "%-1", "% 1", "%\x80", "%4\x80", "%\xC3\xA9", "%4\xC3\xA9", "%%C3%A9", "%2%35"};
@@ -562,14 +607,13 @@ TEST_P(Percent, EveryMalformedEscapeForm) {
   std::vector<policy> policies = {policy(), policy(category::bad_escape),
                                   policy(category::double_encoding)};
   if (reference::ucd_available()) policies = percent_policies();
+  std::vector<space_case> cases;
   for (const std::string& form : forms) {
     for (const auto& [before, after] : around) {
-      for (const policy& p : policies) {
-        check_everything(before + form + after, p);
-        if (HasFatalFailure()) return;
-      }
+      for (const policy& p : policies) cases.push_back(make_case(before + form + after, p, {}));
     }
   }
+  check_cases(cases);
 }
 
 // ---- Streams ------------------------------------------------------------
@@ -613,18 +657,16 @@ TEST_P(Percent, EscapesCutAcrossFeeds) {
   EXPECT_TRUE(s.finish([&got](const percent_result& r) { got.push_back(r); }));
   EXPECT_EQ(got, want);
   EXPECT_EQ(s.errors(), want.size());
-  if (reference::ucd_available()) {
-    EXPECT_EQ(oracle_percent_errors(in, policy::url()), want);
-  }
 }
 
 // Many pieces: random inputs from escapes, raw bytes and malformed escapes,
 // cut into pieces of 0..5 bytes, against the oracle; also through the C API.
-TEST_P(Percent, RandomInputsRandomPieces) {
+TEST(PercentEveryKernel, RandomInputsRandomPieces) {
   std::mt19937 rng(0x37);
   const std::string parts[] = {"%",    "%4",   "%25",  "%2",  "5", "c",      "G",   "a",
                                "\xC3", "\xA9", "\x80", "%00", "/", "%E2%80", "%AE", "%EF%BB%BF"};
   const policy p = reference::ucd_available() ? every_category() : policy(category::bad_escape);
+  std::vector<space_case> cases;
   for (int round = 0; round < 2000; ++round) {
     std::string in;
     const std::size_t n = rng() % 10;
@@ -632,37 +674,43 @@ TEST_P(Percent, RandomInputsRandomPieces) {
       in += (rng() % 3 == 0) ? escape(static_cast<unsigned char>(rng()), rng() % 2 == 0)
                              : parts[rng() % std::size(parts)];
     }
-    SCOPED_TRACE(hex(in));
-    const std::vector<percent_result> want = oracle_percent_errors(in, p);
     std::vector<std::size_t> cuts;
     for (std::size_t at = rng() % 6; at <= in.size(); at += rng() % 6) cuts.push_back(at);
-    const streamed got = stream_pieces(in, cuts, p);
-    ASSERT_EQ(got.validator, first_of(want));
-    ASSERT_EQ(got.errors, want);
-    ASSERT_TRUE(got.scanner_ok);
-    ASSERT_EQ(got.scanner_count, want.size());
-
-    utf8guard_percent_stream cv, cs;
-    utf8guard_percent_validator_init(&cv, p.bits());
-    utf8guard_percent_scanner_init(&cs, p.bits());
-    std::vector<percent_result> cgot;
-    const auto collect = [](void* ctx, utf8guard_percent_result r) {
-      static_cast<std::vector<percent_result>*>(ctx)->push_back(from_c(r));
-      return true;
-    };
-    std::size_t from = 0;
-    for (std::size_t k = 0; k <= cuts.size(); ++k) {
-      const std::size_t to = k < cuts.size() ? cuts[k] : in.size();
-      utf8guard_percent_validator_feed(&cv, in.data() + from, to - from);
-      ASSERT_EQ(utf8guard_percent_scanner_feed(&cs, in.data() + from, to - from, collect, &cgot),
-                UTF8GUARD_OK);
-      from = to;
-    }
-    ASSERT_EQ(from_c(utf8guard_percent_validator_finish(&cv)), first_of(want));
-    ASSERT_EQ(utf8guard_percent_scanner_finish(&cs, collect, &cgot), UTF8GUARD_OK);
-    ASSERT_EQ(cgot, want);
-    ASSERT_EQ(utf8guard_percent_scanner_errors(&cs), want.size());
+    cases.push_back(make_case(in, p, cuts));
   }
+  const auto collect = [](void* ctx, utf8guard_percent_result r) {
+    static_cast<std::vector<percent_result>*>(ctx)->push_back(from_c(r));
+    return true;
+  };
+  on_every_kernel([&](const std::string& kernel) {
+    for (const space_case& c : cases) {
+      const std::vector<percent_result>& want = c.want.errors;
+      const std::string_view in = c.in;
+      const streamed got = stream_pieces(in, c.cuts, p);
+      ASSERT_EQ(got.validator, first_of(want)) << kernel << ": " << hex(in);
+      ASSERT_EQ(got.errors, want) << kernel << ": " << hex(in);
+      ASSERT_TRUE(got.scanner_ok);
+      ASSERT_EQ(got.scanner_count, want.size());
+      // The same pieces through the C streams.
+      utf8guard_percent_stream cv, cs;
+      utf8guard_percent_validator_init(&cv, p.bits());
+      utf8guard_percent_scanner_init(&cs, p.bits());
+      std::vector<percent_result> cgot;
+      std::size_t from = 0;
+      for (std::size_t k = 0; k <= c.cuts.size(); ++k) {
+        const std::size_t to = k < c.cuts.size() ? c.cuts[k] : in.size();
+        utf8guard_percent_validator_feed(&cv, in.data() + from, to - from);
+        ASSERT_EQ(utf8guard_percent_scanner_feed(&cs, in.data() + from, to - from, collect, &cgot),
+                  UTF8GUARD_OK);
+        from = to;
+      }
+      ASSERT_EQ(from_c(utf8guard_percent_validator_finish(&cv)), first_of(want))
+          << kernel << ": " << hex(in);
+      ASSERT_EQ(utf8guard_percent_scanner_finish(&cs, collect, &cgot), UTF8GUARD_OK);
+      ASSERT_EQ(cgot, want) << kernel << ": " << hex(in);
+      ASSERT_EQ(utf8guard_percent_scanner_errors(&cs), want.size());
+    }
+  });
 }
 
 TEST_P(Percent, ResetStartsANewInput) {

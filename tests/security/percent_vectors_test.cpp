@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,51 +30,37 @@ struct percent_vector {
   int line = 0;
 };
 
-// load_percent_manifest reads percent.tsv; a malformed line throws with its
-// number, so a broken manifest fails the test instead of shrinking it.
+// load_percent_manifest reads percent.tsv.
 std::vector<percent_vector> load_percent_manifest(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
   std::vector<percent_vector> rows;
-  std::string line;
-  bool header = false;
-  for (int number = 1; std::getline(in, line); ++number) {
-    if (line.empty() || line[0] == '#') continue;
-    const std::string where = path + ":" + std::to_string(number) + ": ";
-    if (!header) {
-      if (line !=
-          "id\tencoded\tprofile\tkind\tcategory\toffset\tlength\tdecoded_offset\t"
-          "decoded_length\tcode_point\terrors\twhat") {
-        throw std::runtime_error(where + "unexpected header");
-      }
-      header = true;
-      continue;
-    }
-    const std::vector<std::string> cols = split_tabs(line);
-    if (cols.size() < 12) throw std::runtime_error(where + "fewer than 12 columns");
-    percent_vector v;
-    v.id = cols[0];
-    v.encoded = cols[1];
-    v.profile = cols[2];
-    v.line = number;
-    v.want.kind = testing::kind_named(cols[3]);
-    v.want.category = testing::category_named(cols[4] == "none" ? "" : cols[4]);
-    try {
-      v.want.offset = std::stoul(cols[5]);
-      v.want.length = std::stoul(cols[6]);
-      v.want.decoded_offset = std::stoul(cols[7]);
-      v.want.decoded_length = std::stoul(cols[8]);
-      if (cols[9] != "-") {
-        if (cols[9].rfind("U+", 0) != 0) throw std::runtime_error("code point is not U+XXXX");
-        v.want.code_point = static_cast<char32_t>(std::stoul(cols[9].substr(2), nullptr, 16));
-      }
-      v.errors = std::stoul(cols[10]);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(where + e.what());
-    }
-    rows.push_back(std::move(v));
-  }
-  if (!header) throw std::runtime_error(path + ": no header");
+  const char* header =
+      "id\tencoded\tprofile\tkind\tcategory\toffset\tlength\tdecoded_offset\t"
+      "decoded_length\tcode_point\terrors\twhat";
+  for_each_row(path, header, 12,
+               [&rows](const std::vector<std::string>& cols, const std::string& where, int number) {
+                 percent_vector v;
+                 v.id = cols[0];
+                 v.encoded = cols[1];
+                 v.profile = cols[2];
+                 v.line = number;
+                 v.want.kind = testing::kind_named(cols[3]);
+                 v.want.category = testing::category_named(cols[4] == "none" ? "" : cols[4]);
+                 try {
+                   v.want.offset = std::stoul(cols[5]);
+                   v.want.length = std::stoul(cols[6]);
+                   v.want.decoded_offset = std::stoul(cols[7]);
+                   v.want.decoded_length = std::stoul(cols[8]);
+                   if (cols[9] != "-") {
+                     if (cols[9].rfind("U+", 0) != 0) throw std::runtime_error("not U+XXXX");
+                     v.want.code_point =
+                         static_cast<char32_t>(std::stoul(cols[9].substr(2), nullptr, 16));
+                   }
+                   v.errors = std::stoul(cols[10]);
+                 } catch (const std::exception& e) {
+                   throw std::runtime_error(where + e.what());
+                 }
+                 rows.push_back(std::move(v));
+               });
   return rows;
 }
 
