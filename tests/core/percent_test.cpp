@@ -144,18 +144,6 @@ void check_cuts(std::string_view in, policy p, const expected& want,
   }
 }
 
-// check_everything: one-shot, and the stream cut at every position.
-void check_everything(std::string_view in, policy p) {
-  SCOPED_TRACE("[" + std::string(in) + "] = " + hex(in) + ", " + policy_bits(p));
-  check_cuts(in, p, oracle(in, p), {});
-}
-
-// check_sampled: one-shot, and the stream cut at the given positions.
-void check_sampled(std::string_view in, policy p, const std::vector<std::size_t>& cuts) {
-  SCOPED_TRACE("[" + std::string(in) + "], " + policy_bits(p));
-  check_cuts(in, p, oracle(in, p), cuts);
-}
-
 // A case of the spaces below: an input, a policy, the oracle's answer, and
 // where to cut the stream (empty: everywhere).
 struct space_case {
