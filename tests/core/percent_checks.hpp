@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kernels.hpp"
@@ -122,7 +123,7 @@ inline void check_cuts(std::string_view in, policy p, const expected& want,
   }
 }
 
-// A case of the spaces below: an input, a policy, the oracle's answer, and
+// A case of the tests' lists: an input, a policy, the oracle's answer, and
 // where to cut the stream (empty: everywhere).
 struct space_case {
   std::string in;
