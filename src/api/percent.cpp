@@ -131,6 +131,7 @@ utf8guard_status percent_scanner_finish(utf8guard_percent_stream* s,
 utf8guard_percent_result validate_percent(std::string_view in, utf8guard_policy bits,
                                           bool just_verdict = false) {
   if (bad_span(in)) return refused_at(0);
+  if (in.empty()) return {};  // also keeps a (nullptr, 0) view away from memchr
   const std::uint8_t* p = bytes(in.data());
   const std::size_t n = in.size();
   // Input without escapes is validated in one pass: the kernel's scan,
