@@ -396,6 +396,7 @@ static void test_percent(void) {
   CHECK(utf8guard_is_valid_percent("caf%c3%a9+%zz", 13, UTF8GUARD_PROFILE_STRICT));
   CHECK(!utf8guard_is_valid_percent("caf%c3%a9+%zz", 13, UTF8GUARD_PROFILE_URL));
   CHECK(!utf8guard_is_valid_percent(iis, strlen(iis), UTF8GUARD_PROFILE_STRICT));
+  CHECK(utf8guard_is_valid_percent(NULL, 0, UTF8GUARD_PROFILE_URL));
   /* Offsets count encoded bytes; the decoded ones are beside them. */
   CHECK(percent_is(utf8guard_validate_percent(iis, strlen(iis), UTF8GUARD_PROFILE_STRICT),
                    UTF8GUARD_ERROR_OVERLONG, 11, 3, 11, 1));

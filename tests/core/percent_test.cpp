@@ -406,6 +406,7 @@ TEST_P(Percent, MisuseFailsClosed) {
   EXPECT_FALSE(is_valid_percent_encoded(null_chunk));
   EXPECT_EQ(validate_percent_encoded(null_chunk), refused(0));
   EXPECT_THROW((void)percent_decode(null_chunk), std::invalid_argument);
+  EXPECT_TRUE(is_valid_percent_encoded(std::string_view(nullptr, 0)));
   EXPECT_EQ(percent_decode(std::string_view(nullptr, 0)), "");
 
   // (nullptr, n > 0) fails the validator at its position, and it stays failed.

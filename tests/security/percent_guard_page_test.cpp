@@ -142,13 +142,11 @@ TEST_P(PercentGuardPage, EmptyInputEveryEntryPoint) {
     SCOPED_TRACE(p == nullptr ? "(NULL, 0)" : "(guard page, 0)");
     char* out = p == nullptr ? nullptr : out_page.guard();
     const std::string_view empty(p, 0);
-    if (p != nullptr) {
-      EXPECT_TRUE(is_valid_percent_encoded(empty, policy::url()));
-      EXPECT_TRUE(validate_percent_encoded(empty, policy::url()).ok());
-      EXPECT_TRUE(utf8guard_is_valid_percent(p, 0, UTF8GUARD_PROFILE_URL));
-      EXPECT_EQ(utf8guard_validate_percent(p, 0, UTF8GUARD_PROFILE_URL).error.kind,
-                UTF8GUARD_ERROR_NONE);
-    }
+    EXPECT_TRUE(is_valid_percent_encoded(empty, policy::url()));
+    EXPECT_TRUE(validate_percent_encoded(empty, policy::url()).ok());
+    EXPECT_TRUE(utf8guard_is_valid_percent(p, 0, UTF8GUARD_PROFILE_URL));
+    EXPECT_EQ(utf8guard_validate_percent(p, 0, UTF8GUARD_PROFILE_URL).error.kind,
+              UTF8GUARD_ERROR_NONE);
     EXPECT_EQ(percent_decode(empty), "");
     std::size_t written = 7;
     EXPECT_EQ(utf8guard_percent_decode(p, 0, out, &written), UTF8GUARD_OK);
