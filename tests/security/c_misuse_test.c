@@ -617,9 +617,13 @@ static void test_percent(void) {
     CHECK(!utf8guard_is_valid_percent(NULL, kLengths[i], 0));
     CHECK(!utf8guard_is_valid_percent(NULL, kLengths[i], url));
     CHECK(refused_percent(utf8guard_validate_percent(NULL, kLengths[i], url), 0));
+    written = 7;
     CHECK(utf8guard_percent_decode(NULL, kLengths[i], out, &written) == UTF8GUARD_INVALID_ARGUMENT);
+    CHECK(written == 0);
   }
+  written = 7;
   CHECK(utf8guard_percent_decode("%41", 3, NULL, &written) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(written == 0);
   CHECK(utf8guard_percent_decode("%41", 3, out, NULL) == UTF8GUARD_INVALID_ARGUMENT);
   CHECK(utf8guard_percent_decode(NULL, 0, NULL, &written) == UTF8GUARD_OK && written == 0);
 
