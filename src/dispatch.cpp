@@ -21,6 +21,19 @@ extern const kernel kernel_scalar;
 // Constant-initialized (a nullptr): no global constructor.
 std::atomic<const kernel*> g_active{nullptr};
 
+vector_isa active_vector_isa() noexcept {
+  [[maybe_unused]] const kernel* k = &active_kernel_ref();
+#if defined(UTF8GUARD_X86_64)
+  if (k == &kernel_sse42) return vector_isa::sse42;
+  if (k == &kernel_avx2) return vector_isa::avx2;
+  if (k == &kernel_avx512bw || k == &kernel_avx512) return vector_isa::avx512;
+#endif
+#if defined(UTF8GUARD_AARCH64)
+  if (k == &kernel_neon) return vector_isa::neon;
+#endif
+  return vector_isa::none;
+}
+
 namespace {
 
 constexpr const kernel* kAll[] = {&kernel_scalar UTF8GUARD_SIMD_KERNELS};

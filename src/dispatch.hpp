@@ -35,6 +35,13 @@ inline open_scan scan_open_active(const std::uint8_t* p, std::size_t n,
   return active_kernel_ref().scan_open(p, n, prior);
 }
 
+// vector_isa is the instruction set of the active kernel's vector code, for
+// the helpers compiled once per set beside the kernels (the policy
+// prefilter, the percent decoder). Both AVX-512 kernels run the AVX-512BW
+// helpers; the scalar kernel has none.
+enum class vector_isa { none, sse42, avx2, avx512, neon };
+vector_isa active_vector_isa() noexcept;
+
 // find_kernel returns the compiled kernel with that name, or nullptr.
 const kernel* find_kernel(const char* name, std::size_t len) noexcept;
 

@@ -200,18 +200,15 @@ UTF8GUARD_TARGET_REGION_END
 
 namespace utf8guard::detail {
 
-#include "kernels/kernel_list.inc"
-
 percent_decode_fn vector_percent_decoder() noexcept {
-  // By the active kernel's instruction set: both AVX-512 kernels run the
-  // AVX-512BW decoder.
-  [[maybe_unused]] const kernel* k = &active_kernel_ref();
+  switch (active_vector_isa()) {
 #if defined(UTF8GUARD_X86_64)
-  if (k == &kernel_sse42) return &sse42_percent::percent_vector::decode;
-  if (k == &kernel_avx2) return &avx2_percent::percent_vector::decode;
-  if (k == &kernel_avx512bw || k == &kernel_avx512) return &avx512_percent::percent_vector::decode;
+    case vector_isa::sse42: return &sse42_percent::percent_vector::decode;
+    case vector_isa::avx2: return &avx2_percent::percent_vector::decode;
+    case vector_isa::avx512: return &avx512_percent::percent_vector::decode;
 #endif
-  return nullptr;
+    default: return nullptr;  // scalar and NEON: the scalar loop
+  }
 }
 
 }  // namespace utf8guard::detail

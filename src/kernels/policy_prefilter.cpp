@@ -65,23 +65,18 @@ namespace utf8guard::detail::neon_policy {
 
 namespace utf8guard::detail {
 
-#include "kernels/kernel_list.inc"
-
 quiet_prefix_fn vector_prefilter() noexcept {
-  // By the active kernel's instruction set: both AVX-512 kernels run the
-  // AVX-512BW lookups.
-  [[maybe_unused]] const kernel* k = &active_kernel_ref();
+  switch (active_vector_isa()) {
 #if defined(UTF8GUARD_X86_64)
-  if (k == &kernel_sse42) return &sse42_policy::policy_prefilter::quiet_prefix;
-  if (k == &kernel_avx2) return &avx2_policy::policy_prefilter::quiet_prefix;
-  if (k == &kernel_avx512bw || k == &kernel_avx512) {
-    return &avx512_policy::policy_prefilter::quiet_prefix;
-  }
+    case vector_isa::sse42: return &sse42_policy::policy_prefilter::quiet_prefix;
+    case vector_isa::avx2: return &avx2_policy::policy_prefilter::quiet_prefix;
+    case vector_isa::avx512: return &avx512_policy::policy_prefilter::quiet_prefix;
 #endif
 #if defined(UTF8GUARD_AARCH64)
-  if (k == &kernel_neon) return &neon_policy::policy_prefilter::quiet_prefix;
+    case vector_isa::neon: return &neon_policy::policy_prefilter::quiet_prefix;
 #endif
-  return nullptr;
+    default: return nullptr;
+  }
 }
 
 }  // namespace utf8guard::detail
