@@ -5,7 +5,10 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "api/validate.hpp"
 #include "core/convert.hpp"
+#include "core/policy.hpp"
+#include "dispatch.hpp"
 #include "stream/percent_engine.hpp"
 
 namespace utf8guard {
@@ -103,8 +106,8 @@ bool scanner_runs(const utf8guard_percent_stream* s, bool has_chunk, bool has_ca
 utf8guard_status percent_scanner_feed(utf8guard_percent_stream* s, std::string_view chunk,
                                       utf8guard_percent_callback on_error, void* ctx) {
   if (!scanner_runs(s, chunk.data() != nullptr, on_error != nullptr)) {
-    const bool wrong_kind = s != nullptr && s->priv_scanner != 1;
-    return settled(s, wrong_kind || bad_span(chunk) || on_error == nullptr, false);
+    if (s != nullptr && s->priv_scanner != 1) return UTF8GUARD_INVALID_ARGUMENT;  // not written
+    return settled(s, bad_span(chunk) || on_error == nullptr, false);
   }
   callback_sink sink{on_error, ctx, s->priv_errors};
   percent_run<callback_sink> run(*s, sink);
@@ -114,20 +117,38 @@ utf8guard_status percent_scanner_feed(utf8guard_percent_stream* s, std::string_v
 utf8guard_status percent_scanner_finish(utf8guard_percent_stream* s,
                                         utf8guard_percent_callback on_error, void* ctx) {
   if (!scanner_runs(s, true, on_error != nullptr)) {
-    const bool wrong_kind = s != nullptr && s->priv_scanner != 1;
-    return settled(s, wrong_kind || on_error == nullptr, true);
+    if (s != nullptr && s->priv_scanner != 1) return UTF8GUARD_INVALID_ARGUMENT;  // not written
+    return settled(s, on_error == nullptr, true);
   }
   callback_sink sink{on_error, ctx, s->priv_errors};
   percent_run<callback_sink> run(*s, sink);
   return settle(s, run.finish(), true);
 }
 
-utf8guard_percent_result validate_percent(std::string_view in, utf8guard_policy bits) {
+// validate_percent is the one-shot check. just_verdict: only whether the
+// input is valid matters (is_valid); the kind of an invalid answer is then
+// meaningless.
+utf8guard_percent_result validate_percent(std::string_view in, utf8guard_policy bits,
+                                          bool just_verdict = false) {
   if (bad_span(in)) return refused_at(0);
-  if (std::memchr(in.data(), '%', in.size()) == nullptr) {
-    // Nothing to decode: the decoded bytes are the input.
+  const std::uint8_t* p = bytes(in.data());
+  const std::size_t n = in.size();
+  // Input without escapes is validated in one pass: the kernel's scan,
+  // which stops at the first '%' (the scalar kernel looks for one first).
+  const kernel& k = active_kernel_ref();
+  const std::size_t pos = k.scan_no_percent != nullptr        ? k.scan_no_percent(p, n)
+                          : std::memchr(p, '%', n) != nullptr ? kSawPercent
+                                                              : k.scan(p, n);
+  if (pos != kSawPercent) {
+    // The decoded bytes are the input up to here, and an error at pos is
+    // certain (the bytes that reveal it are raw): validate's answer.
     utf8guard_percent_result r{};
-    r.error = to_c(utf8guard::validate(in, policy::from_bits(bits)));
+    if (pos != n) r.error = to_c(error_result(classify_scan(p, n, pos)));
+    if (bits != 0) {
+      const result v =
+          find_violation(p, r.error.kind == UTF8GUARD_ERROR_NONE ? n : r.error.offset, 0, bits);
+      if (!v.ok()) r.error = to_c(v);
+    }
     r.decoded_offset = r.error.offset;
     r.decoded_length = r.error.length;
     return r;
@@ -136,6 +157,24 @@ utf8guard_percent_result validate_percent(std::string_view in, utf8guard_policy 
   start_percent(s, bits, false);
   first_error_sink sink{s.priv_error};
   percent_run<first_error_sink> run(s, sink);
+  if (in.size() <= kPercentWindow) {
+    // A short input, the common call (a header, a URL): decode it whole and
+    // validate the decoded bytes in one call; only an error needs the mapping
+    // of the stream engine, which then runs from the start.
+    alignas(64) std::uint8_t decoded[kPercentWindow + kPercentSlack];
+    std::size_t len = 0;
+    if (run.decode_short(bytes(in.data()), in.size(), decoded, len) &&
+        (just_verdict
+             ? utf8guard::is_valid(std::string_view(reinterpret_cast<const char*>(decoded), len),
+                                   policy::from_bits(bits))
+             : utf8guard::validate(std::string_view(reinterpret_cast<const char*>(decoded), len),
+                                   policy::from_bits(bits))
+                   .ok())) {
+      return {};
+    }
+    if (just_verdict) return refused_at(0);  // any non-none kind: not valid
+    start_percent(s, bits, false);
+  }
   if (run.feed(bytes(in.data()), in.size())) (void)run.finish();
   return s.priv_error;
 }
@@ -153,7 +192,7 @@ std::size_t decode_percent(std::string_view in, char* out) {
 }  // namespace detail
 
 bool is_valid_percent_encoded(std::string_view bytes, policy p) noexcept {
-  return detail::validate_percent(bytes, p.bits()).error.kind == UTF8GUARD_ERROR_NONE;
+  return detail::validate_percent(bytes, p.bits(), true).error.kind == UTF8GUARD_ERROR_NONE;
 }
 
 percent_result validate_percent_encoded(std::string_view bytes, policy p) noexcept {

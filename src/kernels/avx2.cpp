@@ -28,9 +28,12 @@ namespace {
 bool usable() noexcept { return x86::has(x86::kAvx2 | x86::kBmi1 | x86::kBmi2); }
 }  // namespace
 
-extern const kernel kernel_avx2{"avx2", &usable, &avx2::lookup::scan,
+extern const kernel kernel_avx2{"avx2",
+                                &usable,
+                                &avx2::lookup::scan,
                                 "AVX2, BMI1 and BMI2, and an OS that saves the YMM registers",
-                                &avx2::lookup::scan_open};
+                                &avx2::lookup::scan_open,
+                                &avx2::lookup::scan_no_percent};
 
 }  // namespace utf8guard::detail
 #endif

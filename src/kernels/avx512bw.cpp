@@ -46,9 +46,12 @@ bool usable() noexcept {
 }  // namespace
 
 extern const kernel kernel_avx512bw{
-    "avx512bw", &usable, &avx512bw::lookup::scan,
+    "avx512bw",
+    &usable,
+    &avx512bw::lookup::scan,
     "AVX-512F, AVX-512BW, AVX2, BMI1 and BMI2, and an OS that saves the ZMM registers",
-    &avx512bw::lookup::scan_open};
+    &avx512bw::lookup::scan_open,
+    &avx512bw::lookup::scan_no_percent};
 
 }  // namespace utf8guard::detail
 #endif

@@ -49,10 +49,13 @@ bool usable() noexcept {
 }
 }  // namespace
 
-extern const kernel kernel_avx512{"avx512", &usable, &avx512vbmi::lookup::scan,
+extern const kernel kernel_avx512{"avx512",
+                                  &usable,
+                                  &avx512vbmi::lookup::scan,
                                   "AVX-512F, AVX-512BW, AVX-512VBMI, AVX2, BMI1 and BMI2, and an "
                                   "OS that saves the ZMM registers",
-                                  &avx512vbmi::lookup::scan_open};
+                                  &avx512vbmi::lookup::scan_open,
+                                  &avx512vbmi::lookup::scan_no_percent};
 
 }  // namespace utf8guard::detail
 #endif

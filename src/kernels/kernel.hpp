@@ -38,6 +38,13 @@ struct open_scan {
 using open_scan_fn = open_scan (*)(const std::uint8_t* p, std::size_t n,
                                    std::uint32_t prior) noexcept;
 
+// scan_no_percent(p, n) is scan for percent-encoded input (api/percent.cpp):
+// it returns kSawPercent as soon as it meets a '%' before a certain error,
+// and otherwise what scan returns, so that input without escapes is
+// validated in one pass.
+inline constexpr std::uint8_t kPercent = '%';
+inline constexpr std::size_t kSawPercent = SIZE_MAX;
+
 struct kernel {
   const char* name;
   // usable says whether this CPU and OS can run the kernel (cpuid + xgetbv).
@@ -46,6 +53,7 @@ struct kernel {
   // needs names what usable() checks, for the message when it says no.
   const char* needs;
   open_scan_fn scan_open = nullptr;
+  scan_fn scan_no_percent = nullptr;
 };
 
 }  // namespace utf8guard::detail

@@ -26,9 +26,12 @@ namespace {
 bool always_usable() noexcept { return true; }
 }  // namespace
 
-extern const kernel kernel_neon{"neon", &always_usable, &neon::lookup::scan,
+extern const kernel kernel_neon{"neon",
+                                &always_usable,
+                                &neon::lookup::scan,
                                 "an AArch64 CPU (NEON is part of its baseline)",
-                                &neon::lookup::scan_open};
+                                &neon::lookup::scan_open,
+                                &neon::lookup::scan_no_percent};
 
 }  // namespace utf8guard::detail
 #endif

@@ -28,8 +28,12 @@ namespace {
 bool usable() noexcept { return x86::has(x86::kSsse3 | x86::kSse41 | x86::kSse42); }
 }  // namespace
 
-extern const kernel kernel_sse42{"sse42", &usable, &sse42::lookup::scan, "SSSE3, SSE4.1 and SSE4.2",
-                                 &sse42::lookup::scan_open};
+extern const kernel kernel_sse42{"sse42",
+                                 &usable,
+                                 &sse42::lookup::scan,
+                                 "SSSE3, SSE4.1 and SSE4.2",
+                                 &sse42::lookup::scan_open,
+                                 &sse42::lookup::scan_no_percent};
 
 }  // namespace utf8guard::detail
 #endif

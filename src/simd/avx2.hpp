@@ -85,6 +85,18 @@ struct simd8 {
     return {_mm256_xor_si256(a.v, b.v)};
   }
 
+  UTF8GUARD_SIMD_INLINE simd8 eq(std::uint8_t b) const {  // see sse.hpp
+    return {_mm256_cmpeq_epi8(v, _mm256_set1_epi8(static_cast<char>(b)))};
+  }
+  UTF8GUARD_SIMD_INLINE simd8 key(std::uint8_t b) const {  // see sse.hpp
+    return {_mm256_xor_si256(v, _mm256_set1_epi8(static_cast<char>(b)))};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 min_signed(simd8 a, simd8 b) {
+    return {_mm256_min_epi8(a.v, b.v)};
+  }
+  UTF8GUARD_SIMD_INLINE bool clean() const {
+    return _mm256_movemask_epi8(_mm256_subs_epi8(v, _mm256_set1_epi8(1))) == 0;
+  }
   UTF8GUARD_SIMD_INLINE bool any() const { return _mm256_testz_si256(v, v) == 0; }
   UTF8GUARD_SIMD_INLINE bool is_ascii() const { return _mm256_movemask_epi8(v) == 0; }
   UTF8GUARD_SIMD_INLINE std::size_t first_nonzero() const {

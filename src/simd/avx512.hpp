@@ -43,6 +43,18 @@ struct simd8 {
     friend UTF8GUARD_SIMD_INLINE ascii_reg operator|(ascii_reg a, ascii_reg b) {
       return {_mm256_or_si256(a.v, b.v)};
     }
+    UTF8GUARD_SIMD_INLINE ascii_reg eq(std::uint8_t b) const {
+      return {_mm256_cmpeq_epi8(v, _mm256_set1_epi8(static_cast<char>(b)))};
+    }
+    UTF8GUARD_SIMD_INLINE ascii_reg key(std::uint8_t b) const {
+      return {_mm256_xor_si256(v, _mm256_set1_epi8(static_cast<char>(b)))};
+    }
+    friend UTF8GUARD_SIMD_INLINE ascii_reg min_signed(ascii_reg a, ascii_reg b) {
+      return {_mm256_min_epi8(a.v, b.v)};
+    }
+    UTF8GUARD_SIMD_INLINE bool clean() const {
+      return _mm256_movemask_epi8(_mm256_subs_epi8(v, _mm256_set1_epi8(1))) == 0;
+    }
     UTF8GUARD_SIMD_INLINE bool is_ascii() const { return _mm256_movemask_epi8(v) == 0; }
   };
 
@@ -135,6 +147,18 @@ struct simd8 {
     return {_mm512_xor_si512(a.v, b.v)};
   }
 
+  UTF8GUARD_SIMD_INLINE simd8 eq(std::uint8_t b) const {  // see sse.hpp
+    return {_mm512_movm_epi8(_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(static_cast<char>(b))))};
+  }
+  UTF8GUARD_SIMD_INLINE simd8 key(std::uint8_t b) const {  // see sse.hpp
+    return {_mm512_xor_si512(v, _mm512_set1_epi8(static_cast<char>(b)))};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 min_signed(simd8 a, simd8 b) {
+    return {_mm512_min_epi8(a.v, b.v)};
+  }
+  UTF8GUARD_SIMD_INLINE bool clean() const {
+    return _mm512_cmpgt_epi8_mask(v, _mm512_setzero_si512()) == ~std::uint64_t{0};
+  }
   UTF8GUARD_SIMD_INLINE bool any() const { return _mm512_test_epi64_mask(v, v) != 0; }
   UTF8GUARD_SIMD_INLINE bool is_ascii() const { return _mm512_movepi8_mask(v) == 0; }
   UTF8GUARD_SIMD_INLINE std::size_t first_nonzero() const {

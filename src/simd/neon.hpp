@@ -63,6 +63,16 @@ struct simd8 {
   friend UTF8GUARD_SIMD_INLINE simd8 operator&(simd8 a, simd8 b) { return {vandq_u8(a.v, b.v)}; }
   friend UTF8GUARD_SIMD_INLINE simd8 operator^(simd8 a, simd8 b) { return {veorq_u8(a.v, b.v)}; }
 
+  UTF8GUARD_SIMD_INLINE simd8 eq(std::uint8_t b) const {  // see sse.hpp
+    return {vceqq_u8(v, vdupq_n_u8(b))};
+  }
+  UTF8GUARD_SIMD_INLINE simd8 key(std::uint8_t b) const {  // see sse.hpp
+    return {veorq_u8(v, vdupq_n_u8(b))};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 min_signed(simd8 a, simd8 b) {
+    return {vreinterpretq_u8_s8(vminq_s8(vreinterpretq_s8_u8(a.v), vreinterpretq_s8_u8(b.v)))};
+  }
+  UTF8GUARD_SIMD_INLINE bool clean() const { return vminvq_s8(vreinterpretq_s8_u8(v)) > 0; }
   UTF8GUARD_SIMD_INLINE bool any() const { return vmaxvq_u32(vreinterpretq_u32_u8(v)) != 0; }
   UTF8GUARD_SIMD_INLINE bool is_ascii() const { return vmaxvq_u8(v) < 0x80; }
   // Narrowing each 16-bit lane by 4 bits turns the 0x00/0xFF byte mask into

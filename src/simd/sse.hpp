@@ -108,6 +108,23 @@ struct simd8 {
     return {_mm_xor_si128(a.v, b.v)};
   }
 
+  // eq is 0xFF in the lanes that hold b (the fused '%' check of percent mode).
+  UTF8GUARD_SIMD_INLINE simd8 eq(std::uint8_t b) const {
+    return {_mm_cmpeq_epi8(v, _mm_set1_epi8(static_cast<char>(b)))};
+  }
+  // The ASCII test of percent mode, by a min-reduction instead of an OR:
+  // key() maps ASCII but '%' to 1..7F and '%' and non-ASCII to 0 or below,
+  // so the signed minimum of the keys is positive exactly when all is ASCII
+  // without '%' (clean()).
+  UTF8GUARD_SIMD_INLINE simd8 key(std::uint8_t b) const {
+    return {_mm_xor_si128(v, _mm_set1_epi8(static_cast<char>(b)))};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 min_signed(simd8 a, simd8 b) {
+    return {_mm_min_epi8(a.v, b.v)};
+  }
+  UTF8GUARD_SIMD_INLINE bool clean() const {
+    return _mm_movemask_epi8(_mm_subs_epi8(v, _mm_set1_epi8(1))) == 0;
+  }
   UTF8GUARD_SIMD_INLINE bool any() const { return _mm_testz_si128(v, v) == 0; }
   UTF8GUARD_SIMD_INLINE bool is_ascii() const { return _mm_movemask_epi8(v) == 0; }
   // first_nonzero is the index of the first nonzero byte, or width if none.
