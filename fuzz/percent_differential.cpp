@@ -35,6 +35,7 @@
 #include <cstdlib>
 
 #include "fuzz_common.hpp"
+#include "policy_common.hpp"
 #include "policy_reference.hpp"
 
 namespace {
@@ -114,20 +115,10 @@ struct expected {
   std::size_t last;
 };
 
-reference::denied denied_names(utf8guard::policy p) {
-  reference::denied out;
-  for (std::size_t k = 0; k < utf8guard::category_count; ++k) {
-    const auto c = static_cast<utf8guard::category>(1u << k);
-    // The oracle's own spelling of the names, never the library's.
-    if (p.denies(c)) out.insert(reference::kCategoryNames.at(k));
-  }
-  return out;
-}
-
 // all_expected maps the oracle's errors over the decoded bytes onto the
 // units and adds the two percent-only categories, in input order.
 std::vector<expected> all_expected(const walk& w, utf8guard::policy p) {
-  const reference::denied deny = denied_names(p);
+  const reference::denied deny = fuzz::denied_names(p);
   std::vector<expected> out;
   const auto add = [&](std::string_view kind, std::string_view cat, char32_t cp, std::size_t d,
                        std::size_t len, std::size_t decisive) {
@@ -290,14 +281,9 @@ void check_streams(std::string_view input, const std::vector<std::string_view>& 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  std::string why;
-  if (!reference::ucd_available(&why)) {
-    std::fprintf(stderr, "%s: the oracle needs the Unicode data files: %s\n", kTarget, why.c_str());
-    std::abort();
-  }
+  fuzz::require_ucd(kTarget);
   fuzz::data_reader reader(data, size);
-  const auto p =
-      utf8guard::policy::from_bits(reader.take_u16() & ((1u << utf8guard::category_count) - 1));
+  const utf8guard::policy p = fuzz::take_policy(reader);
   const std::vector<std::uint16_t> raw = fuzz::take_splits(reader);
   const std::string_view input = reader.rest();
   const std::vector<std::string_view> chunks = fuzz::chunks_of(input, raw);
