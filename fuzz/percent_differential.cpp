@@ -28,8 +28,15 @@
 // from that, its decoding is the contract's: "%X" followed by a non-digit is
 // copied as it is, which is the contract's bad '%' followed by a raw X.
 //
+// The engine decodes into windows of 4,096 bytes (src/stream/percent_engine.hpp),
+// more than the engines' max_len of encoded input can fill. So with the low
+// bit of a control byte set, the payload comes after 4,032..4,159 escapes
+// ("%41", from the byte's other bits): the first window then ends anywhere in
+// the payload's first 64 decoded bytes, or just before it.
+//
 // Data layout (data_reader): last two bytes = the policy's category bits,
-// then a count and that many 16-bit split values; the rest is the input.
+// then a count and that many 16-bit split values, then the padding byte;
+// the rest is the payload.
 #include <uriparser/Uri.h>
 
 #include <cstdlib>
@@ -285,7 +292,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::data_reader reader(data, size);
   const utf8guard::policy p = fuzz::take_policy(reader);
   const std::vector<std::uint16_t> raw = fuzz::take_splits(reader);
-  const std::string_view input = reader.rest();
+  const unsigned pad = reader.take_byte();
+  std::string padded;
+  std::string_view input = reader.rest();
+  if ((pad & 1) != 0) {
+    for (unsigned k = 4032 + (pad >> 1) % 128; k > 0; --k) padded += "%41";
+    padded += input;
+    input = padded;
+  }
   const std::vector<std::string_view> chunks = fuzz::chunks_of(input, raw);
 
   const std::string decoded = uriparser_decode(input);
