@@ -25,7 +25,8 @@
 # Environment: FUZZ_MAX_LEN (default 4096), FUZZ_TIMEOUT (seconds per input,
 # default 10), FUZZ_NICE (default 10), CC_CLANG/CXX_CLANG (default clang,
 # clang++), FUZZ_BUILD_PREFIX (default <repo>/build-fuzz), FUZZ_NO_BUILD=1
-# (use the binaries as they are).
+# (use the binaries as they are), FUZZ_AFL_CMPLOG=0 (AFL++ without the CMPLOG
+# build and -c: for short smoke runs, where it costs a build and gains little).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -97,8 +98,10 @@ build() {
         -DUTF8GUARD_FUZZ_ENGINE=-fsanitize=fuzzer
       # The CMPLOG binary afl-fuzz -c runs to learn comparison operands; it
       # needs no sanitizer. AFL_LLVM_CMPLOG must be set while compiling.
-      AFL_QUIET=1 AFL_LLVM_CMPLOG=1 configure "$PREFIX-afl-cmplog" afl-clang-fast afl-clang-fast++ \
-        "" -DUTF8GUARD_FUZZ_ENGINE=-fsanitize=fuzzer
+      if [ "${FUZZ_AFL_CMPLOG:-1}" != 0 ]; then
+        AFL_QUIET=1 AFL_LLVM_CMPLOG=1 configure "$PREFIX-afl-cmplog" afl-clang-fast afl-clang-fast++ \
+          "" -DUTF8GUARD_FUZZ_ENGINE=-fsanitize=fuzzer
+      fi
       ;;
     *) die "unknown engine '$1' (libfuzzer or afl)" ;;
   esac
@@ -170,7 +173,9 @@ run_afl() {
     pids+=($!)
   done
   local rc=0
-  "${limit[@]}" "${NICE[@]}" afl-fuzz -M main -c "$cmplog" "${common[@]}" -- "$bin" > "$dir/main.log" 2>&1 || rc=$?
+  local with_cmplog=(-c "$cmplog")
+  [ "${FUZZ_AFL_CMPLOG:-1}" != 0 ] || with_cmplog=()
+  "${limit[@]}" "${NICE[@]}" afl-fuzz -M main "${with_cmplog[@]}" "${common[@]}" -- "$bin" > "$dir/main.log" 2>&1 || rc=$?
   for k in "${pids[@]}"; do wait "$k" || rc=$?; done
   reap "$(readlink -f "$bin")" "$(readlink -f "$cmplog")"
   grep -hE '^(execs_done|execs_per_sec|saved_crashes|saved_hangs)' "$dir"/out/*/fuzzer_stats \

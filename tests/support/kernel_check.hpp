@@ -173,6 +173,24 @@ inline std::string check_prior(const kernel& k, std::string_view in, const refer
   return "";
 }
 
+// check_no_percent checks scan_no_percent (percent-encoded input without
+// escapes): where the input has no '%', scan's answer; where it has one,
+// kSawPercent, or an error the oracle has that a byte before the first '%'
+// reveals (no escape can mend it).
+inline std::string check_no_percent(const kernel& k, std::string_view in,
+                                    const reference::error& want, std::size_t early) {
+  if (k.scan_no_percent == nullptr) return "";
+  const std::size_t n = in.size();
+  const std::size_t q = k.scan_no_percent(bytes_of(in), n);
+  const std::size_t percent = in.find('%');
+  const std::size_t e = want.offset;
+  const bool error_ok = !want.ok() && q < n && q <= e + 3 && q + early >= e;
+  const bool ok = percent == std::string_view::npos
+                      ? (want.ok() ? q == n : error_ok)
+                      : q == utf8guard::detail::kSawPercent || (error_ok && q < percent);
+  return ok ? "" : "scan_no_percent returned " + std::to_string(q);
+}
+
 // check_one returns "" when the body agrees with `want`, else a description.
 // with_prior adds check_prior (which inputs of 3 bytes or less gain little from).
 inline std::string check_one(const kernel& k, std::string_view in, const reference::error& want,
@@ -210,6 +228,7 @@ inline std::string check_one(const kernel& k, std::string_view in, const referen
       }
     }
     if (why.empty() && with_prior) why = check_prior(k, in, want);
+    if (why.empty() && with_prior) why = check_no_percent(k, in, want, early);
   }
   if (why.empty()) return why;
   std::string out(k.name);
