@@ -12,7 +12,8 @@
 //   - pair_percent_url_lines_curl, pair_percent_url_lines_uriparser: the same
 //     a request line per call (without its LF), under the url profile; the
 //     pipeline validates the decoded line under it too (it cannot see bad
-//     escapes or double encoding). op_ns and base_ns are per line.
+//     escapes or double encoding).
+//   op_ns and base_ns are per call: the whole input, or one line.
 //   - pair_percent_is_valid: on text without '%' (each input the other pairs
 //     time, every '%' made a space), validate_percent_encoded against
 //     is_valid.
@@ -141,7 +142,7 @@ void request_pair(const char* name, const in_ptr& in, const std::string& k, deco
             benchmark::DoNotOptimize(with_uriparser(piece, scratch.get(), validate));
           }
         };
-        const std::size_t units = per_line ? pieces.size() : 0;
+        const std::size_t units = pieces.size();
         if (d == decoder::curl) return bm_pair(state, ours, by_curl, units);
         bm_pair(state, ours, by_uriparser, units);
       });
