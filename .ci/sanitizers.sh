@@ -129,7 +129,8 @@ for job in "${selected[@]}"; do
         -DUTF8GUARD_BUILD_FUZZ=OFF -DUTF8GUARD_BUILD_EXAMPLES=OFF -- \
         utf8guard_cli utf8guard_cli_shim security_vectors security_guard_pages \
         security_large_input security_first_use_threads security_complexity \
-        security_c_misuse security_misuse -- \
+        security_c_misuse security_misuse security_percent_vectors \
+        security_percent_guard_pages -- \
         -L 'security|cli'
       ;;
     tsan)

@@ -60,16 +60,20 @@ def hex_bytes(field):
     return bytes(int(tok, 16) for tok in field.split(" ")) if field else b""
 
 
-def check(path):
-    problems = []
-    header_seen = False
-    ids = {}
+def manifest_rows(path, header, problems, ids):
+    """Yields (where, cols) for each row of the manifest at path, after its
+    exact header line, with at least as many columns. The file must be UTF-8
+    without carriage returns, the ids (first column) unique and
+    lowercase-dashed; ids maps each id to its line. Problems are appended to
+    problems; lines with one are not yielded."""
     with open(path, "rb") as f:
         raw = f.read()
     try:
         text = raw.decode("utf-8")  # the manifest itself must be clean UTF-8
     except UnicodeDecodeError as e:
-        return [f"{path}: not UTF-8 at byte {e.start}"], 0
+        problems.append(f"{path}: not UTF-8 at byte {e.start}")
+        return
+    header_seen = False
     for number, line in enumerate(text.split("\n"), 1):
         where = f"{path}:{number}"
         if line == "" or line.startswith("#"):
@@ -79,19 +83,31 @@ def check(path):
             continue
         cols = line.split("\t")
         if not header_seen:
-            if cols != HEADER:
-                problems.append(f"{where}: header must be {' TAB '.join(HEADER)}")
+            if cols != header:
+                problems.append(f"{where}: header must be {' TAB '.join(header)}")
             header_seen = True
             continue
-        if len(cols) < len(HEADER):
-            problems.append(f"{where}: {len(cols)} columns, want at least {len(HEADER)}")
+        if len(cols) < len(header):
+            problems.append(f"{where}: {len(cols)} columns, want at least {len(header)}")
             continue
-        vid, hx, kind, off, length, san, what = cols[:7]
+        vid = cols[0]
         if vid in ids:
             problems.append(f"{where}: id {vid} already used on line {ids[vid]}")
         ids[vid] = number
         if not re.fullmatch(r"[a-z0-9][a-z0-9-]*", vid):
             problems.append(f"{where}: id '{vid}' is not lowercase-dashed")
+        yield where, cols
+    if not header_seen:
+        problems.append(f"{path}: no header line")
+
+
+def check(path):
+    problems = []
+    ids = {}
+    inputs = []
+    for where, cols in manifest_rows(path, HEADER, problems, ids):
+        vid, hx, kind, off, length, san, what = cols[:7]
+        inputs.append(hx)
         for name, field in (("hex", hx), ("sanitized_hex", san)):
             if not HEX.match(field):
                 problems.append(f"{where}: {name} '{field}' is not uppercase bytes split by one space")
@@ -118,28 +134,33 @@ def check(path):
                 f"[{' '.join(f'{b:02X}' for b in want[3])}]")
         if vid in REQUIRED and hx != REQUIRED[vid]:
             problems.append(f"{where}: {vid} must hold exactly {REQUIRED[vid]}")
-    if not header_seen:
-        problems.append(f"{path}: no header line")
     for vid in REQUIRED:
         if vid not in ids:
             problems.append(f"{path}: required row {vid} is missing")
-    rows = [l.split("\t") for l in text.split("\n") if l and not l.startswith("#")][1:]
     for needle in REQUIRED_INSIDE:
-        if not any(needle in r[1] for r in rows if len(r) > 1):
+        if not any(needle in hx for hx in inputs):
             problems.append(f"{path}: no row contains {needle}")
     return problems, len(ids)
 
 
-def main():
+def main_for(check_manifest, default_name, agreement):
+    """A checker's command line: check the manifest named on it (else
+    default_name beside this script) and print its problems, or that its rows
+    agree. Returns the exit status."""
     here = os.path.dirname(os.path.abspath(__file__))
-    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "vectors.tsv")
-    problems, rows = check(path)
+    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, default_name)
+    problems, rows = check_manifest(path)
     for p in problems:
         print(p)
     if problems:
         return 1
-    print(f"{path}: {rows} vectors agree with Python's codec and docs/design.md's kind table")
+    print(f"{path}: {rows} {agreement}")
     return 0
+
+
+def main():
+    return main_for(check, "vectors.tsv",
+                    "vectors agree with Python's codec and docs/design.md's kind table")
 
 
 if __name__ == "__main__":

@@ -131,6 +131,7 @@ utf8guard_status percent_scanner_finish(utf8guard_percent_stream* s,
 utf8guard_percent_result validate_percent(std::string_view in, utf8guard_policy bits,
                                           bool just_verdict = false) {
   if (bad_span(in)) return refused_at(0);
+  if (in.empty()) return {};  // also keeps a (nullptr, 0) view away from memchr
   const std::uint8_t* p = bytes(in.data());
   const std::size_t n = in.size();
   // Input without escapes is validated in one pass: the kernel's scan,
@@ -256,8 +257,9 @@ utf8guard_percent_result utf8guard_validate_percent(const char* data, size_t len
 
 utf8guard_status utf8guard_percent_decode(const char* data, size_t len, char* out,
                                           size_t* written) {
-  if (written == nullptr || utf8guard::detail::bad_span(data, len) ||
-      utf8guard::detail::bad_span(out, len)) {
+  if (written == nullptr) return UTF8GUARD_INVALID_ARGUMENT;
+  if (utf8guard::detail::bad_span(data, len) || utf8guard::detail::bad_span(out, len)) {
+    *written = 0;  // a refused call reports no bytes (utf8guard.h, conventions)
     return UTF8GUARD_INVALID_ARGUMENT;
   }
   *written = utf8guard::detail::decode_percent(utf8guard::detail::c_bytes(data, len), out);

@@ -81,6 +81,7 @@ check_settings settings_of(const options& opts) {
   s.threads = opts.jobs;
   s.deny = opts.policy.deny;
   s.hints = opts.policy.hints;
+  s.percent = opts.policy.percent;
   return s;
 }
 

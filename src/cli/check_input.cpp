@@ -3,7 +3,8 @@
 // Until the first error the fast validator runs alone, unless every error is
 // wanted (--all, --max-errors N > 1), when the error_scanner reports each
 // maximal subpart. Once nothing more is to be printed or counted the rest is
-// only read, for the byte count.
+// only read, for the byte count. With --percent the same is done with the
+// percent-encoded forms of both (percent_validator, percent_scanner).
 //
 // A large regular file, with threads to spare (-j), is first validated in
 // sections side by side (sections.hpp); reading starts after the prefix they
@@ -22,6 +23,13 @@
 // here yet waits (at most 3 do) until the next chunk or the end of input.
 // With --hints an error also keeps the 3 bytes before it (so 6 stay in front
 // of the read area) and waits for 6 bytes after it: what explain() may read.
+//
+// Percent-encoded input (--percent) is checked and reported in decoded bytes
+// but read, counted and located in encoded ones, and one decoded byte takes
+// up to 3 encoded bytes (an escape). So every distance above is scaled by 3
+// (and an error may come 2 bytes earlier still: the escape that decides it
+// may have begun before its chunk), and the encoded bytes kept around an
+// error are decoded when it is reported (percent_window.hpp).
 #include "check_input.hpp"
 
 #include <unistd.h>
@@ -32,6 +40,7 @@
 #include <utf8guard/utf8guard.hpp>
 
 #include "io.hpp"
+#include "percent_window.hpp"
 #include "position.hpp"
 #include "report.hpp"
 #include "sections.hpp"
@@ -39,13 +48,61 @@
 namespace utf8guard::cli {
 namespace {
 
+// What differs between UTF-8 input and percent-encoded input: the library's
+// streaming classes, what a column counts, how many input bytes carry one
+// checked byte at most (kUnitMax), and how the input bytes kept around an
+// error become the checked bytes the report shows (ahead: from the error on;
+// behind: before it; see percent_window.hpp for their terms).
+struct utf8_input {
+  using validator_type = validator;
+  using scanner_type = error_scanner;
+  using tracker_type = position_tracker;
+  static constexpr unsigned kUnitMax = 1;
+  // On the path of every error, so copies of a fixed size (a register move
+  // each, not a call): in and out hold kHintAhead bytes ahead, kHintBehind
+  // behind, of which the first (last) n are the input's.
+  static unsigned ahead(const unsigned char* in, unsigned n, bool, unsigned char* out,
+                        unsigned max) noexcept {
+    std::memcpy(out, in, kHintAhead);
+    return n < max ? n : max;
+  }
+  static unsigned behind(const unsigned char* in, unsigned n, unsigned char* out,
+                         unsigned max) noexcept {
+    const unsigned take = n < max ? n : max;
+    if (take == kHintBehind) {
+      std::memcpy(out, in, kHintBehind);
+    } else if (take != 0) {
+      std::memmove(out, in + (n - take), take);  // near the input's start only
+    }
+    return take;
+  }
+};
+
+struct percent_input {
+  using validator_type = percent_validator;
+  using scanner_type = percent_scanner;
+  using tracker_type = byte_position_tracker;
+  static constexpr unsigned kUnitMax = 3;
+  static constexpr auto ahead = &percent_ahead;
+  static constexpr auto behind = &percent_behind;
+};
+
 // The read area is preceded by room for the last bytes of the stream, a page
 // of it so that the read area itself is page-aligned (see page_buffer).
-constexpr std::size_t kLate = 3;  // how far before its chunk an error may start
-constexpr std::size_t kLookBehind = kLate + kHintBehind;
 constexpr std::size_t kPad = kPageSize;
 
+template <class Input>
 class input_checker {
+  // How far before its chunk an error may start: 3 checked bytes before the
+  // one that decides it, whose own unit may have begun up to kUnitMax - 1
+  // bytes before the chunk that completes it.
+  static constexpr std::size_t kLate = 3 * Input::kUnitMax + (Input::kUnitMax - 1);
+  // At most, the input bytes that carry the checked bytes a hint reads
+  // before an error, and after it (a report without hints shows fewer).
+  static constexpr unsigned kBehind = kHintBehind * Input::kUnitMax;
+  static constexpr unsigned kAhead = kHintAhead * Input::kUnitMax;
+  static constexpr std::size_t kLookBehind = kLate + kBehind;
+
  public:
   // reread_fd is a descriptor for pread(2) when the input is a regular file,
   // else -1; reread_from is the file offset where reading began (stdin may
@@ -57,7 +114,8 @@ class input_checker {
       : data_(buffer.get() + kPad),
         reporter_(rep),
         context_(rep != nullptr && rep->needs_context()),
-        context_want_(settings.hints ? kHintAhead : kContextBytes),
+        shown_want_(settings.hints ? kHintAhead : kContextBytes),
+        context_want_(shown_want_ * Input::kUnitMax),
         hints_(settings.hints),
         max_reported_(rep != nullptr ? settings.max_reported : 0),
         count_every_(settings.count_every_error),
@@ -110,6 +168,7 @@ class input_checker {
         break;
       case phase::drain: break;
     }
+    input_ended_ = true;
     if (!emit_ready(true)) return false;
     return reporter_ == nullptr || reporter_->finish(valid_, end_);
   }
@@ -130,6 +189,17 @@ class input_checker {
     every_error,   // scanner; each error is reported
     count_errors,  // scanner; errors past --max-errors are only counted
     drain,         // nothing left to find; read to the end for the size
+  };
+
+  // waiting_error is an error waiting for the input bytes after it; ahead
+  // and behind hold input bytes (encoded ones with --percent), which become
+  // report.context and report.before when it is reported.
+  struct waiting_error {
+    found_error report;
+    unsigned char ahead[kAhead];
+    unsigned ahead_len;
+    unsigned char behind[kBehind];
+    unsigned behind_len;
   };
 
   [[nodiscard]] bool tracking() const noexcept {
@@ -163,8 +233,8 @@ class input_checker {
   // at maps an absolute offset in [end_ - n - tail_, end_) to its byte.
   [[nodiscard]] const unsigned char* at(std::uint64_t offset) const noexcept {
     // SAFETY: callers pass offsets the stream has delivered and that lie at
-    // most tail_ bytes before the read area (errors come at most 3 bytes
-    // late; the tracker stops 3 bytes short).
+    // most tail_ bytes before the read area (errors come at most kLate bytes
+    // late; the tracker stops kLate bytes short).
     return offset >= base_ ? data_ + (offset - base_) : data_ - (base_ - offset);
   }
 
@@ -185,7 +255,8 @@ class input_checker {
     const std::uint64_t offset = proven_ + r.offset;
     if (reread_fd_ >= 0 && !catch_up(offset)) return false;
     track_to(offset);
-    found_error e;
+    waiting_error& w = waiting_[waiting_count_++];
+    found_error& e = w.report;  // every field is set here or by emit_ready
     e.kind = r.kind;
     e.offset = offset;
     e.length = r.length;
@@ -193,22 +264,23 @@ class input_checker {
     e.code_point = r.code_point;
     e.want_hint = hints_;
     e.input_offset = offset;
+    w.behind_len = 0;
     if (hints_) {
       // SAFETY: the kept tail reaches kLookBehind bytes before the read area,
       // and an error starts at most kLate bytes before it.
       const std::uint64_t kept = offset - (base_ - tail_);
-      e.before_len = static_cast<unsigned>(kept < kHintBehind ? kept : kHintBehind);
-      std::memcpy(e.before, at(offset - e.before_len), e.before_len);
+      w.behind_len = static_cast<unsigned>(kept < kBehind ? kept : kBehind);
+      std::memcpy(w.behind, at(offset - w.behind_len), w.behind_len);
     }
     e.line = tracker_.line();
     e.column = tracker_.column();
     if (r.kind == error::unexpected_continuation) tracker_.lone_continuation();
+    w.ahead_len = 0;
     if (context_) {
       const std::uint64_t here = end_ - offset;
-      e.context_len = here < context_want_ ? static_cast<unsigned>(here) : context_want_;
-      std::memcpy(e.context, at(offset), e.context_len);
+      w.ahead_len = here < context_want_ ? static_cast<unsigned>(here) : context_want_;
+      std::memcpy(w.ahead, at(offset), w.ahead_len);
     }
-    waiting_[waiting_count_++] = e;
     if (++reported_ >= max_reported_) {
       phase_ = count_every_ && phase_ == phase::every_error ? phase::count_errors : phase::drain;
     }
@@ -219,11 +291,11 @@ class input_checker {
   // just read (each still needs the bytes right after the previous chunk).
   void fill_contexts(std::size_t n) noexcept {
     for (std::size_t i = 0; i < waiting_count_; ++i) {
-      found_error& e = waiting_[i];
-      const std::size_t want = context_want_ - e.context_len;
+      waiting_error& w = waiting_[i];
+      const std::size_t want = context_want_ - w.ahead_len;
       const std::size_t take = want < n ? want : n;
-      std::memcpy(e.context + e.context_len, data_, take);
-      e.context_len += static_cast<unsigned>(take);
+      std::memcpy(w.ahead + w.ahead_len, data_, take);
+      w.ahead_len += static_cast<unsigned>(take);
     }
   }
 
@@ -232,12 +304,18 @@ class input_checker {
     std::size_t done = 0;
     bool ok = true;
     while (done < waiting_count_ &&
-           (at_end || waiting_[done].context_len == context_want_ || !context_)) {
-      ok = reporter_->error(waiting_[done++]);
+           (at_end || waiting_[done].ahead_len == context_want_ || !context_)) {
+      waiting_error& w = waiting_[done++];
+      found_error& e = w.report;
+      const bool ends_input = input_ended_ && w.ahead_len < context_want_;
+      e.context_len = Input::ahead(w.ahead, w.ahead_len, ends_input, e.context, shown_want_);
+      e.before_len = Input::behind(w.behind, w.behind_len, e.before, kHintBehind);
+      ok = reporter_->error(e);
       if (!ok) break;
     }
     if (done != 0) {
-      std::memmove(waiting_, waiting_ + done, (waiting_count_ - done) * sizeof(found_error));
+      std::memmove(static_cast<void*>(waiting_), waiting_ + done,
+                   (waiting_count_ - done) * sizeof(waiting_error));
       waiting_count_ -= done;
     }
     return ok;
@@ -255,7 +333,8 @@ class input_checker {
   unsigned char* data_;
   reporter* reporter_;
   bool context_;
-  unsigned context_want_;  // context bytes an error waits for
+  unsigned shown_want_;    // checked bytes an error's report holds from its offset
+  unsigned context_want_;  // input bytes an error waits for, to hold them
   bool hints_;
   std::uint64_t max_reported_;
   bool count_every_;
@@ -264,20 +343,22 @@ class input_checker {
   std::uint64_t reread_from_;
   std::string failure_;
 
-  validator validator_;
-  error_scanner scanner_;
-  position_tracker tracker_;
+  typename Input::validator_type validator_;
+  typename Input::scanner_type scanner_;
+  typename Input::tracker_type tracker_;
 
   std::uint64_t proven_;    // offset where the validator started (sections.hpp)
   std::uint64_t base_ = 0;  // offset of data_[0]
   std::uint64_t end_ = 0;   // bytes read so far
   std::size_t tail_ = 0;    // stream bytes kept just before data_
+  bool input_ended_ = false;
   bool valid_ = true;
   std::uint64_t reported_ = 0;
   kind_counts kinds_{};
-  // Errors waiting for their context bytes: offsets within 6 bytes of the end
-  // (3 without hints), so at most 6, plus the one being added.
-  found_error waiting_[kHintAhead + 1];
+  // Errors waiting for their context bytes: each starts a different unit
+  // within kAhead bytes of the end (6, or 18 with --percent, when hints are
+  // asked for), so at most kAhead wait, plus the one being added.
+  waiting_error waiting_[kAhead + 1];
   std::size_t waiting_count_ = 0;
 };
 
@@ -289,6 +370,50 @@ std::unique_ptr<reporter> make_reporter(output_format format, const std::string&
     case output_format::quiet: break;
   }
   return nullptr;
+}
+
+// read_through reads the input after its proven prefix to the end, checks it
+// as Input, reports it, and closes it.
+template <class Input>
+input_result read_through(const check_settings& settings, const std::string& path, int fd,
+                          bool rereadable, std::uint64_t start, std::uint64_t proven, reporter* rep,
+                          channel& out, check_buffer& buffer) {
+  input_result res;
+  int err = 0;
+  input_checker<Input> checker(settings, buffer, rep, rereadable ? fd : -1, start, proven);
+  bool going = true;
+  for (;;) {
+    const ssize_t got = read_some(fd, checker.read_area(), kChunkSize);
+    if (got < 0) {
+      err = errno;
+      break;
+    }
+    // The output may have failed in another thread (-j): stop reading.
+    if (got == 0 || out.failed()) break;
+    if (!checker.consume(static_cast<std::size_t>(got))) {
+      going = false;
+      break;
+    }
+  }
+  if (going && err != 0) {
+    if (checker.flush()) out.err(file_message(path, err));
+    going = false;
+  } else if (going && !out.failed()) {
+    going = checker.finish();
+  }
+  close_input(fd);  // only now: finish() may still re-read the file
+  if (!checker.failure().empty() && !out.failed()) {
+    out.err(message(path + ": " + checker.failure()));
+  }
+  res.valid = checker.valid();
+  res.bytes = checker.bytes();
+  res.errors = checker.errors();
+  if (out.failed()) {
+    res.status = input_result::outcome::output_failed;
+  } else if (!going || err != 0) {
+    res.status = input_result::outcome::io_error;
+  }
+  return res;
 }
 
 }  // namespace
@@ -323,47 +448,17 @@ input_result check_input(const check_settings& settings, const std::string& path
   // goes on after the prefix they proved, which is all of it when it is valid.
   // Not under a policy, whose bom rule knows byte 0 alone, nor with hints,
   // which read the bytes before an error: sections prove well-formedness only.
+  // Nor for percent-encoded input, whose raw bytes they would prove instead.
   std::uint64_t proven = 0;
-  if (length != 0 && settings.threads > 1 && settings.deny.empty() && !settings.hints) {
+  if (length != 0 && settings.threads > 1 && settings.deny.empty() && !settings.hints &&
+      !settings.percent) {
     proven = valid_prefix(fd, start, length, settings.threads);
     if (proven != 0 && ::lseek(fd, static_cast<off_t>(start + proven), SEEK_SET) < 0) {
       proven = 0;  // cannot skip: read it all again
     }
   }
-  input_checker checker(settings, buffer, rep.get(), rereadable ? fd : -1, start, proven);
-  bool going = true;
-  for (;;) {
-    const ssize_t got = read_some(fd, checker.read_area(), kChunkSize);
-    if (got < 0) {
-      err = errno;
-      break;
-    }
-    // The output may have failed in another thread (-j): stop reading.
-    if (got == 0 || out.failed()) break;
-    if (!checker.consume(static_cast<std::size_t>(got))) {
-      going = false;
-      break;
-    }
-  }
-  if (going && err != 0) {
-    if (checker.flush()) out.err(file_message(path, err));
-    going = false;
-  } else if (going && !out.failed()) {
-    going = checker.finish();
-  }
-  close_input(fd);  // only now: finish() may still re-read the file
-  if (!checker.failure().empty() && !out.failed()) {
-    out.err(message(path + ": " + checker.failure()));
-  }
-  res.valid = checker.valid();
-  res.bytes = checker.bytes();
-  res.errors = checker.errors();
-  if (out.failed()) {
-    res.status = input_result::outcome::output_failed;
-  } else if (!going || err != 0) {
-    res.status = input_result::outcome::io_error;
-  }
-  return res;
+  const auto read = settings.percent ? read_through<percent_input> : read_through<utf8_input>;
+  return read(settings, path, fd, rereadable, start, proven, rep.get(), out, buffer);
 }
 
 }  // namespace utf8guard::cli

@@ -23,12 +23,16 @@ struct check_settings {
   // Whether every error is counted, also past max_reported (for the summary).
   bool count_every_error = false;
   // Threads one input may use: a large regular file is validated in that many
-  // sections side by side first (sections.hpp). 1 reads it in one pass.
+  // sections side by side first (sections.hpp; not under a policy, --hints
+  // or --percent). 1 reads it in one pass.
   unsigned threads = 1;
   // --profile/--deny: the characters reported as disallowed.
   policy deny;
   // --hints: each ill-formed subpart's report names what probably made it.
   bool hints = false;
+  // --percent: the input is percent-encoded; its decoded bytes are checked,
+  // and offsets, lines and columns count its encoded bytes.
+  bool percent = false;
 };
 
 // The eight error kinds (disallowed included) plus "none", indexed by

@@ -8,7 +8,7 @@ namespace utf8guard::cli {
 
 std::string_view help_text() {
   return R"(Usage: utf8guard check [--json] [--all] [--quiet] [--max-errors N] [-j N]
-                       [--profile NAME] [--deny LIST] [--hints]
+                       [--profile NAME] [--deny LIST] [--percent] [--hints]
                        [FILE... | --files0-from LIST]
        utf8guard sanitize [--profile NAME] [--deny LIST] [FILE|-]
        utf8guard --help | -h | help
@@ -46,6 +46,10 @@ Options of check (before, between or after the FILEs; -- ends the options):
                   (status 2); the other names are still checked.
   --hints         after each ill-formed sequence, name what probably wrote it
                   and the value it meant: [cesu8_pair U+1F600]
+  --percent       the input is percent-encoded (URLs, form data, access logs):
+                  check it decoded (%XX is the byte XX), and report where in
+                  the encoded input: see "With --percent" below. A file is
+                  not cut into sections (-j still shares out files)
 Options of check and sanitize:
   --profile NAME  also refuse (sanitize: replace) the characters of a profile:
                   strict (none, the default), source, field, json, url
@@ -73,6 +77,15 @@ A character a policy denies (well-formed, but not wanted), in text:
 --hints appends " [HINT U+XXXX]" (or " [HINT]") to an error's text line, and
   "hint":"overlong_form","hint_value":"U+002F" to its JSON object.
 
+With --percent, the decoded bytes are checked, and an error's OFFSET and
+  LENGTH count encoded bytes (%C0 is 3 long), LINE counts raw LF bytes (%0A
+  is not a line break) and COLUMN is bytes since the last raw LF (from 1).
+  HEX BYTES and hints are decoded bytes. bad_escape is a % without two hex
+  digits (a literal % when allowed), double_encoding a %25 followed by two
+  hex digits (%255c). The url profile denies both, and raw line breaks:
+  printf '/..%%c0%%af../' | utf8guard check --percent --profile url --hints
+  -:1:4: overlong at byte 3 (C0 AF 2E 2E) [overlong_form U+002F]
+
 Error kinds: unexpected_continuation, overlong, surrogate, too_large,
   invalid_byte, truncated, incomplete, and disallowed under a policy.
 Categories: nul, control (C0 and DEL, less TAB and the line breaks), newline
@@ -96,7 +109,8 @@ Exit status:
             write error, a --files0-from LIST that cannot be read or holds a
             bad name).
             2 wins over 1, and the other inputs are still checked.
-  sanitize  0 done; 2 a usage error or an I/O error (reading or writing).
+  sanitize  0 done; 2 a usage error (--percent is one: only check decodes)
+            or an I/O error (reading or writing).
   When standard output is a pipe whose reader has gone (EPIPE, as in
   "utf8guard sanitize big | head -c1"), utf8guard stops at once, prints
   nothing more and exits with status 2. Any other write error is reported.

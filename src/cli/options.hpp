@@ -1,6 +1,7 @@
 // options.hpp - the command line:
 //   utf8guard check [--json] [--all] [--quiet] [--max-errors N] [-j N]
-//                   [--profile NAME] [--deny LIST] [--hints] [FILE... | --files0-from LIST]
+//                   [--profile NAME] [--deny LIST] [--percent] [--hints]
+//                   [FILE... | --files0-from LIST]
 //   utf8guard sanitize [--profile NAME] [--deny LIST] [FILE|-]
 //   utf8guard --help | -h | help ;  utf8guard --version
 #ifndef UTF8GUARD_CLI_OPTIONS_HPP
@@ -26,7 +27,7 @@ struct options {
   unsigned jobs = 1;             // check: -j N, default (and -j 0) the number of usable CPUs
   bool jobs_auto = true;         // check: no -j N with N > 0; threads start when worth it
   std::vector<std::string> files;
-  policy_options policy;                   // --profile, --deny, --hints (policy_options.hpp)
+  policy_options policy;  // --profile, --deny, --percent, --hints (policy_options.hpp)
   std::optional<std::string> files0_from;  // check: --files0-from LIST, instead of files
 };
 

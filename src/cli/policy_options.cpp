@@ -48,6 +48,16 @@ option_use take_policy_option(std::string_view arg, int& i, int argc, const char
     out.hints = true;
     return option_use::taken;
   }
+  if (arg == "--percent") {
+    // Only check decodes: sanitize would have to choose between replacing
+    // escapes and the bytes they stand for, and the contract names neither.
+    if (!check) {
+      error = "--percent is an option of check only: sanitize does not decode percent-encoding";
+      return option_use::bad;
+    }
+    out.percent = true;
+    return option_use::taken;
+  }
   std::string_view value;
   if (is_option(arg, "--profile")) {
     if (!value_of(arg, "--profile", i, argc, argv, value) || value.empty()) {

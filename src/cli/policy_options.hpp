@@ -2,6 +2,7 @@
 //   --profile NAME   a named profile (strict, source, field, json, url)
 //   --deny LIST      comma-separated categories, added to the profile
 //   --hints          check only: name what probably produced each error
+//   --percent        check only: check the input percent-decoded
 // Kept apart from options.cpp: one call there hands these options over.
 #ifndef UTF8GUARD_CLI_POLICY_OPTIONS_HPP
 #define UTF8GUARD_CLI_POLICY_OPTIONS_HPP
@@ -14,8 +15,9 @@
 namespace utf8guard::cli {
 
 struct policy_options {
-  policy deny;         // the union of --profile and every --deny
-  bool hints = false;  // check --hints
+  policy deny;           // the union of --profile and every --deny
+  bool hints = false;    // check --hints
+  bool percent = false;  // check --percent
 };
 
 enum class option_use {
@@ -25,7 +27,7 @@ enum class option_use {
 };
 
 // take_policy_option looks at argv[i]; check says whether the command is
-// check (only check takes --hints).
+// check (only check takes --hints and --percent).
 option_use take_policy_option(std::string_view arg, int& i, int argc, const char* const* argv,
                               bool check, policy_options& out, std::string& error);
 

@@ -47,14 +47,16 @@ class HelpAndManPage(unittest.TestCase):
     def test_same_options(self):
         options = help_options(self.help)
         self.assertEqual(options, {"--all", "--max-errors", "--json", "--quiet", "-j", "--jobs",
-                                   "--files0-from", "--hints", "--profile", "--deny", "-h",
+                                   "--files0-from", "--hints", "--percent", "--profile", "--deny",
+                                   "-h",
                                    "--help", "--version"})
         self.assertEqual(man_options(self.roff), options)
 
     def test_every_listed_option_is_accepted(self):
         f = "/dev/null"
         for args in (["--all"], ["--max-errors", "2"], ["--json"], ["--quiet"], ["-j", "2"],
-                     ["--jobs", "2"], ["--hints"], ["--profile", "field"], ["--deny", "bidi"]):
+                     ["--jobs", "2"], ["--hints"], ["--percent"], ["--profile", "field"],
+                     ["--deny", "bidi"]):
             self.assertEqual(run(["check"] + args + [f]).returncode, 0, args)
         self.assertEqual(run(["check", "--files0-from", f]).returncode, 0)
 

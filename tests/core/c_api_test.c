@@ -353,6 +353,98 @@ static void test_hints(void) {
   CHECK(strcmp(utf8guard_hint_name((utf8guard_hint_kind)99), "unknown") == 0);
 }
 
+/* ---- Percent-encoded input -------------------------------------------------- */
+
+struct percent_list {
+  utf8guard_percent_result items[16];
+  size_t count;
+};
+
+static bool collect_percent(void* ctx, utf8guard_percent_result e) {
+  struct percent_list* l = (struct percent_list*)ctx;
+  if (l->count == sizeof l->items / sizeof l->items[0]) return false;
+  l->items[l->count++] = e;
+  return true;
+}
+
+/* percent_is checks a percent result: kind, encoded and decoded place. */
+static int percent_is(utf8guard_percent_result r, utf8guard_error kind, size_t offset,
+                      size_t length, size_t decoded_offset, size_t decoded_length) {
+  return same(r.error, kind, offset, length) && r.decoded_offset == decoded_offset &&
+         r.decoded_length == decoded_length;
+}
+
+/* percent_denied checks a percent result of kind DISALLOWED. */
+static int percent_denied(utf8guard_percent_result r, size_t offset, size_t length,
+                          size_t decoded_offset, size_t decoded_length, utf8guard_category c,
+                          uint32_t cp) {
+  return percent_is(r, UTF8GUARD_ERROR_DISALLOWED, offset, length, decoded_offset,
+                    decoded_length) &&
+         r.error.category == c && r.error.code_point == cp;
+}
+
+static void test_percent(void) {
+  static const char iis[] = "/scripts/..%c0%af../winnt";
+  static const char trojan[] = "a%E2%80%AEb";
+  utf8guard_percent_stream s;
+  struct percent_list l;
+  char out[32];
+  size_t written = 99;
+  l.count = 0;
+
+  CHECK(utf8guard_is_valid_percent("caf%C3%A9", 9, UTF8GUARD_PROFILE_URL));
+  CHECK(utf8guard_is_valid_percent("caf%c3%a9+%zz", 13, UTF8GUARD_PROFILE_STRICT));
+  CHECK(!utf8guard_is_valid_percent("caf%c3%a9+%zz", 13, UTF8GUARD_PROFILE_URL));
+  CHECK(!utf8guard_is_valid_percent(iis, strlen(iis), UTF8GUARD_PROFILE_STRICT));
+  CHECK(utf8guard_is_valid_percent(NULL, 0, UTF8GUARD_PROFILE_URL));
+  /* Offsets count encoded bytes; the decoded ones are beside them. */
+  CHECK(percent_is(utf8guard_validate_percent(iis, strlen(iis), UTF8GUARD_PROFILE_STRICT),
+                   UTF8GUARD_ERROR_OVERLONG, 11, 3, 11, 1));
+  CHECK(percent_denied(utf8guard_validate_percent(trojan, strlen(trojan), UTF8GUARD_PROFILE_URL), 1,
+                       9, 1, 3, UTF8GUARD_CATEGORY_BIDI, 0x202E));
+  CHECK(percent_denied(utf8guard_validate_percent("%255c", 5, UTF8GUARD_PROFILE_URL), 0, 3, 0, 1,
+                       UTF8GUARD_CATEGORY_DOUBLE_ENCODING, 0x25));
+  CHECK(percent_denied(utf8guard_validate_percent("a%zz", 4, UTF8GUARD_PROFILE_URL), 1, 1, 1, 1,
+                       UTF8GUARD_CATEGORY_BAD_ESCAPE, 0x25));
+  CHECK(percent_is(utf8guard_validate_percent("a%zz", 4, UTF8GUARD_PROFILE_STRICT),
+                   UTF8GUARD_ERROR_NONE, 0, 0, 0, 0));
+
+  CHECK(utf8guard_percent_decode("..%c0%af..", 10, out, &written) == UTF8GUARD_OK);
+  CHECK(written == 6 && memcmp(out, "..\xC0\xAF..", 6) == 0);
+  CHECK(utf8guard_percent_decode("%%41%", 5, out, &written) == UTF8GUARD_OK);
+  CHECK(written == 3 && memcmp(out, "%A%", 3) == 0);
+  CHECK(utf8guard_percent_decode(NULL, 0, NULL, &written) == UTF8GUARD_OK && written == 0);
+
+  /* An escape cut between feeds; the violation comes with the byte that
+   * completes the character. */
+  utf8guard_percent_validator_init(&s, UTF8GUARD_PROFILE_URL);
+  CHECK(percent_is(utf8guard_percent_validator_feed(&s, trojan, 3), UTF8GUARD_ERROR_NONE, 0, 0, 0,
+                   0));
+  CHECK(percent_is(utf8guard_percent_validator_feed(&s, trojan + 3, 6), UTF8GUARD_ERROR_NONE, 0, 0,
+                   0, 0));
+  CHECK(percent_denied(utf8guard_percent_validator_feed(&s, trojan + 9, 2), 1, 9, 1, 3,
+                       UTF8GUARD_CATEGORY_BIDI, 0x202E));
+  CHECK(percent_denied(utf8guard_percent_validator_finish(&s), 1, 9, 1, 3, UTF8GUARD_CATEGORY_BIDI,
+                       0x202E));
+  utf8guard_percent_validator_init(&s, UTF8GUARD_PROFILE_STRICT);
+  CHECK(percent_is(utf8guard_percent_validator_feed(&s, "ok%E2%8", 7), UTF8GUARD_ERROR_NONE, 0, 0,
+                   0, 0));
+  /* At the end, %E2 alone is incomplete, and "%8" is a '%' and an '8'. */
+  CHECK(percent_is(utf8guard_percent_validator_finish(&s), UTF8GUARD_ERROR_TRUNCATED, 2, 3, 2, 1));
+
+  /* Every error, in order: a double encoding, then a '%' left at the end. */
+  utf8guard_percent_scanner_init(&s, UTF8GUARD_PROFILE_URL);
+  CHECK(utf8guard_percent_scanner_feed(&s, "%25", 3, collect_percent, &l) == UTF8GUARD_OK);
+  CHECK(utf8guard_percent_scanner_feed(&s, "5c%", 3, collect_percent, &l) == UTF8GUARD_OK);
+  CHECK(utf8guard_percent_scanner_finish(&s, collect_percent, &l) == UTF8GUARD_OK);
+  CHECK(l.count == 2);
+  CHECK(l.count == 2 &&
+        percent_denied(l.items[0], 0, 3, 0, 1, UTF8GUARD_CATEGORY_DOUBLE_ENCODING, 0x25));
+  CHECK(l.count == 2 &&
+        percent_denied(l.items[1], 5, 1, 3, 1, UTF8GUARD_CATEGORY_BAD_ESCAPE, 0x25));
+  CHECK(utf8guard_percent_scanner_errors(&s) == 2);
+}
+
 int main(void) {
   size_t i, kernels_run = 0;
   test_names();
@@ -375,6 +467,7 @@ int main(void) {
     test_sanitizer();
     test_scanner();
     test_policy();
+    test_percent();
     ++kernels_run;
   }
   CHECK(kernels_run >= 1);

@@ -16,15 +16,6 @@
 
 namespace utf8guard::testing {
 
-// denied_names is the policy as the oracle takes it: category names.
-inline reference::denied denied_names(policy p) {
-  reference::denied out;
-  for (const auto& [name, c] : kCategoryNames) {
-    if (p.denies(c)) out.insert(name);
-  }
-  return out;
-}
-
 inline std::vector<result> oracle_all_errors(std::string_view bytes, policy p) {
   std::vector<result> out;
   for (const reference::error& e : reference::all_errors(bytes, denied_names(p))) {

@@ -50,41 +50,55 @@ inline std::vector<std::string> split_tabs(const std::string& line) {
   return cols;
 }
 
-// load_manifest reads vectors.tsv; any malformed line throws with its number,
-// so a broken manifest fails the test instead of shrinking it.
-inline std::vector<attack_vector> load_manifest(const std::string& path) {
+// for_each_row calls row(cols, where) for each row of the TSV manifest at
+// path after its header line, which must be header; where names the line
+// for messages. A missing file or header, or a row with fewer than columns
+// columns, throws with the line's number, so a broken manifest fails the
+// test instead of shrinking it.
+template <class Row>
+void for_each_row(const std::string& path, std::string_view header, std::size_t columns,
+                  Row&& row) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open " + path);
-  std::vector<attack_vector> rows;
   std::string line;
-  bool header = false;
+  bool header_seen = false;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.empty() || line[0] == '#') continue;
-    const std::vector<std::string> cols = split_tabs(line);
     const std::string where = path + ":" + std::to_string(number) + ": ";
-    if (!header) {
-      if (line != "id\thex\tkind\toffset\tlength\tsanitized_hex\twhat")
-        throw std::runtime_error(where + "unexpected header");
-      header = true;
+    if (!header_seen) {
+      if (line != header) throw std::runtime_error(where + "unexpected header");
+      header_seen = true;
       continue;
     }
-    if (cols.size() < 7) throw std::runtime_error(where + "fewer than 7 columns");
-    attack_vector v;
-    v.id = cols[0];
-    v.line = number;
-    try {
-      v.bytes = parse_hex(cols[1]);
-      v.sanitized = parse_hex(cols[5]);
-      v.offset = std::stoul(cols[3]);
-      v.length = std::stoul(cols[4]);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(where + e.what());
+    const std::vector<std::string> cols = split_tabs(line);
+    if (cols.size() < columns) {
+      throw std::runtime_error(where + "fewer than " + std::to_string(columns) + " columns");
     }
-    v.kind = cols[2];
-    v.what = cols[6];
-    rows.push_back(std::move(v));
+    row(cols, where, number);
   }
-  if (!header) throw std::runtime_error(path + ": no header");
+  if (!header_seen) throw std::runtime_error(path + ": no header");
+}
+
+// load_manifest reads vectors.tsv.
+inline std::vector<attack_vector> load_manifest(const std::string& path) {
+  std::vector<attack_vector> rows;
+  for_each_row(path, "id\thex\tkind\toffset\tlength\tsanitized_hex\twhat", 7,
+               [&rows](const std::vector<std::string>& cols, const std::string& where, int number) {
+                 attack_vector v;
+                 v.id = cols[0];
+                 v.line = number;
+                 try {
+                   v.bytes = parse_hex(cols[1]);
+                   v.sanitized = parse_hex(cols[5]);
+                   v.offset = std::stoul(cols[3]);
+                   v.length = std::stoul(cols[4]);
+                 } catch (const std::exception& e) {
+                   throw std::runtime_error(where + e.what());
+                 }
+                 v.kind = cols[2];
+                 v.what = cols[6];
+                 rows.push_back(std::move(v));
+               });
   return rows;
 }
 

@@ -588,6 +588,139 @@ static void test_policies(void) {
   CHECK(l.calls == 0);
 }
 
+/* ---- Percent-encoded input ---------------------------------------------------- */
+
+static int refused_percent(utf8guard_percent_result r, size_t position) {
+  return refused(r.error, position);
+}
+
+static bool count_percent(void* ctx, utf8guard_percent_result e) {
+  (void)e;
+  ++*(int*)ctx;
+  return true;
+}
+
+static bool stop_percent(void* ctx, utf8guard_percent_result e) {
+  (void)e;
+  ++*(int*)ctx;
+  return false;
+}
+
+static void test_percent(void) {
+  const utf8guard_policy url = UTF8GUARD_PROFILE_URL;
+  utf8guard_percent_stream v, s, before;
+  char out[8];
+  size_t written = 7, i;
+  int calls = 0;
+
+  for (i = 0; i < LENGTHS; ++i) {
+    CHECK(!utf8guard_is_valid_percent(NULL, kLengths[i], 0));
+    CHECK(!utf8guard_is_valid_percent(NULL, kLengths[i], url));
+    CHECK(refused_percent(utf8guard_validate_percent(NULL, kLengths[i], url), 0));
+    written = 7;
+    CHECK(utf8guard_percent_decode(NULL, kLengths[i], out, &written) == UTF8GUARD_INVALID_ARGUMENT);
+    CHECK(written == 0);
+  }
+  written = 7;
+  CHECK(utf8guard_percent_decode("%41", 3, NULL, &written) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(written == 0);
+  CHECK(utf8guard_percent_decode("%41", 3, out, NULL) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_decode(NULL, 0, NULL, &written) == UTF8GUARD_OK && written == 0);
+
+  /* NULL objects. */
+  utf8guard_percent_validator_init(NULL, url);
+  utf8guard_percent_scanner_init(NULL, url);
+  CHECK(refused_percent(utf8guard_percent_validator_feed(NULL, "a", 1), 0));
+  CHECK(refused_percent(utf8guard_percent_validator_finish(NULL), 0));
+  CHECK(utf8guard_percent_scanner_feed(NULL, "a", 1, count_percent, &calls) ==
+        UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_scanner_finish(NULL, count_percent, &calls) ==
+        UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_scanner_errors(NULL) == SIZE_MAX);
+
+  /* A lost chunk in the middle of an escape: refused at the stream's
+   * position, for good; the open "%C" is never reported as a bad escape. */
+  for (i = 0; i < LENGTHS; ++i) {
+    utf8guard_percent_validator_init(&v, url);
+    CHECK(utf8guard_percent_validator_feed(&v, "ab%C", 4).error.kind == UTF8GUARD_ERROR_NONE);
+    CHECK(refused_percent(utf8guard_percent_validator_feed(&v, NULL, kLengths[i]), 4));
+    CHECK(refused_percent(utf8guard_percent_validator_feed(&v, "3", 1), 4));
+    CHECK(refused_percent(utf8guard_percent_validator_finish(&v), 4));
+    calls = 0;
+    utf8guard_percent_scanner_init(&s, url);
+    CHECK(utf8guard_percent_scanner_feed(&s, "ab%C", 4, count_percent, &calls) == UTF8GUARD_OK);
+    CHECK(utf8guard_percent_scanner_feed(&s, NULL, kLengths[i], count_percent, &calls) ==
+          UTF8GUARD_INVALID_ARGUMENT);
+    CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) ==
+          UTF8GUARD_INVALID_ARGUMENT);
+    CHECK(calls == 0 && utf8guard_percent_scanner_errors(&s) == 0);
+  }
+
+  /* A NULL callback; a callback that said stop. */
+  calls = 0;
+  utf8guard_percent_scanner_init(&s, url);
+  CHECK(utf8guard_percent_scanner_feed(&s, "a", 1, NULL, &calls) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_scanner_feed(&s, "%zz", 3, count_percent, &calls) ==
+        UTF8GUARD_INVALID_ARGUMENT);
+  utf8guard_percent_scanner_init(&s, url);
+  CHECK(utf8guard_percent_scanner_finish(&s, NULL, NULL) == UTF8GUARD_INVALID_ARGUMENT);
+  utf8guard_percent_scanner_init(&s, url);
+  CHECK(utf8guard_percent_scanner_feed(&s, "%zz%zz", 6, stop_percent, &calls) ==
+        UTF8GUARD_SINK_FAILED);
+  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_SINK_FAILED);
+  CHECK(calls == 1);
+
+  /* feed after finish: refused; finish twice: the same answer. */
+  utf8guard_percent_validator_init(&v, url);
+  CHECK(utf8guard_percent_validator_feed(&v, "%41", 3).error.kind == UTF8GUARD_ERROR_NONE);
+  CHECK(utf8guard_percent_validator_finish(&v).error.kind == UTF8GUARD_ERROR_NONE);
+  CHECK(utf8guard_percent_validator_finish(&v).error.kind == UTF8GUARD_ERROR_NONE);
+  CHECK(refused_percent(utf8guard_percent_validator_feed(&v, "b", 1), 3));
+  CHECK(refused_percent(utf8guard_percent_validator_finish(&v), 3));
+  calls = 0;
+  utf8guard_percent_scanner_init(&s, url);
+  CHECK(utf8guard_percent_scanner_feed(&s, "a%", 2, count_percent, &calls) == UTF8GUARD_OK);
+  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_OK);
+  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_OK);
+  CHECK(calls == 1 && utf8guard_percent_scanner_errors(&s) == 1);
+  CHECK(utf8guard_percent_scanner_feed(&s, "b", 1, count_percent, &calls) ==
+        UTF8GUARD_INVALID_ARGUMENT);
+
+  /* A stream set up by one init is refused by the other's functions. */
+  calls = 0;
+  utf8guard_percent_validator_init(&v, url);
+  utf8guard_percent_scanner_init(&s, url);
+  CHECK(utf8guard_percent_scanner_feed(&v, "%zz", 3, count_percent, &calls) ==
+        UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_scanner_finish(&v, count_percent, &calls) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(refused_percent(utf8guard_percent_validator_feed(&s, "%zz", 3), 0));
+  CHECK(refused_percent(utf8guard_percent_validator_finish(&s), 0));
+  CHECK(calls == 0);
+
+  /* Never initialised: refused, and nothing written to it. */
+  for (i = 0; i < 2; ++i) {
+    memset(&s, i == 0 ? 0 : 0xA5, sizeof s);
+    memcpy(&before, &s, sizeof s);
+    CHECK(refused_percent(utf8guard_percent_validator_feed(&s, "a", 1), 0));
+    CHECK(refused_percent(utf8guard_percent_validator_finish(&s), 0));
+    CHECK(utf8guard_percent_scanner_feed(&s, "%zz", 3, count_percent, &calls) ==
+          UTF8GUARD_INVALID_ARGUMENT);
+    CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) ==
+          UTF8GUARD_INVALID_ARGUMENT);
+    CHECK(utf8guard_percent_scanner_errors(&s) == SIZE_MAX);
+    CHECK(memcmp(&before, &s, sizeof s) == 0);
+  }
+  CHECK(calls == 0);
+
+  /* init is the way back, also after a failure. */
+  utf8guard_percent_scanner_init(&s, url);
+  CHECK(utf8guard_percent_scanner_feed(&s, "%zz", 3, count_percent, &calls) == UTF8GUARD_OK);
+  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_OK);
+  CHECK(calls == 1);
+  utf8guard_percent_validator_init(&v, url);
+  CHECK(utf8guard_percent_validator_feed(&v, "%zz", 3).error.kind == UTF8GUARD_ERROR_DISALLOWED);
+}
+
 /* ---- Kernels and version ------------------------------------------------------ */
 
 static void test_kernels(void) {
@@ -622,6 +755,7 @@ int main(void) {
     test_sanitizer();
     test_scanner();
     test_policies();
+    test_percent();
     ++kernels_run;
   }
   CHECK(kernels_run >= 1);

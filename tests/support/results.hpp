@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "policy_reference.hpp"
 #include "reference.hpp"
 #include "utf8guard/utf8guard.h"
 #include "utf8guard/utf8guard.hpp"
@@ -75,6 +76,15 @@ inline category category_named(std::string_view name) {
     if (n == name) return c;
   }
   return name.empty() ? category::none : static_cast<category>(0xFFFF);
+}
+
+// denied_names is the policy as the oracle takes it: category names.
+inline reference::denied denied_names(policy p) {
+  reference::denied out;
+  for (const auto& [name, c] : kCategoryNames) {
+    if (p.denies(c)) out.insert(name);
+  }
+  return out;
 }
 
 // kind_named maps the oracle's kind name to the enum. A name outside the

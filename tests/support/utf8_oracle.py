@@ -8,8 +8,9 @@ sanitized form. The kind of a subpart is decided here by its first offending
 byte, row by row as the kind table lists them; Python's reason string only
 cross-checks the truncated/incomplete split.
 
-Used by the CLI tests (tests/cli/harness.py) and the attack-vector audit
-(security/vectors/check_vectors.py); both add this folder to sys.path.
+Used by the CLI tests (tests/cli/harness.py) and the attack-vector audits
+(security/vectors/check_vectors.py and check_percent_vectors.py); each adds
+this folder to sys.path.
 """
 
 import codecs

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""check_percent_vectors.py [percent.tsv] - audit the percent-encoded attack
+vectors without utf8guard.
+
+Every expected report in percent.tsv was worked out by hand from
+docs/design.md 2.3. This script re-derives each one by means that share
+nothing with the library:
+
+- Python's urllib.parse.unquote_to_bytes decodes the input (a '%' without two
+  hex digits stays a literal '%', as 2.3 says), and a walk over the input
+  places every decoded byte's unit (3 encoded bytes for %XX, 1 otherwise);
+  the two must agree on the decoded bytes;
+- Python's UTF-8 codec and the kind table (tests/support/utf8_oracle.py) give
+  the ill-formed subparts of the decoded bytes;
+- the url profile's categories are written out below from docs/design.md's
+  table (Bidi_Control from Unicode's PropList.txt), the percent-only ones
+  from the walk.
+
+It also checks the format (check_vectors.manifest_rows, as for vectors.tsv:
+the exact header, one TAB between 12 columns, unique lowercase-dashed ids),
+printable ASCII inputs, and the rows issue 37 requires.
+Exit 0 when the manifest is right, 1 with one line per problem otherwise.
+"""
+import os
+import re
+import sys
+import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests",
+                                "support"))
+import utf8_oracle  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import check_vectors  # noqa: E402  (manifest_rows, main_for: what both checkers share)
+
+HEADER = ["id", "encoded", "profile", "kind", "category", "offset", "length", "decoded_offset",
+          "decoded_length", "code_point", "errors", "what"]
+KINDS = {"none", "disallowed", *utf8_oracle.KINDS}
+HEX_DIGITS = b"0123456789abcdefABCDEF"
+
+# docs/design.md's policy table, for the categories the profiles here deny.
+BIDI_CONTROL = {0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+
+
+def category_of(cp):
+    if cp == 0:
+        return "nul"
+    if 0x0A <= cp <= 0x0D or cp in (0x85, 0x2028, 0x2029):
+        return "newline"
+    if 0x01 <= cp <= 0x08 or 0x0E <= cp <= 0x1F or cp == 0x7F:
+        return "control"
+    if 0x80 <= cp <= 0x9F:
+        return "c1"
+    if cp in BIDI_CONTROL:
+        return "bidi"
+    return "none"
+
+
+PROFILES = {
+    "strict": set(),
+    "url": {"nul", "control", "newline", "c1", "bidi", "bad_escape", "double_encoding"},
+}
+
+# Issue 37 names these attacks; each must keep a row.
+REQUIRED = ["iis-cve-2000-0884-percent", "tomcat-cve-2008-2938-percent",
+            "iis-cve-2001-0333-double-decode", "nul-path-truncation", "encoded-bidi-override"]
+
+
+def units(data):
+    """(offset, width, is_bad_escape) of the unit of each decoded byte."""
+    out = []
+    i = 0
+    while i < len(data):
+        if data[i:i + 1] == b"%" and i + 2 < len(data) and data[i + 1] in HEX_DIGITS \
+                and data[i + 2] in HEX_DIGITS:
+            out.append((i, 3, False))
+            i += 3
+        else:
+            out.append((i, 1, data[i:i + 1] == b"%"))
+            i += 1
+    return out
+
+
+def expected_errors(data, deny):
+    """Every error of data, percent-decoded, in input order, as tuples
+    (offset, kind, category, length, decoded_offset, decoded_length, code_point)."""
+    decoded = urllib.parse.unquote_to_bytes(data)
+    where = units(data)
+    rebuilt = bytes(int(data[o + 1:o + 3], 16) if w == 3 else data[o] for o, w, _ in where)
+    if rebuilt != decoded:
+        raise ValueError("the unit walk and unquote_to_bytes disagree")
+
+    def mapped(kind, category, first, count, cp):
+        last = first + count - 1
+        offset = where[first][0]
+        return (offset, kind, category, where[last][0] + where[last][1] - offset, first, count, cp)
+
+    found = []
+    bad = {start: (end, reason) for start, end, reason in utf8_oracle.subparts(decoded)}
+    i = 0
+    while i < len(decoded):
+        if i in bad:
+            end, reason = bad[i]
+            found.append(mapped(utf8_oracle.kind_of(decoded, i, end, reason), "none", i, end - i, 0))
+            i = end
+            continue
+        lead = decoded[i]
+        n = 1 if lead < 0x80 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+        cp = ord(decoded[i:i + n].decode("utf-8"))
+        cat = "bom" if cp == 0xFEFF and i > 0 else category_of(cp)
+        if cat in deny:
+            found.append(mapped("disallowed", cat, i, n, cp))
+        i += n
+    for k, (_, width, is_bad) in enumerate(where):
+        if is_bad and "bad_escape" in deny:
+            found.append(mapped("disallowed", "bad_escape", k, 1, 0x25))
+        if width == 3 and decoded[k] == 0x25 and k + 2 < len(decoded) \
+                and decoded[k + 1] in HEX_DIGITS and decoded[k + 2] in HEX_DIGITS \
+                and "double_encoding" in deny:
+            found.append(mapped("disallowed", "double_encoding", k, 1, 0x25))
+    return sorted(found)
+
+
+def check(path):
+    problems = []
+    ids = {}
+    for where, cols in check_vectors.manifest_rows(path, HEADER, problems, ids):
+        vid, encoded, profile, kind, category = cols[:5]
+        numbers = [cols[5], cols[6], cols[7], cols[8], cols[10]]  # offsets, lengths, errors
+        cp_text, what = cols[9], cols[11]
+        if not re.fullmatch(r"[\x21-\x7E]+", encoded):
+            problems.append(f"{where}: encoded '{encoded}' is not printable ASCII")
+        if profile not in PROFILES:
+            problems.append(f"{where}: profile '{profile}' is not one of {sorted(PROFILES)}")
+            continue
+        if kind not in KINDS:
+            problems.append(f"{where}: unknown kind '{kind}'")
+        if not all(n.isdigit() for n in numbers):
+            problems.append(f"{where}: offsets, lengths and errors must be decimal")
+            continue
+        if not re.fullmatch(r"-|U\+[0-9A-F]{4,6}", cp_text):
+            problems.append(f"{where}: code_point '{cp_text}' is not '-' or U+XXXX")
+            continue
+        if not what.strip():
+            problems.append(f"{where}: empty 'what'")
+        try:
+            errors = expected_errors(encoded.encode("ascii"), PROFILES[profile])
+        except (ValueError, UnicodeEncodeError) as e:
+            problems.append(f"{where}: {vid}: {e}")
+            continue
+        first = errors[0] if errors else (0, "none", "none", 0, 0, 0, 0)
+        cp = 0 if cp_text == "-" else int(cp_text[2:], 16)
+        got = (int(numbers[0]), kind, category, int(numbers[1]), int(numbers[2]), int(numbers[3]),
+               cp, int(numbers[4]))
+        want = first + (len(errors),)
+        if got != want:
+            problems.append(f"{where}: {vid}: manifest says {got}, Python and docs/design.md say "
+                            f"{want} (offset, kind, category, length, decoded offset and length, "
+                            f"code point, errors)")
+        if (kind == "disallowed") != (cp_text != "-"):
+            problems.append(f"{where}: {vid}: a code point goes with kind disallowed alone")
+    for vid in REQUIRED:
+        if vid not in ids:
+            problems.append(f"{path}: required row {vid} is missing")
+    return problems, len(ids)
+
+
+def main():
+    return check_vectors.main_for(check, "percent.tsv",
+                                  "percent vectors agree with Python's decoders and docs/design.md")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

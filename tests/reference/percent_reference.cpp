@@ -1,0 +1,103 @@
+// percent_reference.cpp - see percent_reference.hpp.
+#include "percent_reference.hpp"
+
+#include <algorithm>
+
+namespace reference::percent {
+namespace {
+
+constexpr std::string_view kHexDigits = "0123456789abcdef";
+
+// digit_value is the value of hex digit c in either case, or -1.
+int digit_value(char c) {
+  const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  const std::size_t at = kHexDigits.find(lower);
+  return at == std::string_view::npos ? -1 : static_cast<int>(at);
+}
+
+bool is_hex_digit(char c) { return digit_value(c) >= 0; }
+
+// policy_part is deny without the two percent-only categories: when it is
+// empty the plain oracle answers, which needs no Unicode data files.
+denied policy_part(const denied& deny) {
+  denied out = deny;
+  out.erase("bad_escape");
+  out.erase("double_encoding");
+  return out;
+}
+
+}  // namespace
+
+decoded decode(std::string_view in) {
+  decoded d;
+  for (std::size_t i = 0; i < in.size();) {
+    const bool escape =
+        in[i] == '%' && i + 2 < in.size() && is_hex_digit(in[i + 1]) && is_hex_digit(in[i + 2]);
+    if (in[i] == '%' && !escape) d.bad_escapes.push_back(d.bytes.size());
+    const std::size_t width = escape ? 3 : 1;
+    const char byte =
+        escape ? static_cast<char>(digit_value(in[i + 1]) * 16 + digit_value(in[i + 2])) : in[i];
+    d.bytes.push_back(byte);
+    d.offset.push_back(i);
+    d.width.push_back(width);
+    i += width;
+  }
+  for (std::size_t k = 0; k + 2 < d.bytes.size(); ++k) {
+    if (d.bytes[k] == '%' && d.width[k] == 3 && is_hex_digit(d.bytes[k + 1]) &&
+        is_hex_digit(d.bytes[k + 2])) {
+      d.double_encodings.push_back(k);
+    }
+  }
+  return d;
+}
+
+std::vector<error> all_errors(std::string_view encoded, const denied& deny) {
+  const decoded d = decode(encoded);
+  const denied rest = policy_part(deny);
+  const std::vector<reference::error> found =
+      rest.empty() ? reference::all_errors(d.bytes) : reference::all_errors(d.bytes, rest);
+  std::vector<error> out;
+  // An error covering decoded bytes [first, first + count) covers the units
+  // that carry them, which follow one another in the input.
+  auto mapped = [&d](reference::error e, std::size_t first, std::size_t count) {
+    error m;
+    static_cast<reference::error&>(m) = e;
+    const std::size_t last = first + count - 1;
+    m.offset = d.offset[first];
+    m.length = d.offset[last] + d.width[last] - d.offset[first];
+    m.decoded_offset = first;
+    m.decoded_length = count;
+    return m;
+  };
+  for (const reference::error& e : found) out.push_back(mapped(e, e.offset, e.length));
+  const reference::error percent_sign{"disallowed", 0, 0, {}, U'%'};
+  if (deny.count("bad_escape") != 0) {
+    for (std::size_t k : d.bad_escapes) {
+      reference::error e = percent_sign;
+      e.category = "bad_escape";
+      out.push_back(mapped(e, k, 1));
+    }
+  }
+  if (deny.count("double_encoding") != 0) {
+    for (std::size_t k : d.double_encodings) {
+      reference::error e = percent_sign;
+      e.category = "double_encoding";
+      out.push_back(mapped(e, k, 1));
+    }
+  }
+  // Two events never start at the same encoded byte: a bad escape and a
+  // double encoding decode to '%', which no error or category starts with.
+  std::stable_sort(out.begin(), out.end(),
+                   [](const error& a, const error& b) { return a.offset < b.offset; });
+  return out;
+}
+
+error first_error(std::string_view encoded, const denied& deny) {
+  const std::vector<error> all = all_errors(encoded, deny);
+  if (!all.empty()) return all.front();
+  error none;
+  none.kind = "none";
+  return none;
+}
+
+}  // namespace reference::percent

@@ -1,0 +1,179 @@
+// percent_guard_page_test.cpp - proof that the percent-encoded entry points
+// read nothing outside their input and write nothing outside their output,
+// on every kernel.
+//
+// For every length 0..128 and several contents (escape-dense, raw, noisy,
+// ending in '%' or '%X', where a decoder looks for the two hex digits that
+// are not there), the input is placed with its last byte against a
+// PROT_NONE page and, separately, with its first byte right after one.
+// validate_percent_encoded, is_valid_percent_encoded (C++ and C),
+// percent_validator and percent_scanner (whole, and one byte per feed) and
+// percent_decode (into an output of exactly the input's size, against a
+// guard) must then answer as the oracle does, with no policy and with the
+// percent categories denied; under the url profile (categories read from
+// the Unicode data files, which the oracle would load in every one of these
+// processes) they must agree with one another. Then (NULL, 0) and (pointer
+// into a PROT_NONE page, 0) go through every one of them.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "guard_page.hpp"
+#include "hex.hpp"
+#include "kernels.hpp"
+#include "percent_support.hpp"
+
+namespace utf8guard::testing {
+namespace {
+
+constexpr std::size_t kMaxLength = 128;
+
+// cycle is n bytes made of the units, in turn, with 'a' where the next unit
+// would not fit.
+std::string cycle(const std::vector<std::string>& units, std::size_t n) {
+  std::string s;
+  for (std::size_t k = 0; s.size() < n; ++k) {
+    const std::string& u = units[k % units.size()];
+    s += s.size() + u.size() <= n ? u : std::string(1, 'a');
+  }
+  return s;
+}
+
+// with_tail is cycle(units) of n bytes whose last bytes are tail.
+std::string with_tail(const std::vector<std::string>& units, std::size_t n, std::string tail) {
+  if (tail.size() > n) tail.erase(0, tail.size() - n);
+  return cycle(units, n - tail.size()) + tail;
+}
+
+const std::vector<std::string> kDense = {"%C3%A9", "%e2%82%ac", "%F0%9F%98%80",
+                                         "%41",    "%2F",       "%ef%bb%bf"};
+const std::vector<std::string> kBroken = {"%C0%AF", "%zz", "%255c",     "%E2%80%AE",
+                                          "%00",    "%",   "%ED%A0%80", "%4"};
+const std::vector<std::string> kRaw = {"a", "\xC3\xA9", "\xE2\x82\xAC", "/", "\xF0\x9F\x98\x80"};
+
+// contents returns the inputs of length n, each with its name.
+std::vector<std::pair<std::string, std::string>> contents(std::size_t n) {
+  std::string noise(n, '\0');
+  static const char kAlphabet[] = "%%%4AC3a9Gf\x80\xC3\xE2";
+  std::uint32_t x = 0x9E3779B9u ^ static_cast<std::uint32_t>(n);
+  for (char& c : noise) {
+    x = x * 1664525u + 1013904223u;
+    c = kAlphabet[(x >> 24) % (sizeof kAlphabet - 1)];
+  }
+  return {
+      {"escapes", cycle(kDense, n)},
+      {"broken escapes", cycle(kBroken, n)},
+      {"raw", cycle(kRaw, n)},
+      {"escapes then %", with_tail(kDense, n, "%")},
+      {"escapes then %X", with_tail(kDense, n, "%C")},
+      {"escapes then %XG", with_tail(kDense, n, "%CG")},
+      {"raw then %", with_tail(kRaw, n, "%")},
+      {"raw then %X", with_tail(kRaw, n, "%4")},
+      {"escape cut before the end", with_tail(kDense, n, "%E2%82")},
+      {"noise", noise},
+  };
+}
+
+// check_guarded runs the checks on g under p. The answers are the oracle's,
+// or without one (a policy whose categories need the Unicode data files,
+// which the other tests compare with the oracle) the one-shot answer's.
+void check_guarded(const guarded_buffer& g, policy p, bool oracle) {
+  const std::string_view in = g.view();
+  const std::vector<percent_result> want =
+      oracle ? oracle_percent_errors(in, p) : stream_pieces(in, {}, p).errors;
+  const percent_result first = first_of(want);
+  ASSERT_EQ(validate_percent_encoded(in, p), first);
+  ASSERT_EQ(is_valid_percent_encoded(in, p), first.ok());
+  ASSERT_EQ(from_c(utf8guard_validate_percent(in.data(), in.size(), p.bits())), first);
+  ASSERT_EQ(utf8guard_is_valid_percent(in.data(), in.size(), p.bits()), first.ok());
+
+  // Whole, then one byte per feed: the last feed is the byte against the
+  // guard, or the first one the byte after it.
+  const streamed whole = stream_pieces(in, {}, p);
+  ASSERT_EQ(whole.validator, first);
+  ASSERT_EQ(whole.errors, want);
+  std::vector<std::size_t> every;
+  for (std::size_t i = 1; i < in.size(); ++i) every.push_back(i);
+  const streamed bytes = stream_pieces(in, every, p);
+  ASSERT_EQ(bytes.validator, first);
+  ASSERT_EQ(bytes.errors, want);
+}
+
+void check_decode_guarded(const guarded_buffer& g) {
+  const std::string_view in = g.view();
+  const std::string decoded = reference::percent::decode(in).bytes;
+  ASSERT_EQ(percent_decode(in), decoded);
+  guarded_output out(in.size());
+  std::size_t written = 0;
+  ASSERT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), &written), UTF8GUARD_OK);
+  ASSERT_EQ(hex(std::string_view(out.data(), written)), hex(decoded));
+}
+
+class PercentGuardPage : public EveryKernel {
+ protected:
+  void every_length(guarded_buffer::side side) {
+    const policy percent_only = policy(category::bad_escape) | category::double_encoding;
+    for (std::size_t n = 0; n <= kMaxLength; ++n) {
+      for (const auto& [name, bytes] : contents(n)) {
+        ASSERT_EQ(bytes.size(), n) << name;
+        SCOPED_TRACE(name + ", length " + std::to_string(n) + ": [" + hex(bytes) + "]");
+        const guarded_buffer g(bytes, side);
+        check_guarded(g, policy(), true);
+        check_guarded(g, percent_only, true);
+        check_guarded(g, policy::url(), false);
+        if (HasFatalFailure()) return;
+        check_decode_guarded(g);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+};
+
+TEST_P(PercentGuardPage, LastByteBeforeGuardEveryLength) { every_length(guarded_buffer::at_end); }
+
+TEST_P(PercentGuardPage, FirstByteAfterGuardEveryLength) { every_length(guarded_buffer::at_start); }
+
+// (NULL, 0) and (pointer into a PROT_NONE page, 0) are the empty input.
+TEST_P(PercentGuardPage, EmptyInputEveryEntryPoint) {
+  const guarded_buffer g("", guarded_buffer::at_end);
+  guarded_output out_page(0);
+  for (const char* p : {static_cast<const char*>(nullptr), g.guard_address()}) {
+    SCOPED_TRACE(p == nullptr ? "(NULL, 0)" : "(guard page, 0)");
+    char* out = p == nullptr ? nullptr : out_page.guard();
+    const std::string_view empty(p, 0);
+    EXPECT_TRUE(is_valid_percent_encoded(empty, policy::url()));
+    EXPECT_TRUE(validate_percent_encoded(empty, policy::url()).ok());
+    EXPECT_TRUE(utf8guard_is_valid_percent(p, 0, UTF8GUARD_PROFILE_URL));
+    EXPECT_EQ(utf8guard_validate_percent(p, 0, UTF8GUARD_PROFILE_URL).error.kind,
+              UTF8GUARD_ERROR_NONE);
+    EXPECT_EQ(percent_decode(empty), "");
+    std::size_t written = 7;
+    EXPECT_EQ(utf8guard_percent_decode(p, 0, out, &written), UTF8GUARD_OK);
+    EXPECT_EQ(written, 0u);
+
+    // An empty chunk in the middle of an escape changes nothing.
+    percent_validator v(policy::url());
+    EXPECT_TRUE(v.feed("%E").ok());
+    EXPECT_TRUE(v.feed(empty).ok());
+    EXPECT_TRUE(v.feed("2%8").ok());
+    EXPECT_TRUE(v.feed(empty).ok());
+    EXPECT_TRUE(v.feed("2%AC").ok());
+    EXPECT_TRUE(v.finish().ok());
+    std::size_t errors = 0;
+    percent_scanner s(policy::url());
+    const auto count = [&errors](const percent_result&) { ++errors; };
+    EXPECT_TRUE(s.feed(empty, count));
+    EXPECT_TRUE(s.feed("%", count));
+    EXPECT_TRUE(s.feed(empty, count));
+    EXPECT_TRUE(s.feed("4", count));
+    EXPECT_TRUE(s.feed(empty, count));
+    EXPECT_TRUE(s.finish(count));
+    EXPECT_EQ(errors, 1u);  // "%4" at the end is a bad escape
+  }
+}
+
+UTF8GUARD_INSTANTIATE_FOR_EVERY_KERNEL(PercentGuardPage);
+
+}  // namespace
+}  // namespace utf8guard::testing
