@@ -1,26 +1,19 @@
 // percent_differential - percent-encoded input (docs/design.md 2.3) must be
-// decided exactly as liburiparser's decoding followed by the policy oracle
-// (tests/reference/policy_reference.cpp), on every usable kernel, one-shot
-// and split:
+// decided exactly as liburiparser decodes it and the percent oracle
+// (tests/reference/percent_reference.hpp: the policy oracle over the decoded
+// bytes, its offsets mapped back to the encoded units) judges it, on every
+// usable kernel, one-shot and split:
 //   - percent_decode equals uriparser's uriUnescapeInPlaceExA ('+' kept,
-//     line breaks untouched);
+//     line breaks untouched), and so does the oracle's decoding;
 //   - validate_percent_encoded (on a misaligned copy too) and
-//     is_valid_percent_encoded equal the oracle's first error or violation
-//     over the decoded bytes, its offsets mapped back to the encoded input,
-//     with bad_escape and double_encoding among them when the policy denies
-//     them;
+//     is_valid_percent_encoded equal the oracle's first error or violation,
+//     bad_escape and double_encoding among them when the policy denies them;
 //   - the input cut at split points drawn from the data, fed to a
 //     percent_validator and a percent_scanner: each error arrives no earlier
 //     than the first byte of the unit that decides it and no later than the
 //     byte that completes that unit (an escape's second digit; for a bad
 //     escape, the byte that is not a hex digit; only finish() for what the
 //     end decides), finish() gives the first error and the scanner every one.
-//
-// The mapping between encoded and decoded offsets is written here from the
-// contract, not taken from the library: a walk over the units (%XX with two
-// hex digits is one decoded byte from three encoded ones; every other byte,
-// a bad escape's '%' too, is itself). The walk's bytes must equal
-// uriparser's, which checks the walk.
 //
 // uriparser reads a NUL-terminated string, so a raw NUL would end its input:
 // the runs between raw NULs are decoded one by one and joined with NUL (a
@@ -42,8 +35,9 @@
 #include <cstdlib>
 
 #include "fuzz_common.hpp"
+#include "percent_reference.hpp"
+#include "percent_support.hpp"
 #include "policy_common.hpp"
-#include "policy_reference.hpp"
 
 namespace {
 
@@ -70,108 +64,53 @@ bool is_hex(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-int hex_value(char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
-
-// unit is where one decoded byte comes from: encoded bytes [at, at + width),
-// and the encoded byte whose arrival decides what the unit is (kAtFinish when
-// only the end of the input does: a '%' or "%X" at the end).
-struct unit {
-  std::size_t at;
-  std::size_t width;
-  std::size_t decided;
-  bool bad_escape;
-};
-
-struct walk {
-  std::string decoded;
-  std::vector<unit> units;  // one per decoded byte
-};
-
-walk walk_units(std::string_view in) {
-  walk w;
-  for (std::size_t i = 0; i < in.size();) {
-    if (in[i] != '%') {
-      w.units.push_back({i, 1, i, false});
-      w.decoded.push_back(in[i++]);
-      continue;
-    }
-    const bool d1 = i + 1 < in.size() && is_hex(in[i + 1]);
-    const bool d2 = d1 && i + 2 < in.size() && is_hex(in[i + 2]);
-    if (d2) {
-      w.units.push_back({i, 3, i + 2, false});
-      w.decoded.push_back(static_cast<char>(hex_value(in[i + 1]) * 16 + hex_value(in[i + 2])));
-      i += 3;
-      continue;
-    }
-    // A bad escape: the first byte after '%' that is not a hex digit decides it.
-    const std::size_t decided = !d1 ? i + 1 : i + 2;
-    w.units.push_back({i, 1, decided < in.size() ? decided : kAtFinish, true});
-    w.decoded.push_back('%');
-    ++i;
-  }
-  return w;
+// decided is the encoded byte whose arrival decides what the unit of decoded
+// byte k is (kAtFinish when only the end of the input does: a '%' or "%X" at
+// the end): an escape's second digit, a raw byte itself, and for a bad
+// escape the first byte after its '%' that is not a hex digit.
+std::size_t decided(std::string_view in, const reference::percent::decoded& d, std::size_t k) {
+  const std::size_t at = d.offset[k];
+  if (d.width[k] == 3) return at + 2;
+  if (in[at] != '%') return at;
+  const std::size_t by = at + 1 < in.size() && is_hex(in[at + 1]) ? at + 2 : at + 1;
+  return by < in.size() ? by : kAtFinish;
 }
 
 // expected is one error the library must report, with the window of encoded
 // bytes whose arrival may report it in a stream: [first, last].
 struct expected {
   utf8guard::percent_result r;
-  std::string_view kind;
-  std::string_view category;
   std::size_t first;
   std::size_t last;
 };
 
-// all_expected maps the oracle's errors over the decoded bytes onto the
-// units and adds the two percent-only categories, in input order.
-std::vector<expected> all_expected(const walk& w, utf8guard::policy p) {
-  const reference::denied deny = fuzz::denied_names(p);
+// all_expected is the oracle's errors, in input order, each with the window
+// of the decoded byte that decides it.
+std::vector<expected> all_expected(std::string_view in, const reference::percent::decoded& d,
+                                   utf8guard::policy p) {
   std::vector<expected> out;
-  const auto add = [&](std::string_view kind, std::string_view cat, char32_t cp, std::size_t d,
-                       std::size_t len, std::size_t decisive) {
-    expected e;
-    e.r.offset = w.units[d].at;
-    e.r.length = w.units[d + len - 1].at + w.units[d + len - 1].width - e.r.offset;
-    e.r.code_point = cp;
-    e.r.decoded_offset = d;
-    e.r.decoded_length = len;
-    e.kind = kind;
-    e.category = cat;
-    const bool at_end = decisive == SIZE_MAX || w.units[decisive].decided == kAtFinish;
-    e.first = at_end ? kAtFinish : w.units[decisive].at;
-    e.last = at_end ? kAtFinish : w.units[decisive].decided;
-    out.push_back(e);
-  };
-  for (const reference::error& e : reference::all_errors(w.decoded, deny)) {
-    const utf8guard::result as_result = utf8guard::testing::from_reference(e);
-    const std::size_t decisive = e.kind == "disallowed" ? e.offset + e.length - 1
-                                                        : fuzz::decisive_byte(as_result, w.decoded);
-    add(e.kind, e.category, e.code_point, e.offset, e.length, decisive);
-  }
-  const bool bad = deny.count("bad_escape") != 0;
-  const bool twice = deny.count("double_encoding") != 0;
-  for (std::size_t d = 0; d < w.units.size(); ++d) {
-    if (bad && w.units[d].bad_escape) add("disallowed", "bad_escape", U'%', d, 1, d);
-    if (twice && w.units[d].width == 3 && w.decoded[d] == '%' && d + 2 < w.decoded.size() &&
-        is_hex(w.decoded[d + 1]) && is_hex(w.decoded[d + 2])) {
-      add("disallowed", "double_encoding", U'%', d, 1, d + 2);
+  for (const reference::percent::error& e :
+       reference::percent::all_errors(in, utf8guard::testing::denied_names(p))) {
+    const utf8guard::percent_result r = utf8guard::testing::from_reference(e);
+    std::size_t decisive = 0;
+    if (e.category == "bad_escape") {
+      decisive = e.decoded_offset;
+    } else if (e.category == "double_encoding") {
+      decisive = e.decoded_offset + 2;  // the second hex digit after it
+    } else if (e.kind == "disallowed") {
+      decisive = e.decoded_offset + e.decoded_length - 1;  // the character's last byte
+    } else {
+      const utf8guard::result in_decoded{r.kind, r.decoded_offset, r.decoded_length};
+      decisive = fuzz::decisive_byte(in_decoded, d.bytes);
     }
+    const bool at_end = decisive >= d.bytes.size() || decided(in, d, decisive) == kAtFinish;
+    out.push_back({r, at_end ? kAtFinish : d.offset[decisive],
+                   at_end ? kAtFinish : decided(in, d, decisive)});
   }
-  // Each decoded byte belongs to at most one error: order by decoded offset.
-  std::stable_sort(out.begin(), out.end(), [](const expected& a, const expected& b) {
-    return a.r.decoded_offset < b.r.decoded_offset;
-  });
   return out;
 }
 
-bool same(const utf8guard::percent_result& r, const expected& e) {
-  if (utf8guard::to_string(r.kind) != e.kind || r.offset != e.r.offset || r.length != e.r.length ||
-      r.decoded_offset != e.r.decoded_offset || r.decoded_length != e.r.decoded_length) {
-    return false;
-  }
-  if (r.kind != utf8guard::error::disallowed) return true;
-  return utf8guard::to_string(r.category) == e.category && r.code_point == e.r.code_point;
-}
+bool same(const utf8guard::percent_result& r, const expected& e) { return r == e.r; }
 
 // A clean input's answer is the empty result.
 bool same_first(const utf8guard::percent_result& r, const std::vector<expected>& all) {
@@ -198,11 +137,7 @@ std::string describe(const utf8guard::percent_result& r) {
 }
 
 std::string describe(const expected& e) {
-  std::string s = fuzz::describe(e.kind, e.r.offset, e.r.length);
-  if (e.kind == "disallowed") {
-    s.append(" ").append(e.category).append(" ").append(code_point(e.r.code_point));
-  }
-  s += " decoded@" + std::to_string(e.r.decoded_offset) + "+" + std::to_string(e.r.decoded_length);
+  const std::string s = describe(e.r);
   if (e.first == kAtFinish) return s + " (finish)";
   return s + " (bytes " + std::to_string(e.first) + ".." + std::to_string(e.last) + ")";
 }
@@ -303,12 +238,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<std::string_view> chunks = fuzz::chunks_of(input, raw);
 
   const std::string decoded = uriparser_decode(input);
-  const walk w = walk_units(input);
-  if (w.decoded != decoded) {
-    fuzz::fail(kTarget, "the target's unit walk and uriparser decode differently", input,
-               {{"walk", fuzz::hex(w.decoded)}, {"uriparser", fuzz::hex(decoded)}});
+  const reference::percent::decoded oracle = reference::percent::decode(input);
+  if (oracle.bytes != decoded) {
+    fuzz::fail(kTarget, "the percent oracle and uriparser decode differently", input,
+               {{"oracle", fuzz::hex(oracle.bytes)}, {"uriparser", fuzz::hex(decoded)}});
   }
-  const std::vector<expected> all = all_expected(w, p);
+  const std::vector<expected> all = all_expected(input, oracle, p);
   const fuzz::misaligned_copy shifted(input, 1 + input.size() % 63);
 
   for (const std::string& name : fuzz::usable_kernels()) {

@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t& c : cuts) c = input.empty() ? 0 : c % (input.size() + 1);
   std::sort(cuts.begin(), cuts.end());
 
-  const reference::denied deny = fuzz::denied_names(p);
+  const reference::denied deny = utf8guard::testing::denied_names(p);
   const std::vector<reference::error> all = reference::all_errors(input, deny);
   const reference::error first = all.empty() ? reference::error{"none", 0, 0} : all.front();
   const std::string clean = reference::sanitize(input, deny);
