@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make_seeds.py - regenerate the handcrafted seeds in corpus/<target>/.
 
-    python3 fuzz/make_seeds.py [--lipsum DIR] [--vectors FILE.tsv]
+    python3 fuzz/make_seeds.py [--lipsum DIR] [--vectors FILE.tsv] [--percent-vectors FILE.tsv]
 
 Writes the same named seeds into every target's folder (the targets read
 their controls off the end of the data, so plain text works for all), less
@@ -25,7 +25,10 @@ the pct_* seeds, which only percent_differential reads as more than ASCII:
              malformed escape (%, %X, %XG, %%41), double encoding, the kind
              seeds with every byte escaped, escapes across a 64-byte block
              and request lines; each also as *_url, with controls at its end
-             for the policy targets: the url profile and one split inside it
+             for the policy targets: the url profile and one split inside it,
+             and as *_url_window, after a decoding window of escapes; and
+             pct_vec_*, the rows of security/vectors/percent.tsv under their
+             profiles
   vec_*      the security vectors, when security/vectors/vectors.tsv exists
   regress_*  inputs that once made an implementation disagree (fuzz/README.md)
 
@@ -242,6 +245,15 @@ PERCENT_TARGET = "percent_differential"
 URL_PROFILE = 0x61F  # nul control newline c1 bidi bad_escape double_encoding
 
 
+def controls(policy, split=None, pad=0):
+    """The control bytes percent_differential reads off the end (policy_differential
+    the first ones): in file order the padding byte, the split values, their
+    count and the policy bits; the reader takes them from the end, back to front."""
+    splits = b"" if split is None else bytes([split >> 8, split & 0xFF])
+    return (bytes([pad]) + splits + bytes([0 if split is None else 1]) +
+            bytes([policy >> 8, policy & 0xFF]))
+
+
 def percent_seeds(kinds):
     seeds = {
         "pct_iis_overlong_slash": b"/scripts/..%c0%af../winnt/system32/cmd.exe",
@@ -280,20 +292,19 @@ def percent_seeds(kinds):
     rlo = escaped("\u202e".encode())
     for shift in range(len(rlo)):
         seeds["pct_block_%d" % shift] = b"q" * (64 - shift) + rlo + b"q" * 8
-    # The same with controls at the end for the targets that read them: no
-    # split when the data ends in a count of 0, here one split inside.
+    # The same with controls at the end for the targets that read them: the
+    # url profile and one split inside, alone and after a decoding window.
     for name, data in list(seeds.items()):
-        cut = len(data) // 2 + 1
-        seeds[name + "_url"] = (data + bytes([cut >> 8, cut & 0xFF, 1]) +
-                                bytes([URL_PROFILE >> 8, URL_PROFILE & 0xFF]))
+        seeds[name + "_url"] = data + controls(URL_PROFILE, len(data) // 2 + 1)
+        seeds[name + "_url_window"] = data + controls(URL_PROFILE, len(data) // 2 + 1, pad=1)
     return seeds
 
 
-def vector_seeds(tsv):
-    seeds = {}
+def tsv_rows(tsv):
+    """The rows of a vectors TSV as dicts by its header; none, said, without the file."""
     if not os.path.isfile(tsv):
         print("make_seeds: no security vectors at %s: skipped" % tsv, file=sys.stderr)
-        return seeds
+        return
     header = None
     with open(tsv, encoding="utf-8") as f:
         for line in f:
@@ -304,10 +315,23 @@ def vector_seeds(tsv):
             if header is None:
                 header = fields
                 continue
-            row = dict(zip(header, fields))
-            safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in row["id"])
-            seeds["vec_%s" % safe] = bytes.fromhex(row["hex"])
-    return seeds
+            yield dict(zip(header, fields))
+
+
+def safe_name(row_id):
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in row_id)
+
+
+def vector_seeds(tsv):
+    return {"vec_%s" % safe_name(row["id"]): bytes.fromhex(row["hex"]) for row in tsv_rows(tsv)}
+
+
+def percent_vector_seeds(tsv):
+    """security/vectors/percent.tsv: each encoded input under its row's profile."""
+    profiles = {"strict": 0, "url": URL_PROFILE}
+    return {"pct_vec_%s" % safe_name(row["id"]):
+            row["encoded"].encode() + controls(profiles[row["profile"]])
+            for row in tsv_rows(tsv) if row["profile"] in profiles}
 
 
 def regression_seeds():
@@ -325,13 +349,16 @@ def main():
                                                          "lipsum"))
     parser.add_argument("--vectors", default=os.path.join(ROOT, "security", "vectors",
                                                           "vectors.tsv"))
+    parser.add_argument("--percent-vectors", default=os.path.join(ROOT, "security", "vectors",
+                                                                  "percent.tsv"))
     parser.add_argument("--out", default=os.path.join(ROOT, "corpus"))
     args = parser.parse_args()
 
     seeds = {}
     for part in (table37_seeds(), kind_seeds(KINDS), legacy_seeds(), category_seeds(),
                  block_seeds(), percent_seeds(KINDS), lipsum_seeds(args.lipsum),
-                 vector_seeds(args.vectors), regression_seeds()):
+                 vector_seeds(args.vectors), percent_vector_seeds(args.percent_vectors),
+                 regression_seeds()):
         seeds.update(part)
     for target in TARGETS:
         folder = os.path.join(args.out, target)
