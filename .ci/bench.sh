@@ -2,8 +2,10 @@
 # .ci/bench.sh - the benchmarks' CI smoke job: build them with g++ and run
 # every benchmark once with a tiny min time, so that none rots. Each benchmark
 # checks its answer before timing it (every kernel against the scalar one,
-# every competitor against the input's known validity), so a wrong kernel
-# fails this job too. Also runs the report, the Node timer, the callgrind
+# every competitor against the input's known validity; the percent-encoded
+# pairs: curl's and uriparser's decoding against percent_decode, and the
+# two-pass pipeline's verdict against validate_percent_encoded on every
+# kernel), so a wrong kernel fails this job too. Also runs the report, the Node timer, the callgrind
 # driver, utf8guard_short and utf8guard_feed_layers once, compare.py on the run against
 # itself, and kernel_ab.sh against HEAD (a build of its own, about a minute).
 #
@@ -37,6 +39,14 @@ if ! "$bin/utf8guard_bench" "$tmp/mixed_256K.bin" "$tmp/err1%_256K.bin" \
 fi
 count=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["benchmarks"]))' \
   "$tmp/smoke.json")
+# The percent-encoded pairs (percent_paired.cpp) on every kernel, over the
+# request lines ($UTF8GUARD_BENCH_DATA/urls, else the generated stand-in) and
+# the texts without '%'.
+read -r percent kernel_count < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
+print(sum(b["name"].startswith("pair_percent_") for b in d["benchmarks"]),
+      len(d["context"]["utf8guard_kernels"].split(",")))' "$tmp/smoke.json")
+[ "$percent" -ge $((5 * kernel_count)) ] ||
+  { echo "bench: $percent pair_percent_ benchmarks ran, fewer than 5 per kernel" >&2; exit 1; }
 # report.py exits 1 when any benchmark failed its check; show why.
 if ! python3 bench/report.py "$tmp/smoke.json" >"$tmp/report.txt"; then
   sed -n '/FAILED/,$p' "$tmp/report.txt" >&2
@@ -93,4 +103,4 @@ if [ "$ab_rows" -eq 0 ] || grep -q FAILED <<<"$ab"; then
   echo "$ab" >&2
   exit 1
 fi
-echo "bench: $count benchmarks, $short short-string pairs, $layers feed layers and $ab_rows kernel A/B bodies ran and checked their answers in $((SECONDS - start))s"
+echo "bench: $count benchmarks ($percent of percent-encoded input), $short short-string pairs, $layers feed layers and $ab_rows kernel A/B bodies ran and checked their answers in $((SECONDS - start))s"

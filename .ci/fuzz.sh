@@ -8,7 +8,8 @@
 # turn one into a regression test).
 #
 # Needs (Debian): clang, libclang-rt-14-dev, afl++, cmake, ninja-build,
-# libicu-dev - .ci/run installs them through scripts/install-deps.sh --ci.
+# libicu-dev, liburiparser-dev, unicode-data - .ci/run installs them through
+# scripts/install-deps.sh --ci.
 # The regression replay of the corpus is part of ctest (label "fuzz").
 set -euo pipefail
 cd "$(dirname "$0")/.."

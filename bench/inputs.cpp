@@ -2,6 +2,8 @@
 #include "inputs.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -181,6 +183,86 @@ std::string make_bursts(std::size_t n, std::uint64_t seed) {
   while (s.size() < n) s.append(kPieces[rng.below(std::size(kPieces))]);
   s.resize(n);
   return s;
+}
+
+namespace {
+
+// The scripts of the lipsum texts (bench/make_texts.py draws its stand-ins
+// from the same blocks), as request lines name them.
+struct script {
+  std::string_view name;
+  char32_t first;
+  char32_t last;
+};
+constexpr script kScripts[] = {
+    {"arabic", 0x0621, 0x064A}, {"chinese", 0x4E00, 0x9FA5}, {"emoji", 0x1F300, 0x1F64F},
+    {"hebrew", 0x05D0, 0x05EA}, {"hindi", 0x0905, 0x0939},   {"japanese", 0x3041, 0x3096},
+    {"korean", 0xAC00, 0xD7A3}, {"latin", 0x61, 0x7A},       {"russian", 0x0430, 0x044F},
+};
+constexpr std::string_view kKeys[] = {"q", "ref", "title", "lang", "page", "search"};
+
+// A word of 2..8 letters of the script, each non-ASCII byte as %XX.
+void append_word(std::string& out, const script& s, prng& rng) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (std::uint64_t k = 2 + rng.below(7); k > 0; --k) {
+    char buf[4];
+    const std::size_t n = utf8guard::encode_one(
+        s.first + static_cast<char32_t>(rng.below(s.last - s.first + 1)), buf);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto b = static_cast<unsigned char>(buf[i]);
+      if (b < 0x80) {
+        out.push_back(buf[i]);
+      } else {
+        out.push_back('%');
+        out.push_back(kHex[b >> 4]);
+        out.push_back(kHex[b & 15]);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+std::string make_requests(std::size_t n, std::uint64_t seed) {
+  prng rng(seed);
+  std::string out;
+  std::string line;
+  for (;;) {
+    // The methods, segments (1..3), parameters (0..3) and words per value
+    // (1..4) in about the proportions of the real file.
+    const std::uint64_t m = rng.below(100);
+    line = m < 79 ? "GET /" : m < 90 ? "HEAD /" : "POST /";
+    const script& s = kScripts[rng.below(std::size(kScripts))];
+    line.append(s.name);
+    for (std::uint64_t k = 1 + rng.below(3); k > 0; --k) {
+      line.push_back('/');
+      append_word(line, s, rng);
+    }
+    for (std::uint64_t k = 0, params = rng.below(4); k < params; ++k) {
+      line.push_back(k == 0 ? '?' : '&');
+      line.append(kKeys[rng.below(std::size(kKeys))]).push_back('=');
+      for (std::uint64_t w = 0, words = 1 + rng.below(4); w < words; ++w) {
+        if (w > 0) line.push_back('+');
+        append_word(line, s, rng);
+      }
+    }
+    line.append(" HTTP/1.1\n");
+    if (out.size() + line.size() > n) return out;
+    out += line;
+  }
+}
+
+std::shared_ptr<input> requests_input() {
+  constexpr std::size_t kRequestsSize = 1024 * 1024;
+  if (const char* data = std::getenv("UTF8GUARD_BENCH_DATA")) {
+    const std::string path = std::string(data) + "/urls/requests_1MiB.txt";
+    if (std::ifstream(path, std::ios::binary)) return file_input(path);
+  }
+  std::fprintf(stderr,
+               "bench: no request lines ($UTF8GUARD_BENCH_DATA/urls/requests_1MiB.txt); timing "
+               "a generated stand-in (requests-Generated_1MiB) instead\n");
+  return std::make_shared<input>("requests-Generated_1MiB", input_kind::cached,
+                                 [] { return make_requests(kRequestsSize, 13); });
 }
 
 std::vector<std::shared_ptr<input>> synthetic_inputs() {

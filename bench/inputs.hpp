@@ -106,6 +106,20 @@ std::string make_random_bytes(std::size_t n, std::uint64_t seed);
 // branch predictor can learn, the worst case for a classifier that branches.
 std::string make_bursts(std::size_t n, std::uint64_t seed);
 
+// make_requests is a stand-in for the request lines of requests_1MiB.txt
+// (below) with their shape: "METHOD /SCRIPT/SEGMENT...[?KEY=VALUE&...]
+// HTTP/1.1" a line, whole lines up to n bytes, every word drawn from one of
+// the lipsum texts' scripts and every byte of a non-ASCII word escaped as %XX
+// (upper case), words in a value joined with '+'.
+std::string make_requests(std::size_t n, std::uint64_t seed);
+
+// requests_input is $UTF8GUARD_BENCH_DATA/urls/requests_1MiB.txt (request
+// lines, most of their bytes in escapes; the percent-encoded benchmarks time
+// it) when that file exists, else make_requests' stand-in of the same size,
+// named "requests-Generated_1MiB", with a notice on stderr. It is not one of
+// the synthetic inputs: only the benchmarks of percent-encoded input use it.
+std::shared_ptr<input> requests_input();
+
 // The synthetic inputs of the suite, in report order.
 std::vector<std::shared_ptr<input>> synthetic_inputs();
 

@@ -94,6 +94,7 @@ int main(int argc, char** argv) {
   bench::register_competitors(inputs, pools);
   bench::register_limits(inputs);
   bench::register_pairs(inputs);
+  bench::register_percent_pairs(inputs);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -15,7 +15,8 @@ compiler). For each it prints:
     docs/design.md's replacement rule).
   * small inputs: ns per call.
   * the ratios the goals name, timed side by side (pair_OP_BASE benchmarks,
-    bench/paired.cpp): the median over rounds of alternating blocks.
+    bench/paired.cpp and bench/percent_paired.cpp): the median over rounds of
+    alternating blocks.
   * the issue's goals, computed from the tables above.
 Rates and times are CPU time (Google Benchmark's default), which a busy
 shared machine disturbs less than wall time.
@@ -242,7 +243,16 @@ def small_table(run):
 
 MEDIANS = " [from two medians]"  # marks a ratio not timed side by side (no pair ran)
 PAIRS = [("validate", "is_valid"), ("stream4k", "validate"), ("stream64k", "validate"),
-         ("is_valid", "read")]
+         ("is_valid", "read"), ("percent", "curl"), ("percent", "uriparser"),
+         ("percent_url_lines", "curl"), ("percent_url_lines", "uriparser"),
+         ("percent", "is_valid")]
+# What the pairs of percent-encoded input time (bench/percent_paired.cpp).
+PAIR_WHAT = {
+    "percent": "validate_percent_encoded",
+    "percent_url_lines": "validate_percent_encoded a line per call (url profile)",
+    "curl": "curl_easy_unescape, then validate",
+    "uriparser": "uriUnescapeInPlaceExA on a copy, then validate",
+}
 
 
 def pair_table(run):
@@ -260,8 +270,9 @@ def pair_table(run):
         if len(lipsum) >= 2:
             rows.append([f"geomean {len(lipsum)} non-ASCII lipsum"] + [
                 f"{geomean([run.ratio(op, base, k, i)[0] for i in lipsum]):.3f}" for k in impls])
-        what = "the read pass" if base == "read" else base
-        print_table(f"{op} / {what}, timed side by side: speed ratio (median over rounds; "
+        what = "the read pass" if base == "read" else PAIR_WHAT.get(base, base)
+        print_table(f"{PAIR_WHAT.get(op, op)} / {what}, timed side by side: speed ratio "
+                    f"(median over rounds; "
                     f"the rounds' interquartile range in %)", ["input"] + impls, rows)
 
 
@@ -330,6 +341,30 @@ def goals(run, node):
          run.gbps("sanitize", best, "err1%_256K"), 1)
 
 
+def percent_goals(run):
+    """Issue 37's goals, on the best kernel and the scalar one."""
+    requests = [i for i in run.inputs if i.startswith("requests")]
+    texts = [i for i in run.inputs if is_text(i) or i == "ascii_256K"]
+    best = run.context.get("utf8guard_best_kernel", "scalar")
+    if not requests and not any(run.ratio("percent", "is_valid", best, i)[0] for i in texts):
+        return
+    print(f"\ngoals (issue 37, percent-encoded input), kernels {best} and scalar; ratios are "
+          f"timed side by side (the pair tables) unless marked{MEDIANS}")
+    for k in dict.fromkeys([best, "scalar"]):
+        for inp in requests:
+            for decoder in ("curl", "uriparser"):
+                r, paired = run.ratio("percent", decoder, k, inp)
+                goal(f"{k}: validate_percent_encoded / ({decoder}, then validate), {inp}"
+                     f"{'' if paired else MEDIANS}", r, 3)
+        found = [(i, run.ratio("percent", "is_valid", k, i)[0]) for i in texts]
+        found = [f for f in found if f[1]]
+        if found:
+            worst = min(found, key=lambda f: f[1])
+            goal(f"{k}: validate_percent_encoded / is_valid on text without '%', worst of "
+                 f"{len(found)} ({worst[0]}; geomean {geomean([r for _, r in found]):.3f})",
+                 worst[1], 0.8)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--node", help="JSON from node_isutf8.js --json")
@@ -358,6 +393,9 @@ def main():
         if any(i.endswith("-Generated") for i in run.inputs):
             print("texts: generated stand-ins for the lipsum files (bench/make_texts.py); "
                   "not comparable with figures measured on the lipsum texts")
+        if any(i.startswith("requests-Generated") for i in run.inputs):
+            print("request lines: a generated stand-in for requests_1MiB.txt (make_requests "
+                  "in bench/inputs.cpp); not comparable with figures measured on the file")
         if run.cvs:
             cvs = sorted(run.cvs)
             print(f"spread of the repetitions (cv of CPU time): median {100 * cvs[len(cvs) // 2]:.1f} %, "
@@ -368,6 +406,7 @@ def main():
         small_table(run)
         pair_table(run)
         goals(run, node)
+        percent_goals(run)
         if run.errors:
             status = 1
             print("\nFAILED benchmarks (a wrong answer is never timed):")

@@ -69,6 +69,9 @@ void register_competitors(const input_list& inputs, const std::vector<small_pool
 void register_limits(const input_list& inputs);
 // register_pairs: the goals' ratios, timed side by side (paired.cpp).
 void register_pairs(const input_list& inputs);
+// register_percent_pairs: percent-encoded input's goals, side by side
+// (percent_paired.cpp), on the request lines and on the inputs without '%'.
+void register_percent_pairs(const input_list& inputs);
 
 }  // namespace bench
 

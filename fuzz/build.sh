@@ -11,8 +11,9 @@
 #   TARGET_seed_corpus.zip   corpus/TARGET/
 #   TARGET.dict              fuzz/utf8.dict
 #   TARGET.options           libFuzzer options (the dictionary, max_len)
-#   lib/                     the ICU shared libraries the fuzzers load
-#                            (the runner image has no ICU; rpath $ORIGIN/lib)
+#   lib/                     the ICU and liburiparser shared libraries the
+#                            fuzzers load (the runner image has neither;
+#                            rpath $ORIGIN/lib)
 # No -march=native or other host-specific flag: the SIMD kernels select
 # themselves at run time. fuzz/oss_fuzz_check.sh runs this script the way
 # OSS-Fuzz does, through .clusterfuzzlite/build.sh under `bash -eux` (ctest
@@ -55,11 +56,11 @@ for t in $TARGETS; do
   cp "$REPO/fuzz/utf8.dict" "$OUT/$t.dict"
   printf '[libfuzzer]\ndict = %s.dict\nmax_len = %d\n' "$t" "$MAX_LEN" > "$OUT/$t.options"
 done
-# Ship the ICU libraries beside the fuzzers: the runner image lacks them. ldd
-# reads the build tree's binaries, whose $ORIGIN/lib does not exist, so it
-# names the system's copies; on $OUT's it would name the copies made for an
-# earlier target, and cp would refuse to copy a file onto itself.
-for t in $TARGETS; do ldd "$BUILD/fuzz/$t"; done | awk '/libicu/ { print $3 }' | sort -u |
+# Ship the ICU and uriparser libraries beside the fuzzers: the runner image
+# lacks them. ldd reads the build tree's binaries, whose $ORIGIN/lib does not
+# exist, so it names the system's copies; on $OUT's it would name the copies
+# made for an earlier target, and cp would refuse to copy a file onto itself.
+for t in $TARGETS; do ldd "$BUILD/fuzz/$t"; done | awk '/libicu|liburiparser/ { print $3 }' | sort -u |
   while read -r lib; do cp -L "$lib" "$OUT/lib/"; done
 # The policy and hint oracles read the Unicode data files (unicode-data in the
 # image); the runners find them in $OUT/ucd.

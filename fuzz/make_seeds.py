@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """make_seeds.py - regenerate the handcrafted seeds in corpus/<target>/.
 
-    python3 fuzz/make_seeds.py [--lipsum DIR] [--vectors FILE.tsv]
+    python3 fuzz/make_seeds.py [--lipsum DIR] [--vectors FILE.tsv] [--percent-vectors FILE.tsv]
 
 Writes the same named seeds into every target's folder (the targets read
-their controls off the end of the data, so plain text works for all):
+their controls off the end of the data, so plain text works for all), less
+the pct_* seeds, which only percent_differential reads as more than ASCII:
 
   t37_*      both ends of every row of Unicode Table 3-7, and the byte just
              outside each narrowed second-byte range (E0, ED, F0, F4)
@@ -19,6 +20,15 @@ their controls off the end of the data, so plain text works for all):
              multi-byte padding (SIMD kernels have ASCII fast paths)
   lipsum_*   excerpts of the lipsum texts, whole and with an error injected
              on a 64-byte boundary
+  pct_*      percent-encoded forms (docs/design.md 2.3): the URL attacks
+             (%c0%af, %C0%AE, %255c, %00, an encoded bidi override), every
+             malformed escape (%, %X, %XG, %%41), double encoding, the kind
+             seeds with every byte escaped, escapes across a 64-byte block
+             and request lines; each also as *_url, with controls at its end
+             for the policy targets: the url profile and one split inside it,
+             and as *_url_window, after a decoding window of escapes; and
+             pct_vec_*, the rows of security/vectors/percent.tsv under their
+             profiles
   vec_*      the security vectors, when security/vectors/vectors.tsv exists
   regress_*  inputs that once made an implementation disagree (fuzz/README.md)
 
@@ -77,18 +87,21 @@ def table37_seeds():
     return seeds
 
 
-def kind_seeds():
-    kinds = {
-        "unexpected_continuation": ["80", "BF", "41 80 41", "C2 80 80", "E1 80 80 80"],
-        "overlong": ["C0 AF", "C1 BF", "E0 80 AF", "E0 9F BF", "F0 80 80 AF", "F0 8F BF BF",
-                     "C0 80"],
-        "surrogate": ["ED A0 80", "ED BF BF", "ED AD BF", "ED B0 80"],
-        "too_large": ["F4 90 80 80", "F4 BF BF BF", "F7 BF BF BF"],
-        "invalid_byte": ["F5", "F8", "FC", "FE", "FF", "FE FF", "FF FE"],
-        "truncated": ["C2 41", "E1 80 41", "F1 80 80 41", "E0 A0 41", "F4 8F 41", "E1 41",
-                      "F0 90 C2 80"],
-        "incomplete": ["C2", "E1 80", "F1 80 80", "F4 8F BF", "E0", "F0 90", "41 ED 9F"],
-    }
+# Every error kind of docs/design.md, in each of its shapes.
+KINDS = {
+    "unexpected_continuation": ["80", "BF", "41 80 41", "C2 80 80", "E1 80 80 80"],
+    "overlong": ["C0 AF", "C1 BF", "E0 80 AF", "E0 9F BF", "F0 80 80 AF", "F0 8F BF BF",
+                 "C0 80"],
+    "surrogate": ["ED A0 80", "ED BF BF", "ED AD BF", "ED B0 80"],
+    "too_large": ["F4 90 80 80", "F4 BF BF BF", "F7 BF BF BF"],
+    "invalid_byte": ["F5", "F8", "FC", "FE", "FF", "FE FF", "FF FE"],
+    "truncated": ["C2 41", "E1 80 41", "F1 80 80 41", "E0 A0 41", "F4 8F 41", "E1 41",
+                  "F0 90 C2 80"],
+    "incomplete": ["C2", "E1 80", "F1 80 80", "F4 8F BF", "E0", "F0 90", "41 ED 9F"],
+}
+
+
+def kind_seeds(kinds):
     seeds = {}
     for kind, shapes in kinds.items():
         for i, shape in enumerate(shapes):
@@ -223,11 +236,75 @@ def lipsum_seeds(lipsum_dir):
     return seeds
 
 
-def vector_seeds(tsv):
-    seeds = {}
+def escaped(data, upper=True):
+    """Every byte of data as %XX."""
+    return b"".join((b"%%%02X" if upper else b"%%%02x") % b for b in data)
+
+
+PERCENT_TARGET = "percent_differential"
+URL_PROFILE = 0x61F  # nul control newline c1 bidi bad_escape double_encoding
+
+
+def controls(policy, split=None, pad=0):
+    """The control bytes percent_differential reads off the end (policy_differential
+    the first ones): in file order the padding byte, the split values, their
+    count and the policy bits; the reader takes them from the end, back to front."""
+    splits = b"" if split is None else bytes([split >> 8, split & 0xFF])
+    return (bytes([pad]) + splits + bytes([0 if split is None else 1]) +
+            bytes([policy >> 8, policy & 0xFF]))
+
+
+def percent_seeds(kinds):
+    seeds = {
+        "pct_iis_overlong_slash": b"/scripts/..%c0%af../winnt/system32/cmd.exe",
+        "pct_tomcat_overlong_dot": b"/%C0%AE%C0%AE/%C0%AE%C0%AE/etc/passwd",
+        "pct_iis_double_decode": b"/scripts/..%255c../winnt/system32/cmd.exe",
+        "pct_nul_truncation": b"/download?file=report.pdf%00.exe",
+        "pct_bidi_override": b"/files/invoice%E2%80%AEfdp.exe",
+        "pct_bidi_lower": b"%e2%80%ae",
+        "pct_bom": b"%ef%bb%bf%EF%BB%BF",
+        "pct_newline": b"a%0ab%0D%0Ac",
+        "pct_surrogate": b"%ED%A0%80%ed%b0%80",
+        "pct_percent_alone": b"%",
+        "pct_percent_end": b"abc%",
+        "pct_one_digit_end": b"abc%4",
+        "pct_not_hex": b"%XG%4G%G4",
+        "pct_percent_percent": b"%%41",
+        "pct_percent_twice_at_end": b"%%",
+        "pct_escaped_percent": b"%25",
+        "pct_double_raw_digits": b"%2541",
+        "pct_double_escaped_digits": b"%25%34%31",
+        "pct_double_mixed_digits": b"%254%31%25%3441",
+        "pct_double_not": b"%25%25%2G%25",
+        "pct_mixed_raw_and_escaped": b"%E2\x80%AE\xC3%A9",
+        "pct_plus_stays": b"a+b%2Bc",
+        "pct_every_byte": escaped(bytes(range(256))),
+        "pct_every_byte_lower": escaped(bytes(range(256)), upper=False),
+        "pct_emoji": escaped("\U0001F600".encode()),
+        "pct_max": escaped("\U0010FFFF".encode()) + escaped(b"\xF4\x90\x80\x80"),
+        "pct_request": b"GET /search?q=%D0%BF%D1%80%D0%B8%D0%B2%D0%B5%D1%82+%E4%B8%96%E7%95%8C"
+                       b"&lang=ru HTTP/1.1\n",
+    }
+    for kind, shapes in kinds.items():
+        for i, shape in enumerate(shapes):
+            seeds["pct_kind_%s_%d" % (kind, i)] = escaped(bytes.fromhex(shape), upper=i % 2 == 0)
+    # An escaped character whose escapes straddle a 64-byte block, at each shift.
+    rlo = escaped("\u202e".encode())
+    for shift in range(len(rlo)):
+        seeds["pct_block_%d" % shift] = b"q" * (64 - shift) + rlo + b"q" * 8
+    # The same with controls at the end for the targets that read them: the
+    # url profile and one split inside, alone and after a decoding window.
+    for name, data in list(seeds.items()):
+        seeds[name + "_url"] = data + controls(URL_PROFILE, len(data) // 2 + 1)
+        seeds[name + "_url_window"] = data + controls(URL_PROFILE, len(data) // 2 + 1, pad=1)
+    return seeds
+
+
+def tsv_rows(tsv):
+    """The rows of a vectors TSV as dicts by its header; none, said, without the file."""
     if not os.path.isfile(tsv):
         print("make_seeds: no security vectors at %s: skipped" % tsv, file=sys.stderr)
-        return seeds
+        return
     header = None
     with open(tsv, encoding="utf-8") as f:
         for line in f:
@@ -238,10 +315,23 @@ def vector_seeds(tsv):
             if header is None:
                 header = fields
                 continue
-            row = dict(zip(header, fields))
-            safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in row["id"])
-            seeds["vec_%s" % safe] = bytes.fromhex(row["hex"])
-    return seeds
+            yield dict(zip(header, fields))
+
+
+def safe_name(row_id):
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in row_id)
+
+
+def vector_seeds(tsv):
+    return {"vec_%s" % safe_name(row["id"]): bytes.fromhex(row["hex"]) for row in tsv_rows(tsv)}
+
+
+def percent_vector_seeds(tsv):
+    """security/vectors/percent.tsv: each encoded input under its row's profile."""
+    profiles = {"strict": 0, "url": URL_PROFILE}
+    return {"pct_vec_%s" % safe_name(row["id"]):
+            row["encoded"].encode() + controls(profiles[row["profile"]])
+            for row in tsv_rows(tsv) if row["profile"] in profiles}
 
 
 def regression_seeds():
@@ -259,20 +349,28 @@ def main():
                                                          "lipsum"))
     parser.add_argument("--vectors", default=os.path.join(ROOT, "security", "vectors",
                                                           "vectors.tsv"))
+    parser.add_argument("--percent-vectors", default=os.path.join(ROOT, "security", "vectors",
+                                                                  "percent.tsv"))
     parser.add_argument("--out", default=os.path.join(ROOT, "corpus"))
     args = parser.parse_args()
 
     seeds = {}
-    for part in (table37_seeds(), kind_seeds(), legacy_seeds(), category_seeds(), block_seeds(),
-                 lipsum_seeds(args.lipsum), vector_seeds(args.vectors), regression_seeds()):
+    for part in (table37_seeds(), kind_seeds(KINDS), legacy_seeds(), category_seeds(),
+                 block_seeds(), percent_seeds(KINDS), lipsum_seeds(args.lipsum),
+                 vector_seeds(args.vectors), percent_vector_seeds(args.percent_vectors),
+                 regression_seeds()):
         seeds.update(part)
     for target in TARGETS:
         folder = os.path.join(args.out, target)
         os.makedirs(folder, exist_ok=True)
         for name, data in seeds.items():
+            if name.startswith("pct_") and target != PERCENT_TARGET:
+                continue
             with open(os.path.join(folder, name), "wb") as f:
                 f.write(data)
-    print("make_seeds: %d seeds in each of %s" % (len(seeds), ", ".join(TARGETS)))
+    pct = sum(name.startswith("pct_") for name in seeds)
+    print("make_seeds: %d seeds in each of %s; %d more in %s" %
+          (len(seeds) - pct, ", ".join(TARGETS), pct, PERCENT_TARGET))
 
 
 if __name__ == "__main__":

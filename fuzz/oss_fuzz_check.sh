@@ -65,6 +65,7 @@ if grep -q -- '-march=native' "$WORK/utf8guard-build/compile_commands.json"; the
   fail "a compile command uses -march=native"
 fi
 ls "$OUT"/lib/libicuuc.so.* > /dev/null 2>&1 || fail "ICU is not shipped in \$OUT/lib"
+ls "$OUT"/lib/liburiparser.so.* > /dev/null 2>&1 || fail "liburiparser is not shipped in \$OUT/lib"
 for t in $TARGETS; do
   [ -x "$OUT/$t" ] || fail "$OUT/$t missing"
   # shellcheck disable=SC2016  # a literal $ORIGIN

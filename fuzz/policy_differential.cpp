@@ -14,21 +14,12 @@
 #include <cstdlib>
 
 #include "fuzz_common.hpp"
+#include "policy_common.hpp"
 #include "policy_reference.hpp"
 
 namespace {
 
 constexpr const char* kTarget = "policy_differential";
-
-reference::denied denied_names(utf8guard::policy p) {
-  reference::denied out;
-  for (std::size_t k = 0; k < utf8guard::category_count; ++k) {
-    const auto c = static_cast<utf8guard::category>(1u << k);
-    // The oracle's own spelling of the names, never the library's.
-    if (p.denies(c)) out.insert(reference::kCategoryNames.at(k));
-  }
-  return out;
-}
 
 bool same(const utf8guard::result& r, const reference::error& e) {
   if (!fuzz::same(r, e)) return false;
@@ -63,21 +54,16 @@ std::string describe_all(const std::vector<reference::error>& all) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  std::string why;
-  if (!reference::ucd_available(&why)) {
-    std::fprintf(stderr, "%s: the oracle needs the Unicode data files: %s\n", kTarget, why.c_str());
-    std::abort();
-  }
+  fuzz::require_ucd(kTarget);
   fuzz::data_reader reader(data, size);
-  const auto p =
-      utf8guard::policy::from_bits(reader.take_u16() & ((1u << utf8guard::category_count) - 1));
+  const utf8guard::policy p = fuzz::take_policy(reader);
   std::vector<std::size_t> cuts;
   for (unsigned k = reader.take_byte() % 8; k > 0; --k) cuts.push_back(reader.take_u16());
   const std::string_view input = reader.rest();
   for (std::size_t& c : cuts) c = input.empty() ? 0 : c % (input.size() + 1);
   std::sort(cuts.begin(), cuts.end());
 
-  const reference::denied deny = denied_names(p);
+  const reference::denied deny = utf8guard::testing::denied_names(p);
   const std::vector<reference::error> all = reference::all_errors(input, deny);
   const reference::error first = all.empty() ? reference::error{"none", 0, 0} : all.front();
   const std::string clean = reference::sanitize(input, deny);

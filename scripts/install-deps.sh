@@ -10,7 +10,8 @@ set -eu
 
 BUILD="cmake ninja-build g++ make pkg-config python3 git ca-certificates
   libgtest-dev libgmock-dev librapidcheck-dev libicu-dev
-  libbenchmark-dev libutf8proc-dev libutfcpp-dev libsimde-dev nodejs unicode-data"
+  libbenchmark-dev libutf8proc-dev libutfcpp-dev libsimde-dev nodejs unicode-data
+  liburiparser-dev libcurl4-openssl-dev"
 CI="clang libclang-rt-14-dev llvm lld afl++ qemu-user g++-aarch64-linux-gnu
   libc6-dev-arm64-cross valgrind binutils zip unzip file moreutils hyperfine procps
   libxml2-dev libglib2.0-dev libjansson-dev"
