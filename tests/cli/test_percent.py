@@ -4,7 +4,8 @@ attacks, bad escapes and double encoding as exact text and JSON lines,
 escapes cut by the tool's reads (files and pipes), lines and columns in
 encoded bytes (a raw LF ends a line, %0A does not), hints over the decoded
 bytes, the --all summary, exit statuses, -j and --files0-from, and the
-access-log example (examples/scan_access_log.sh on samples/access.log).
+access-log example (examples/scan_access_log.sh on samples/access.log, as
+samples/README.md shows it).
 
 Expected reports come from the decoding written here (cross-checked with
 Python's urllib.parse.unquote_to_bytes) and test_policy.py's oracle, which
@@ -526,11 +527,11 @@ class AccessLogExample(CliTest):
         self.assertEqual(p.stderr, b"scan_access_log: findings in %s: each is shown above the "
                          b"log line it points to\n" % SAMPLE.encode())
 
-    def test_readme_excerpt(self):
-        # README.md's block is the example's output on the sample, cut to a
-        # few lines: each of its lines comes out, in that order.
+    def test_samples_readme_excerpt(self):
+        # samples/README.md's block is the example's output on the sample, cut
+        # to a few lines: each of its lines comes out, in that order.
         root = os.path.join(HERE, "..", "..")
-        with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+        with open(os.path.join(root, "samples", "README.md"), encoding="utf-8") as f:
             readme = f.read()
         command = "$ examples/scan_access_log.sh samples/access.log\n"
         block = readme[readme.index(command) + len(command):]
