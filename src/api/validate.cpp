@@ -9,20 +9,27 @@
 
 namespace utf8guard {
 namespace detail {
+// short_scan for is_valid, out of line: is_valid then needs no frame, and
+// reaches it or the kernel by a jump.
+__attribute__((noinline)) bool short_valid_call(const std::uint8_t* p, std::size_t n) noexcept {
+  return short_scan(p, n) == n;
+}
 // Out of line: the short path of is_valid then needs no frame, and reaches
 // it by a jump.
 __attribute__((noinline)) bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept {
-  return active_kernel_ref().scan(p, n) == n;
+  const kernel& k = active_kernel_ref();
+  return n <= k.short_dfa ? short_valid_call(p, n) : k.valid(p, n);
 }
-// short_scan for validate, out of line: inlined, the DFA takes registers that
-// validate's every call would then save and restore.
-__attribute__((noinline)) std::size_t short_scan_call(const std::uint8_t* p,
-                                                      std::size_t n) noexcept {
-  return short_scan(p, n);
+// validate for inputs the DFA answers (kernel::short_dfa), out of line:
+// inlined, the DFA takes registers that validate's every call would then
+// save and restore.
+__attribute__((noinline)) result validate_short_dfa(const std::uint8_t* p, std::size_t n) noexcept {
+  return validate_at(p, n, short_scan(p, n));
 }
 
 result validate_active(const std::uint8_t* p, std::size_t n) noexcept {
-  return validate_with(active_kernel_ref(), p, n);
+  const kernel& k = active_kernel_ref();
+  return n <= k.short_dfa ? validate_short_dfa(p, n) : k.validate(p, n);
 }
 
 __attribute__((noinline)) scan_error classify_scan(const std::uint8_t* p, std::size_t n,
@@ -39,18 +46,23 @@ bool is_valid(std::string_view bytes) noexcept {
   if (detail::bad_span(bytes)) return false;
   const std::uint8_t* p = detail::bytes(bytes.data());
   const std::size_t n = bytes.size();
-  if (n <= detail::kShortInput) return detail::short_scan(p, n) == n;
-  return detail::is_valid_active(p, n);
+  // The kernel pointer read here, not through active_kernel_ref: its first
+  // use's call would give every call a frame.
+  const detail::kernel* k = detail::g_active.load(std::memory_order_acquire);
+  if (k == nullptr) return detail::is_valid_active(p, n);
+  if (n <= k->short_dfa) return detail::short_scan(p, n) == n;
+  return k->valid(p, n);
 }
 
 result validate(std::string_view bytes) noexcept {
   if (detail::bad_span(bytes)) return detail::kRefused;
   const std::uint8_t* p = detail::bytes(bytes.data());
   const std::size_t n = bytes.size();
-  const std::size_t pos = n <= detail::kShortInput ? detail::short_scan_call(p, n)
-                                                   : detail::active_kernel_ref().scan(p, n);
-  if (pos == n) return {};
-  return detail::error_result(detail::classify_scan(p, n, pos));
+  // As is_valid: the kernel pointer read here, and the kernel's validate.
+  const detail::kernel* k = detail::g_active.load(std::memory_order_acquire);
+  if (k == nullptr) return detail::validate_active(p, n);
+  if (n <= k->short_dfa) return detail::validate_short_dfa(p, n);
+  return k->validate(p, n);
 }
 
 // With a policy: the kernel finds the first ill-formed subpart, and the

@@ -488,10 +488,71 @@ __attribute__((noinline)) inline std::size_t scan_no_percent(const std::uint8_t*
   return scan_from<false, true>(p, n, {simd8::zero(), simd8::zero()}).pos;
 }
 
+// short_error says whether an input of at most two registers, read by
+// masked loads (the wrapper's short_masked), holds an error: no branch on
+// where it ends, and none on its content but one on ASCII, which settles
+// most header values and keys before the check's constants are set up.
+// The zero padding is ASCII: it flags a sequence left unfinished before it,
+// and is_incomplete flags one at the end of a full register.
+UTF8GUARD_SIMD_INLINE bool short_error(const std::uint8_t* p, std::size_t n) {
+  simd8 leads = simd8::zero();
+  // SAFETY: masked loads read p[0..n) only.
+  if (n <= W) {
+    const simd8 x = simd8::load_partial(p, n);
+    if (x.is_ascii()) return false;
+    const constants c = constants::make();
+    return (check(x, simd8::zero(), leads, c) | is_incomplete(x)).any();
+  }
+  const simd8 x0 = simd8::load(p);
+  const simd8 x1 = simd8::load_partial(p + W, n - W);
+  if ((x0 | x1).is_ascii()) return false;
+  const constants c = constants::make();
+  const simd8 e0 = check(x0, simd8::zero(), leads, c);
+  return (e0 | check(x1, x0, leads, c) | is_incomplete(x1)).any();
+}
+
+// locate_short is locate over a whole short input, out of line: only its
+// error path needs the stack.
+__attribute__((noinline)) inline std::size_t locate_short(const std::uint8_t* p,
+                                                          std::size_t n) noexcept {
+  return locate(p, n, 0, {simd8::zero(), simd8::zero()});
+}
+
 // scan and scan_open are the kernel's entry points (kernels/kernel.hpp).
 inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
+  if constexpr (simd8::short_masked) {
+    if (n <= 2 * W) return short_error(p, n) ? locate_short(p, n) : n;
+    return scan_whole(p, n);
+  }
   if (is_short_ascii(p, n)) return n;
   return scan_whole(p, n);
+}
+// valid is scan's yes or no: a short input needs no locate, and a long one
+// is answered out of line, so that the short path sets up no frame.
+__attribute__((noinline)) inline bool valid_whole(const std::uint8_t* p, std::size_t n) noexcept {
+  return scan(p, n) == n;
+}
+inline bool valid(const std::uint8_t* p, std::size_t n) noexcept {
+  if constexpr (simd8::short_masked) {
+    if (n <= 2 * W) return !short_error(p, n);
+  }
+  return valid_whole(p, n);
+}
+// validate is the kernel's validate (kernels/kernel.hpp) in the same shape:
+// a short input's valid path writes its result and returns, with no frame.
+__attribute__((noinline)) inline result validate_whole(const std::uint8_t* p,
+                                                       std::size_t n) noexcept {
+  return validate_at(p, n, scan(p, n));
+}
+__attribute__((noinline)) inline result validate_short_error(const std::uint8_t* p,
+                                                             std::size_t n) noexcept {
+  return validate_at(p, n, locate_short(p, n));
+}
+inline result validate(const std::uint8_t* p, std::size_t n) noexcept {
+  if constexpr (simd8::short_masked) {
+    if (n <= 2 * W) return short_error(p, n) ? validate_short_error(p, n) : result{};
+  }
+  return validate_whole(p, n);
 }
 inline open_scan scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
   std::size_t i = 0;

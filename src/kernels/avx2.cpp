@@ -33,7 +33,9 @@ extern const kernel kernel_avx2{"avx2",
                                 &avx2::lookup::scan,
                                 "AVX2, BMI1 and BMI2, and an OS that saves the YMM registers",
                                 &avx2::lookup::scan_open,
-                                &avx2::lookup::scan_no_percent};
+                                &avx2::lookup::scan_no_percent,
+                                &avx2::lookup::valid,
+                                &avx2::lookup::validate};
 
 }  // namespace utf8guard::detail
 #endif

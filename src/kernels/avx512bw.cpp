@@ -51,7 +51,10 @@ extern const kernel kernel_avx512bw{
     &avx512bw::lookup::scan,
     "AVX-512F, AVX-512BW, AVX2, BMI1 and BMI2, and an OS that saves the ZMM registers",
     &avx512bw::lookup::scan_open,
-    &avx512bw::lookup::scan_no_percent};
+    &avx512bw::lookup::scan_no_percent,
+    &avx512bw::lookup::valid,
+    &avx512bw::lookup::validate,
+    0};
 
 }  // namespace utf8guard::detail
 #endif

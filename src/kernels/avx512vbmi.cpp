@@ -55,7 +55,10 @@ extern const kernel kernel_avx512{"avx512",
                                   "AVX-512F, AVX-512BW, AVX-512VBMI, AVX2, BMI1 and BMI2, and an "
                                   "OS that saves the ZMM registers",
                                   &avx512vbmi::lookup::scan_open,
-                                  &avx512vbmi::lookup::scan_no_percent};
+                                  &avx512vbmi::lookup::scan_no_percent,
+                                  &avx512vbmi::lookup::valid,
+                                  &avx512vbmi::lookup::validate,
+                                  0};
 
 }  // namespace utf8guard::detail
 #endif

@@ -29,6 +29,34 @@
 namespace utf8guard::detail {
 
 using scan_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n) noexcept;
+// valid(p, n) is scan(p, n) == n, answered without finding where an error
+// is when that is cheaper (is_valid's short inputs).
+using valid_fn = bool (*)(const std::uint8_t* p, std::size_t n) noexcept;
+
+// classify_scan is the error near the position pos < n that a scan
+// returned: the scalar classifier (api/validate.cpp), from the sequence
+// start at most 3 bytes before pos. Out of line, and its answer comes back in
+// two registers (a result goes through memory): a function that passes its
+// own result's memory to a call gets a stack-protector check on every call,
+// the path of valid input too.
+struct scan_error {
+  std::size_t offset;
+  std::size_t kind_and_length;  // the kind in the low byte, the length above
+};
+scan_error classify_scan(const std::uint8_t* p, std::size_t n, std::size_t pos) noexcept;
+inline result error_result(scan_error e) noexcept {
+  return {static_cast<error>(e.kind_and_length & 0xFF), e.offset, e.kind_and_length >> 8};
+}
+// validate_at is validate's answer for p[0..n) given what scan returned for
+// it: every kernel's validate ends here, so every kernel reports identical
+// errors.
+inline result validate_at(const std::uint8_t* p, std::size_t n, std::size_t pos) noexcept {
+  if (pos == n) return {};
+  return error_result(classify_scan(p, n, pos));
+}
+// validate(p, n) is validate_at(p, n, scan(p, n)), with the kernel's own
+// shortcuts (utf8_lookup.hpp): the one-shot validate calls it directly.
+using validate_fn = result (*)(const std::uint8_t* p, std::size_t n) noexcept;
 
 struct open_scan {
   std::size_t pos;
@@ -54,6 +82,12 @@ struct kernel {
   const char* needs;
   open_scan_fn scan_open = nullptr;
   scan_fn scan_no_percent = nullptr;
+  valid_fn valid = nullptr;
+  validate_fn validate = nullptr;
+  // short_dfa: the entry points answer inputs of up to this many bytes (one
+  // word) with kernels/short_input.hpp's short_scan instead of calling the
+  // kernel; 0 where the kernel's own short path is faster from the first byte.
+  std::size_t short_dfa = 8;
 };
 
 }  // namespace utf8guard::detail

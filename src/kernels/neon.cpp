@@ -31,7 +31,9 @@ extern const kernel kernel_neon{"neon",
                                 &neon::lookup::scan,
                                 "an AArch64 CPU (NEON is part of its baseline)",
                                 &neon::lookup::scan_open,
-                                &neon::lookup::scan_no_percent};
+                                &neon::lookup::scan_no_percent,
+                                &neon::lookup::valid,
+                                &neon::lookup::validate};
 
 }  // namespace utf8guard::detail
 #endif

@@ -209,11 +209,17 @@ open_scan scalar_scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t p
   return rest;
 }
 
+bool scalar_valid(const std::uint8_t* p, std::size_t n) noexcept { return scalar_scan(p, n) == n; }
+result scalar_validate(const std::uint8_t* p, std::size_t n) noexcept {
+  return validate_at(p, n, scalar_scan(p, n));
+}
+
 bool always_usable() noexcept { return true; }
 
 }  // namespace
 
-extern const kernel kernel_scalar{"scalar", &always_usable, &scalar_scan,
-                                  "nothing beyond the baseline CPU", &scalar_scan_open};
+extern const kernel kernel_scalar{
+    "scalar",          &always_usable, &scalar_scan,  "nothing beyond the baseline CPU",
+    &scalar_scan_open, nullptr,        &scalar_valid, &scalar_validate};
 
 }  // namespace utf8guard::detail

@@ -129,13 +129,12 @@ inline std::size_t short_scan(const std::uint8_t* p, std::size_t n) noexcept {
   return (state & 63) == dfa::kValidAccept ? n : i;
 }
 
-// The public entry points (api/) settle inputs of at most kShortInput bytes
-// (one word) with short_scan before they look for the active kernel: there
-// the call through the kernel pointer and a vector kernel's setup cost more
-// than the DFA's steps, while from the second word on a vector kernel is
-// faster. The scalar kernel uses short_scan up to kShortScalar bytes, where
-// its blocks of 16 would mostly be tails.
-inline constexpr std::size_t kShortInput = 8;
+// The public entry points (api/) settle inputs of at most one word with
+// short_scan rather than call a kernel whose short_dfa (kernels/kernel.hpp)
+// says so: there a vector kernel's setup costs more than the DFA's steps,
+// while from the second word on it is faster (and the AVX-512 kernels' masked
+// short path from the first). The scalar kernel uses short_scan up to
+// kShortScalar bytes, where its blocks of 16 would mostly be tails.
 inline constexpr std::size_t kShortScalar = 128;
 
 }  // namespace utf8guard::detail

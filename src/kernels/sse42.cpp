@@ -33,7 +33,9 @@ extern const kernel kernel_sse42{"sse42",
                                  &sse42::lookup::scan,
                                  "SSSE3, SSE4.1 and SSE4.2",
                                  &sse42::lookup::scan_open,
-                                 &sse42::lookup::scan_no_percent};
+                                 &sse42::lookup::scan_no_percent,
+                                 &sse42::lookup::valid,
+                                 &sse42::lookup::validate};
 
 }  // namespace utf8guard::detail
 #endif

@@ -14,6 +14,7 @@ struct simd8 {
   // non-ASCII text with both compilers.
   static constexpr bool leads_from_memory = true;
   static constexpr bool pin_constants = false;  // 16 registers (see sse.hpp)
+  static constexpr bool short_masked = false;   // see avx512.hpp
   using ascii_reg = simd8;                      // runs of ASCII: see sse.hpp
 
   // SAFETY: the caller guarantees p[0..32) is inside the input.

@@ -29,6 +29,10 @@ struct simd8 {
   // room for them, and unpinned, g++ builds three again for every group of
   // non-ASCII.
   static constexpr bool pin_constants = true;
+  // short_masked: scan settles an input of at most two registers by
+  // masked loads, with no branch on its content (utf8_lookup.hpp,
+  // scan_short); the other wrappers build a partial register from pieces.
+  static constexpr bool short_masked = true;
   // Runs of ASCII are read by 32-byte registers (see sse.hpp): 64-byte loads
   // streamed them from memory slower than AVX2 does.
   struct ascii_reg {

@@ -15,7 +15,8 @@ struct simd8 {
   // 32 registers would have room (avx512.hpp), but pinning the constants is
   // unmeasured on an AArch64 CPU.
   static constexpr bool pin_constants = false;
-  using ascii_reg = simd8;  // runs of ASCII: see sse.hpp
+  static constexpr bool short_masked = false;  // see avx512.hpp
+  using ascii_reg = simd8;                     // runs of ASCII: see sse.hpp
 
   // SAFETY: the caller guarantees p[0..16) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) { return {vld1q_u8(p)}; }

@@ -30,6 +30,7 @@ struct simd8 {
   // constants) so that the compiler cannot build them again per group. With
   // 16 registers that makes g++ spill them to the stack instead.
   static constexpr bool pin_constants = false;
+  static constexpr bool short_masked = false;  // see avx512.hpp
   // ascii_reg: the register that reads runs of ASCII by 1 KiB blocks
   // (utf8_lookup.hpp, ascii_blocks): this one, except on AVX-512.
   using ascii_reg = simd8;

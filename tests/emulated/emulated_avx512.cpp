@@ -133,14 +133,19 @@ bool always() noexcept { return true; }
 
 // A kernel as the library lists its own, named after the library's kernel
 // of the same source with "-emulated" appended, usable anywhere.
-constexpr kernel emulated(const char* name, detail::scan_fn scan, detail::open_scan_fn scan_open) {
+constexpr kernel emulated(const char* name, detail::scan_fn scan, detail::open_scan_fn scan_open,
+                          detail::valid_fn valid, detail::validate_fn validate) {
   constexpr const char* kNeeds = "nothing: SIMDe's portable intrinsics";
-  return {name, &always, scan, kNeeds, scan_open};
+  return {name, &always, scan, kNeeds, scan_open, nullptr, valid, validate, 0};
 }
 const kernel kBw = emulated("avx512bw-emulated", &detail::emulated_avx512bw::lookup::scan,
-                            &detail::emulated_avx512bw::lookup::scan_open);
+                            &detail::emulated_avx512bw::lookup::scan_open,
+                            &detail::emulated_avx512bw::lookup::valid,
+                            &detail::emulated_avx512bw::lookup::validate);
 const kernel kVbmi = emulated("avx512-emulated", &detail::emulated_avx512vbmi::lookup::scan,
-                              &detail::emulated_avx512vbmi::lookup::scan_open);
+                              &detail::emulated_avx512vbmi::lookup::scan_open,
+                              &detail::emulated_avx512vbmi::lookup::valid,
+                              &detail::emulated_avx512vbmi::lookup::validate);
 
 }  // namespace
 

@@ -4,7 +4,7 @@
 // (kernel_selfcheck) and the emulated AVX-512 fuzz target.
 //
 // check_one() compares one input on one body with reference::first_error:
-// kind, offset and length through validate_with, and the scan contract of
+// kind, offset and length through validate_with, valid's yes or no, and the scan contract of
 // src/kernels/kernel.hpp itself: scan returns n exactly for well-formed input, and
 // otherwise a position at most 3 bytes after the first error's start: a SIMD
 // body returns the byte that makes the error (at or after its start), the
@@ -202,6 +202,8 @@ inline std::string check_one(const kernel& k, std::string_view in, const referen
       got.length != want.length) {
     why += "validate gave ";
     why += describe(utf8guard::to_string(got.kind), got.offset, got.length);
+  } else if (k.valid(bytes_of(in), n) != want.ok()) {
+    why += k.valid(bytes_of(in), n) ? "valid said yes" : "valid said no";
   } else {
     const std::size_t pos = k.scan(bytes_of(in), n);
     // A SIMD body flags the byte that makes the error (at most 3 bytes after

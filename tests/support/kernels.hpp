@@ -59,9 +59,18 @@ class counted_scans {
     ++count();
     return inner()->scan_open(p, n, prior);
   }
+  static bool valid(const std::uint8_t* p, std::size_t n) noexcept {
+    ++count();
+    return inner()->valid(p, n);
+  }
+  static result validate(const std::uint8_t* p, std::size_t n) noexcept {
+    ++count();
+    return inner()->validate(p, n);
+  }
   static bool usable() noexcept { return true; }
   static const detail::kernel& counting() {
-    static const detail::kernel k{"counted", &usable, &scan, "nothing", &scan_open};
+    static const detail::kernel k{"counted",  &usable, &scan,  "nothing",
+                                  &scan_open, nullptr, &valid, &validate};
     return k;
   }
 };
