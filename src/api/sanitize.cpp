@@ -38,16 +38,51 @@ struct bounded_buffer {
 // several times the copy: one scan says so first, as is_valid's (a short
 // input with an error pays for that scan and then the engine's).
 inline constexpr std::size_t kShortCopy = 128;
-template <class Handler>
-bool run_whole(std::string_view in, Handler& h) {
-  const std::uint8_t* p = bytes(in.data());
-  const std::size_t n = in.size();
-  if (n <= kShortCopy && (n <= kShortInput ? short_scan(p, n) == n : is_valid_active(p, n))) {
-    return h.valid(p, n);
+
+// copy_short copies n <= kShortCopy bytes with no call and no loop whose
+// exit a random length would mispredict: one block from the start and one
+// from the end (4 to 64 bytes, the largest that fits), overlapping in the
+// middle, both loaded before either is stored.
+template <std::size_t Bytes>
+inline void copy_ends(char* out, const char* in, std::size_t n) noexcept {
+  // SAFETY: n >= Bytes, so both runs lie in in[0..n) and out[0..n).
+  char head[Bytes], tail[Bytes];
+  std::memcpy(head, in, Bytes);
+  std::memcpy(tail, in + n - Bytes, Bytes);
+  std::memcpy(out, head, Bytes);
+  std::memcpy(out + n - Bytes, tail, Bytes);
+}
+inline void copy_short(char* out, const char* in, std::size_t n) noexcept {
+  if (n >= 64) {
+    copy_ends<64>(out, in, n);
+  } else if (n >= 32) {
+    copy_ends<32>(out, in, n);
+  } else if (n >= 16) {
+    copy_ends<16>(out, in, n);
+  } else if (n >= 8) {
+    copy_ends<8>(out, in, n);
+  } else if (n >= 4) {
+    copy_ends<4>(out, in, n);
+  } else if (n != 0) {
+    // SAFETY: 0, n / 2 and n - 1 are below n.
+    out[0] = in[0];
+    out[n / 2] = in[n / 2];
+    out[n - 1] = in[n - 1];
   }
+}
+
+// run_engine runs the whole input through the engine; false if the handler
+// stopped it.
+template <class Handler>
+bool run_engine(std::string_view in, Handler& h) {
   utf8guard_sanitizer state{};  // a new input (its count of replacements is unused)
   const stream_cursor<utf8guard_sanitizer> s{state};
   return stream_feed(s, bytes(in.data()), in.size(), h) && stream_finish(s, h);
+}
+template <class Handler>
+bool run_whole(std::string_view in, Handler& h) {
+  if (in.size() <= kShortCopy && is_valid(in)) return h.valid(bytes(in.data()), in.size());
+  return run_engine(in, h);
 }
 
 // run_whole_policy is run_whole with the policy's check between the engine
@@ -62,12 +97,16 @@ bool run_whole_policy(std::string_view in, Handler& h, utf8guard_policy deny) {
 // sanitize_into is the one-shot core: the sanitized input in out[0..cap), or
 // false when it does not fit. Sanitizing never shrinks its input, so a buffer
 // smaller than the input is refused before any work.
+// ShortChecked: the caller found the input too long or ill-formed for the
+// short copy already (sanitize_to), so the engine runs at once.
+template <bool ShortChecked = false>
 bool sanitize_into(std::string_view in, char* out, std::size_t cap, std::size_t& written,
                    std::size_t& replacements, utf8guard_policy deny = 0) noexcept {
   written = 0;
   replacements = 0;
   if (cap < in.size()) return false;
   replacing_handler h{bounded_buffer{out, cap, &written}, replacements};
+  if constexpr (ShortChecked) return run_engine(in, h);
   return run_whole_policy(in, h, deny);
 }
 
@@ -107,6 +146,16 @@ utf8guard_status c_sanitize(const char* data, size_t len, char* out, size_t cap,
 }
 
 }  // namespace
+
+// sanitize_to_engine is sanitize_to past its short path, which found the
+// input ill-formed or too long for it: out of line, so that the short path
+// needs no frame, and without run_whole's short check, made already.
+__attribute__((noinline)) std::size_t sanitize_to_engine(std::string_view bytes, char* out,
+                                                         std::size_t capacity) noexcept {
+  std::size_t written, replacements;
+  return sanitize_into<true>(bytes, out, capacity, written, replacements) ? written : SIZE_MAX;
+}
+
 }  // namespace utf8guard::detail
 
 namespace utf8guard {
@@ -119,8 +168,14 @@ std::size_t sanitize_bound(std::size_t n) noexcept {
 
 std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity) noexcept {
   if (detail::bad_buffers(bytes, out, capacity)) return SIZE_MAX;
-  std::size_t written, replacements;
-  return detail::sanitize_into(bytes, out, capacity, written, replacements) ? written : SIZE_MAX;
+  const std::size_t n = bytes.size();
+  // A short well-formed input, the common case of a header value or a key,
+  // is copied as it is: the engine's setup would cost several times the copy.
+  if (n <= detail::kShortCopy && n <= capacity && is_valid(bytes)) {
+    detail::copy_short(out, bytes.data(), n);
+    return n;
+  }
+  return detail::sanitize_to_engine(bytes, out, capacity);
 }
 
 std::string sanitize(std::string_view bytes) { return detail::sanitize_string(bytes, 0); }
