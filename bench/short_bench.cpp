@@ -10,6 +10,11 @@
 //   pair_is_valid_icu_u8next  is_valid against ICU's U8_NEXT loop
 //   pair_validate_is_valid    validate against is_valid
 //   pair_sanitize_is_valid    sanitize_to against is_valid (well-formed pools)
+//   pair_feed_validate        a validator's feed of each string, as the next
+//                             chunk of one stream, against validate
+//                             (well-formed pools)
+//   pair_error_valid_is_valid is_valid on the error pool against is_valid on
+//   pair_error_valid_validate the well-formed one (and validate likewise)
 // Each reports ratio (the base's time over OP's) and op_ns, base_ns: the
 // median time of one call on one string.
 #include <benchmark/benchmark.h>
@@ -120,18 +125,51 @@ void pair(const char* op, const std::shared_ptr<lazy_pool>& pool, const std::str
   benchmark::RegisterBenchmark(bench_name(op, k, pool->name()).c_str(), run);
 }
 
+// pair_error_valid times one function on the error pool against the same
+// function on the well-formed pool of the same text and class: the cost of
+// an error, at the size of the strings it hides in.
+template <class MakeFn>
+void pair_error_valid(const char* op, const std::shared_ptr<lazy_pool>& errors,
+                      const std::shared_ptr<lazy_pool>& valid, const std::string& k,
+                      MakeFn make_fn) {
+  const auto run = [errors, valid, k, make_fn](benchmark::State& state) {
+    if (!force_kernel(state, k)) return;
+    const string_pool& e = errors->get();
+    const string_pool& v = valid->get();
+    if (!answers_agree(e) || !answers_agree(v)) {
+      return state.SkipWithError("a paired call: wrong answer");
+    }
+    bm_pair(state, over(e, make_fn()), over(v, make_fn()), e.strings.size());
+  };
+  benchmark::RegisterBenchmark(bench_name(op, k, errors->name()).c_str(), run);
+}
+
+// feed_fn feeds each string to one validator as the next chunk of a stream
+// (the pool's strings are well-formed and cut where characters end, so the
+// stream stays well-formed): the per-chunk cost of a streaming caller.
+auto feed_fn() {
+  return [v = std::make_shared<utf8guard::validator>()](std::string_view s) { return v->feed(s); };
+}
+
 void register_short(const std::vector<std::shared_ptr<input>>& texts) {
   utf8guard::set_kernel("best");
   std::vector<std::string> ks{"scalar"};
   if (utf8guard::active_kernel() != "scalar") ks.emplace_back(utf8guard::active_kernel());
   for (const auto& text : texts) {
     for (const size_class c : kShortClasses) {
-      for (const bool with_error : {false, true}) {
-        const auto pool = std::make_shared<lazy_pool>(text, c, with_error);
+      const auto valid = std::make_shared<lazy_pool>(text, c, false);
+      const auto errors = std::make_shared<lazy_pool>(text, c, true);
+      for (const auto& pool : {valid, errors}) {
         for (const std::string& k : ks) {
           pair("pair_is_valid_icu_u8next", pool, k, is_valid_fn, icu_fn);
           pair("pair_validate_is_valid", pool, k, validate_fn, is_valid_fn);
-          if (!with_error) pair("pair_sanitize_is_valid", pool, k, sanitize_fn, is_valid_fn);
+          if (pool == valid) {
+            pair("pair_sanitize_is_valid", pool, k, sanitize_fn, is_valid_fn);
+            pair("pair_feed_validate", pool, k, feed_fn, validate_fn);
+          } else {
+            pair_error_valid("pair_error_valid_is_valid", errors, valid, k, is_valid_fn);
+            pair_error_valid("pair_error_valid_validate", errors, valid, k, validate_fn);
+          }
         }
       }
     }
