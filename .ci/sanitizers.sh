@@ -63,6 +63,9 @@ export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 # The CLI tests' random and scale rounds at a fraction (tests/cli/harness.py):
 # these jobs check memory and threads; scripts/test.sh runs every round.
 export UTF8GUARD_CLI_REDUCED=1
+# Likewise the largest exhaustive walks of the C++ tests, every 7th input
+# (tests/support/reduced.hpp).
+export UTF8GUARD_TESTS_REDUCED=1
 
 common=(-G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DUTF8GUARD_BUILD_BENCH=OFF
         -DUTF8GUARD_BUILD_CLI=ON -DUTF8GUARD_BUILD_TESTS=ON)
