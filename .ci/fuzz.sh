@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fuzz.sh - the CI fuzz smoke: every target under libFuzzer (clang,
-# ASan+UBSan) for FUZZ_LIBFUZZER_SECONDS (default 15) and under AFL++
+# ASan+UBSan) for FUZZ_LIBFUZZER_SECONDS (default 10) and under AFL++
 # (persistent driver, ASan+UBSan; no CMPLOG build, which costs a third of the
 # job's building and helps little in 10 s) for FUZZ_AFL_SECONDS (default 10),
 # two fuzzers at a time (the machine has 2 cores). Fails on any crash, hang,
@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-LF_SECONDS=${FUZZ_LIBFUZZER_SECONDS:-15}
+LF_SECONDS=${FUZZ_LIBFUZZER_SECONDS:-10}
 export FUZZ_AFL_CMPLOG=${FUZZ_AFL_CMPLOG:-0}
 AFL_SECONDS=${FUZZ_AFL_SECONDS:-10}
 PARALLEL=${FUZZ_PARALLEL:-2}

@@ -45,6 +45,18 @@ def rounds(n):
     """The number of random rounds to run: n, or a fifth of it when REDUCED."""
     return max(1, n // 5) if REDUCED else n
 
+
+def spread(values, per_piece, piece):
+    """The values a test tries for its piece-th input: all of them, or under
+    a wrapper (valgrind runs every CLI run 20-50x slower) per_piece of them,
+    a different share for each piece, so that the pieces together still try
+    every value."""
+    values = list(values)
+    if not WRAPPER:
+        return values
+    start = (piece * per_piece) % len(values)
+    return [values[(start + k) % len(values)] for k in range(per_piece)]
+
 # The CLI's read size (src/cli/io.hpp). Tests plant errors around multiples of
 # 4096, so they straddle read boundaries for this and any other power of two
 # from 4 KiB up, including the 64 KiB a pipe delivers at a time.

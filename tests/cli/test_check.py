@@ -226,8 +226,9 @@ class TextOutput(CliTest):
 
     def test_first_error_at_each_read_boundary(self):
         base = bytearray(("x" * 50 + "\n") * (harness.CHUNK // 51 + 2), "ascii")
-        for token in (b"\xc0\xaf", b"\xe1\x80\x41", b"\xf0\x90\x80", b"\xed\xa0\x80", b"\x80"):
-            for d in range(-4, 3):
+        for piece, token in enumerate(
+                (b"\xc0\xaf", b"\xe1\x80\x41", b"\xf0\x90\x80", b"\xed\xa0\x80", b"\x80")):
+            for d in harness.spread(range(-4, 3), 2, piece):
                 data = bytearray(base[:harness.CHUNK + 16])
                 at = harness.CHUNK + d
                 data[at:at + len(token)] = token

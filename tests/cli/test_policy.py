@@ -275,8 +275,8 @@ class Random(CliTest):
 
     def test_random_inputs(self):
         rng = random.Random(36)
-        # Reduced (valgrind, sanitizers): a tenth of the rounds.
-        for round in range(12 if harness.REDUCED else 120):
+        # Reduced (sanitizers): a tenth of the rounds; under valgrind, a twentieth.
+        for round in range(6 if harness.WRAPPER else 12 if harness.REDUCED else 120):
             data = random_input(rng, rng.randrange(1, 20))
             profile = rng.choice(list(PROFILES))
             extra = set(rng.sample(CATEGORIES, rng.randrange(0, 3)))
@@ -289,10 +289,13 @@ class Random(CliTest):
         # Characters and subparts cut by the tool's 256 KiB reads, and hints
         # whose bytes lie on both sides of a cut.
         rng = random.Random(3636)
-        for cut_piece in [b"\xe2\x80\xae", b"\xf4\x8f\xbf\xbf", b"\xed\xa0\xbd\xed\xb8\x80",
-                          b"\xc0\xaf", b"a\xe9a", b"\xf8\x88\x80\x80\x80"]:
-            # Reduced (valgrind, sanitizers): every third shift.
-            for shift in range(-6, 3, 3 if harness.REDUCED else 1):
+        for piece, cut_piece in enumerate([b"\xe2\x80\xae", b"\xf4\x8f\xbf\xbf",
+                                           b"\xed\xa0\xbd\xed\xb8\x80", b"\xc0\xaf", b"a\xe9a",
+                                           b"\xf8\x88\x80\x80\x80"]):
+            # Reduced (sanitizers): every third shift; under valgrind, the
+            # pieces share the shifts out.
+            shifts = range(-6, 3, 3 if harness.REDUCED and not harness.WRAPPER else 1)
+            for shift in harness.spread(shifts, 2, piece):
                 head = b"x" * (harness.CHUNK + shift)
                 data = head + cut_piece + random_input(rng, 3)
                 self.check_one(data, PROFILES["field"] | {"private_use"},
