@@ -84,9 +84,10 @@ struct kernel {
   scan_fn scan_no_percent = nullptr;
   valid_fn valid = nullptr;
   validate_fn validate = nullptr;
-  // short_dfa: the entry points answer inputs of up to this many bytes (one
-  // word) with kernels/short_input.hpp's short_scan instead of calling the
-  // kernel; 0 where the kernel's own short path is faster from the first byte.
+  // short_dfa: is_valid answers inputs of up to this many bytes (one word)
+  // with kernels/short_input.hpp's short_scan instead of calling the kernel;
+  // 0 where the kernel's own short path is faster from the first byte.
+  // (validate takes short_scan for one word on every kernel: api/validate.cpp.)
   std::size_t short_dfa = 8;
 };
 
