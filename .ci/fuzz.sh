@@ -2,7 +2,7 @@
 # fuzz.sh - the CI fuzz smoke: every target under libFuzzer (clang,
 # ASan+UBSan) for FUZZ_LIBFUZZER_SECONDS (default 10) and under AFL++
 # (persistent driver, ASan+UBSan; no CMPLOG build, which costs a third of the
-# job's building and helps little in 10 s) for FUZZ_AFL_SECONDS (default 10),
+# job's building and helps little in 5 s) for FUZZ_AFL_SECONDS (default 5),
 # two fuzzers at a time (the machine has 2 cores). Fails on any crash, hang,
 # leak or disagreement, listing the reproducers (fuzz/README.md says how to
 # turn one into a regression test).
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 
 LF_SECONDS=${FUZZ_LIBFUZZER_SECONDS:-10}
 export FUZZ_AFL_CMPLOG=${FUZZ_AFL_CMPLOG:-0}
-AFL_SECONDS=${FUZZ_AFL_SECONDS:-10}
+AFL_SECONDS=${FUZZ_AFL_SECONDS:-5}
 PARALLEL=${FUZZ_PARALLEL:-2}
 start=$SECONDS
 logs=build-fuzz-work/ci

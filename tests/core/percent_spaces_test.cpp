@@ -99,7 +99,7 @@ TEST(PercentEveryKernel, EveryFourEdgeEscapes) {
   const std::size_t total = kEdgeCount * kEdgeCount * kEdgeCount * kEdgeCount;
   std::vector<percent_result> firsts(total);
   std::vector<space_case> cases;
-  for (std::size_t i = 0; i < total; ++i) {
+  for (std::size_t i = 0; i < total; i += reduced_step()) {  // the inputs checked below
     const std::string in = edge_escapes(i, 4);
     firsts[i] = from_reference(reference::percent::first_error(in, reference::denied{}));
     if (i % 64 == 0) {
