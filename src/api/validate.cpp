@@ -9,18 +9,19 @@
 
 namespace utf8guard {
 namespace detail {
-// short_scan for is_valid, out of line: is_valid then needs no frame, and
-// reaches it or the kernel by a jump.
+// short_scan for is_valid_active, out of line: is_valid_active then reaches
+// it or the kernel by a jump.
 __attribute__((noinline)) bool short_valid_call(const std::uint8_t* p, std::size_t n) noexcept {
   return short_scan(p, n) == n;
 }
-// Out of line: the short path of is_valid then needs no frame, and reaches
-// it by a jump.
+// is_valid_active is is_valid's answer through active_kernel_ref, which
+// resolves the kernel on first use: for is_valid's first call and for the
+// policy's is_valid. Out of line: is_valid's own path then needs no frame.
 __attribute__((noinline)) bool is_valid_active(const std::uint8_t* p, std::size_t n) noexcept {
   const kernel& k = active_kernel_ref();
   return n <= k.short_dfa ? short_valid_call(p, n) : k.valid(p, n);
 }
-// validate for inputs the DFA answers (kernel::short_dfa), out of line:
+// validate for inputs the DFA answers (kShortValidate), out of line:
 // inlined, the DFA takes registers that validate's every call would then
 // save and restore.
 __attribute__((noinline)) result validate_short_dfa(const std::uint8_t* p, std::size_t n) noexcept {
