@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "api/validate.hpp"  // private: detail::validate_with
+#include "api/validate.hpp"  // private: detail::kernel_list
 #include "core/convert.hpp"  // private: detail::bytes
 #include "hex.hpp"
 #include "icu.hpp"

@@ -11,13 +11,8 @@
 
 namespace utf8guard::detail {
 
-// validate_with is a kernel's validate: its scan, then the scalar
-// classifier (kernels/kernel.hpp, validate_at).
-inline result validate_with(const kernel& k, const std::uint8_t* p, std::size_t n) noexcept {
-  return k.validate(p, n);
-}
-
-// validate_active is validate_with on the active kernel.
+// validate_active is validate on the active kernel, resolving it on first
+// use; one word goes to the DFA on every kernel (api/validate.cpp).
 result validate_active(const std::uint8_t* p, std::size_t n) noexcept;
 
 // is_valid_active answers yes/no only: no classification on the error path.

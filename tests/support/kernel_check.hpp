@@ -4,11 +4,11 @@
 // (kernel_selfcheck) and the emulated AVX-512 fuzz target.
 //
 // check_one() compares one input on one body with reference::first_error:
-// kind, offset and length through validate_with, valid's yes or no, and the scan contract of
-// src/kernels/kernel.hpp itself: scan returns n exactly for well-formed input, and
-// otherwise a position at most 3 bytes after the first error's start: a SIMD
-// body returns the byte that makes the error (at or after its start), the
-// scalar body at most 16 bytes earlier, the start of its block.
+// kind, offset and length through the kernel's validate, valid's yes or no, and the scan contract
+// of src/kernels/kernel.hpp itself: scan returns n exactly for well-formed input, and otherwise a
+// position at most 3 bytes after the first error's start: a SIMD body returns the byte that makes
+// the error (at or after its start), the scalar body at most 16 bytes earlier, the start of its
+// block.
 #ifndef UTF8GUARD_TESTS_SUPPORT_KERNEL_CHECK_HPP
 #define UTF8GUARD_TESTS_SUPPORT_KERNEL_CHECK_HPP
 
@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "api/validate.hpp"  // private: detail::kernel_list, detail::validate_with
+#include "api/validate.hpp"  // private: detail::kernel_list
 #include "core/convert.hpp"  // private: detail::bytes
 #include "core/table37.hpp"
 #include "reference.hpp"
@@ -196,7 +196,7 @@ inline std::string check_no_percent(const kernel& k, std::string_view in,
 inline std::string check_one(const kernel& k, std::string_view in, const reference::error& want,
                              bool with_prior = true) {
   const std::size_t n = in.size();
-  const utf8guard::result got = utf8guard::detail::validate_with(k, bytes_of(in), n);
+  const utf8guard::result got = k.validate(bytes_of(in), n);
   std::string why;
   if (utf8guard::to_string(got.kind) != want.kind || got.offset != want.offset ||
       got.length != want.length) {
