@@ -24,23 +24,41 @@ __attribute__((noinline)) bool is_valid_active(const std::uint8_t* p, std::size_
 // validate for inputs the DFA answers (kShortValidate), out of line:
 // inlined, the DFA takes registers that validate's every call would then
 // save and restore.
-__attribute__((noinline)) result validate_short_dfa(const std::uint8_t* p, std::size_t n) noexcept {
+__attribute__((noinline)) packed_result validate_short_dfa(const std::uint8_t* p,
+                                                           std::size_t n) noexcept {
   return validate_at(p, n, short_scan(p, n));
 }
 
-// kShortValidate: validate's inputs that the DFA answers on every kernel.
-constexpr std::size_t kShortValidate = 8;
-
+// validate_active_packed is validate's answer through active_kernel_ref,
+// which resolves the kernel on first use. Out of line, as is_valid_active.
+__attribute__((noinline)) packed_result validate_active_packed(const std::uint8_t* p,
+                                                               std::size_t n) noexcept {
+  const kernel& k = active_kernel_ref();
+  return n <= k.short_dfa ? validate_short_dfa(p, n) : k.validate(p, n);
+}
 result validate_active(const std::uint8_t* p, std::size_t n) noexcept {
-  return n <= kShortValidate ? validate_short_dfa(p, n) : active_kernel_ref().validate(p, n);
+  return error_result(validate_active_packed(p, n));
 }
 
-__attribute__((noinline)) scan_error classify_scan(const std::uint8_t* p, std::size_t n,
-                                                   std::size_t pos) noexcept {
+__attribute__((noinline)) packed_result classify_scan(const std::uint8_t* p, std::size_t n,
+                                                      std::size_t pos) noexcept {
   // The scan vouches for p[0..pos) as a valid prefix; the first error starts
   // at most 3 bytes before pos, so the classifier never rescans from the start.
   const result r = first_error_from(p, n, boundary_before(p, 0, pos));
   return {r.offset, static_cast<std::size_t>(r.kind) | r.length << 8};
+}
+
+// validate's answer (utf8guard.hpp's inline validate builds the result), in
+// is_valid's shape: the kernel's own short path where it has one, the DFA
+// for one word on the others.
+packed_result validate_packed(std::string_view bytes) noexcept {
+  if (bad_span(bytes)) return kRefusedPacked;
+  const std::uint8_t* p = detail::bytes(bytes.data());
+  const std::size_t n = bytes.size();
+  const kernel* k = g_active.load(std::memory_order_acquire);
+  if (k == nullptr) return validate_active_packed(p, n);
+  if (n <= k->short_dfa) return validate_at(p, n, short_scan(p, n));
+  return k->validate(p, n);
 }
 
 }  // namespace detail
@@ -55,19 +73,6 @@ bool is_valid(std::string_view bytes) noexcept {
   if (k == nullptr) return detail::is_valid_active(p, n);
   if (n <= k->short_dfa) return detail::short_scan(p, n) == n;
   return k->valid(p, n);
-}
-
-result validate(std::string_view bytes) noexcept {
-  if (detail::bad_span(bytes)) return detail::kRefused;
-  const std::uint8_t* p = detail::bytes(bytes.data());
-  const std::size_t n = bytes.size();
-  // One word goes to the DFA on every kernel: its valid path costs what the
-  // AVX-512 short path does, and on an error it stops where the classifier
-  // starts, sooner than that path's locate. Longer inputs, as in is_valid.
-  if (n <= detail::kShortValidate) return detail::validate_short_dfa(p, n);
-  const detail::kernel* k = detail::g_active.load(std::memory_order_acquire);
-  if (k == nullptr) return detail::validate_active(p, n);
-  return k->validate(p, n);
 }
 
 // With a policy: the kernel finds the first ill-formed subpart, and the

@@ -39,6 +39,7 @@ inline bool bad_span(std::string_view v) noexcept { return bad_span(v.data(), v.
 
 // The answer of a refused call that returns a result: nothing was read.
 inline constexpr result kRefused{error::invalid_argument, 0, 0};
+inline constexpr packed_result kRefusedPacked{0, static_cast<std::size_t>(error::invalid_argument)};
 inline constexpr utf8guard_result kRefusedC{UTF8GUARD_ERROR_INVALID_ARGUMENT, 0, 0,
                                             UTF8GUARD_CATEGORY_NONE, 0};
 

@@ -540,17 +540,17 @@ inline bool valid(const std::uint8_t* p, std::size_t n) noexcept {
 }
 // validate is the kernel's validate (kernels/kernel.hpp) in the same shape:
 // a short input's valid path writes its result and returns, with no frame.
-__attribute__((noinline)) inline result validate_whole(const std::uint8_t* p,
-                                                       std::size_t n) noexcept {
+__attribute__((noinline)) inline packed_result validate_whole(const std::uint8_t* p,
+                                                              std::size_t n) noexcept {
   return validate_at(p, n, scan(p, n));
 }
-__attribute__((noinline)) inline result validate_short_error(const std::uint8_t* p,
-                                                             std::size_t n) noexcept {
+__attribute__((noinline)) inline packed_result validate_short_error(const std::uint8_t* p,
+                                                                    std::size_t n) noexcept {
   return validate_at(p, n, locate_short(p, n));
 }
-inline result validate(const std::uint8_t* p, std::size_t n) noexcept {
+inline packed_result validate(const std::uint8_t* p, std::size_t n) noexcept {
   if constexpr (simd8::short_masked) {
-    if (n <= 2 * W) return short_error(p, n) ? validate_short_error(p, n) : result{};
+    if (n <= 2 * W) return short_error(p, n) ? validate_short_error(p, n) : kPackedOk;
   }
   return validate_whole(p, n);
 }

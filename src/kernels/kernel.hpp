@@ -35,28 +35,25 @@ using valid_fn = bool (*)(const std::uint8_t* p, std::size_t n) noexcept;
 
 // classify_scan is the error near the position pos < n that a scan
 // returned: the scalar classifier (api/validate.cpp), from the sequence
-// start at most 3 bytes before pos. Out of line, and its answer comes back in
-// two registers (a result goes through memory): a function that passes its
-// own result's memory to a call gets a stack-protector check on every call,
-// the path of valid input too.
-struct scan_error {
-  std::size_t offset;
-  std::size_t kind_and_length;  // the kind in the low byte, the length above
-};
-scan_error classify_scan(const std::uint8_t* p, std::size_t n, std::size_t pos) noexcept;
-inline result error_result(scan_error e) noexcept {
-  return {static_cast<error>(e.kind_and_length & 0xFF), e.offset, e.kind_and_length >> 8};
+// start at most 3 bytes before pos. Out of line; its answer, like every
+// kernel's validate, is a packed_result (utf8guard.hpp), which comes back in
+// two registers: a function that passes a result's memory to a call gets a
+// stack-protector check on every call, the path of valid input too.
+packed_result classify_scan(const std::uint8_t* p, std::size_t n, std::size_t pos) noexcept;
+inline result error_result(packed_result e) noexcept {
+  return {static_cast<error>(e.kind_length & 0xFF), e.offset, e.kind_length >> 8};
 }
+inline constexpr packed_result kPackedOk{0, 0};
 // validate_at is validate's answer for p[0..n) given what scan returned for
 // it: every kernel's validate ends here, so every kernel reports identical
 // errors.
-inline result validate_at(const std::uint8_t* p, std::size_t n, std::size_t pos) noexcept {
-  if (pos == n) return {};
-  return error_result(classify_scan(p, n, pos));
+inline packed_result validate_at(const std::uint8_t* p, std::size_t n, std::size_t pos) noexcept {
+  if (pos == n) return kPackedOk;
+  return classify_scan(p, n, pos);
 }
 // validate(p, n) is validate_at(p, n, scan(p, n)), with the kernel's own
 // shortcuts (utf8_lookup.hpp): the one-shot validate calls it directly.
-using validate_fn = result (*)(const std::uint8_t* p, std::size_t n) noexcept;
+using validate_fn = packed_result (*)(const std::uint8_t* p, std::size_t n) noexcept;
 
 struct open_scan {
   std::size_t pos;

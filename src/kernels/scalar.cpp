@@ -210,7 +210,7 @@ open_scan scalar_scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t p
 }
 
 bool scalar_valid(const std::uint8_t* p, std::size_t n) noexcept { return scalar_scan(p, n) == n; }
-result scalar_validate(const std::uint8_t* p, std::size_t n) noexcept {
+packed_result scalar_validate(const std::uint8_t* p, std::size_t n) noexcept {
   return validate_at(p, n, scalar_scan(p, n));
 }
 
