@@ -36,8 +36,8 @@ struct bounded_buffer {
 // A short input that is well-formed, the common case of a header value or a
 // key, is copied as it is, without the engine's setup, which would cost
 // several times the copy: one scan says so first, as is_valid's (a short
-// input with an error pays for that scan and then the engine's).
-inline constexpr std::size_t kShortCopy = 128;
+// input with an error pays for that scan and then the engine's). kShortCopy
+// (kernels/kernel.hpp) is the longest input taken so.
 
 // copy_short copies n <= kShortCopy bytes with no call and no loop whose
 // exit a random length would mispredict: one block from the start and one
@@ -156,6 +156,16 @@ __attribute__((noinline)) std::size_t sanitize_to_engine(std::string_view bytes,
   return sanitize_into<true>(bytes, out, capacity, written, replacements) ? written : SIZE_MAX;
 }
 
+// sanitize_to_short is sanitize_to's short path on a kernel without a
+// short_copy: is_valid, then copy_short. Out of line: copy_short's blocks
+// would give sanitize_to's every call a frame.
+__attribute__((noinline)) std::size_t sanitize_to_short(std::string_view bytes, char* out,
+                                                        std::size_t capacity) noexcept {
+  if (!is_valid(bytes)) return sanitize_to_engine(bytes, out, capacity);
+  copy_short(out, bytes.data(), bytes.size());
+  return bytes.size();
+}
+
 }  // namespace utf8guard::detail
 
 namespace utf8guard {
@@ -171,9 +181,15 @@ std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity)
   const std::size_t n = bytes.size();
   // A short well-formed input, the common case of a header value or a key,
   // is copied as it is: the engine's setup would cost several times the copy.
-  if (n <= detail::kShortCopy && n <= capacity && is_valid(bytes)) {
-    detail::copy_short(out, bytes.data(), n);
-    return n;
+  // A kernel with masked stores checks and copies from the same registers.
+  if (n <= detail::kShortCopy && n <= capacity) {
+    const detail::kernel* k = detail::g_active.load(std::memory_order_acquire);
+    if (k == nullptr || k->short_copy == nullptr) {
+      return detail::sanitize_to_short(bytes, out, capacity);
+    }
+    if (k->short_copy(detail::bytes(bytes.data()), n, reinterpret_cast<std::uint8_t*>(out))) {
+      return n;
+    }
   }
   return detail::sanitize_to_engine(bytes, out, capacity);
 }

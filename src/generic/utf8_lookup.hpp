@@ -494,21 +494,36 @@ __attribute__((noinline)) inline std::size_t scan_no_percent(const std::uint8_t*
 // most header values and keys before the check's constants are set up.
 // The zero padding is ASCII: it flags a sequence left unfinished before it,
 // and is_incomplete flags one at the end of a full register.
-UTF8GUARD_SIMD_INLINE bool short_error(const std::uint8_t* p, std::size_t n) {
+// With Copy, a well-formed input is also stored to out[0..n) from the same
+// registers (short_copy).
+// (R is simd8: a parameter, so that only the masked wrappers need stores.)
+template <bool Copy = false, class R = simd8>
+UTF8GUARD_SIMD_INLINE bool short_error(const std::uint8_t* p, std::size_t n,
+                                       std::uint8_t* out = nullptr) {
   simd8 leads = simd8::zero();
-  // SAFETY: masked loads read p[0..n) only.
+  // SAFETY: masked loads read p[0..n) only, and masked stores write
+  // out[0..n) only.
   if (n <= W) {
-    const simd8 x = simd8::load_partial(p, n);
-    if (x.is_ascii()) return false;
-    const constants c = constants::make();
-    return (check(x, simd8::zero(), leads, c) | is_incomplete(x)).any();
+    const R x = R::load_partial(p, n);
+    if (!x.is_ascii()) {
+      const constants c = constants::make();
+      if ((check(x, simd8::zero(), leads, c) | is_incomplete(x)).any()) return true;
+    }
+    if constexpr (Copy) x.store_partial(out, n);
+    return false;
   }
-  const simd8 x0 = simd8::load(p);
-  const simd8 x1 = simd8::load_partial(p + W, n - W);
-  if ((x0 | x1).is_ascii()) return false;
-  const constants c = constants::make();
-  const simd8 e0 = check(x0, simd8::zero(), leads, c);
-  return (e0 | check(x1, x0, leads, c) | is_incomplete(x1)).any();
+  const R x0 = R::load(p);
+  const R x1 = R::load_partial(p + W, n - W);
+  if (!(x0 | x1).is_ascii()) {
+    const constants c = constants::make();
+    const simd8 e0 = check(x0, simd8::zero(), leads, c);
+    if ((e0 | check(x1, x0, leads, c) | is_incomplete(x1)).any()) return true;
+  }
+  if constexpr (Copy) {
+    x0.store(out);
+    x1.store_partial(out + W, n - W);
+  }
+  return false;
 }
 
 // locate_short is locate over a whole short input, out of line: only its
@@ -537,6 +552,13 @@ inline bool valid(const std::uint8_t* p, std::size_t n) noexcept {
     if (n <= 2 * W) return !short_error(p, n);
   }
   return valid_whole(p, n);
+}
+// short_copy is the kernel's short_copy (kernels/kernel.hpp): valid, and a
+// well-formed input stored from the registers that checked it.
+template <bool Masked = simd8::short_masked>
+inline bool short_copy(const std::uint8_t* p, std::size_t n, std::uint8_t* out) noexcept {
+  static_assert(Masked && kShortCopy <= 2 * W, "a masked kernel's two registers hold kShortCopy");
+  return !short_error<true>(p, n, out);
 }
 // validate is the kernel's validate (kernels/kernel.hpp) in the same shape:
 // a short input's valid path writes its result and returns, with no frame.

@@ -54,7 +54,8 @@ extern const kernel kernel_avx512bw{
     &avx512bw::lookup::scan_no_percent,
     &avx512bw::lookup::valid,
     &avx512bw::lookup::validate,
-    0};
+    0,
+    &avx512bw::lookup::short_copy<>};
 
 }  // namespace utf8guard::detail
 #endif

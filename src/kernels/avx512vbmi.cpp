@@ -58,7 +58,8 @@ extern const kernel kernel_avx512{"avx512",
                                   &avx512vbmi::lookup::scan_no_percent,
                                   &avx512vbmi::lookup::valid,
                                   &avx512vbmi::lookup::validate,
-                                  0};
+                                  0,
+                                  &avx512vbmi::lookup::short_copy<>};
 
 }  // namespace utf8guard::detail
 #endif

@@ -32,6 +32,11 @@ using scan_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n) noexcept;
 // valid(p, n) is scan(p, n) == n, answered without finding where an error
 // is when that is cheaper (is_valid's short inputs).
 using valid_fn = bool (*)(const std::uint8_t* p, std::size_t n) noexcept;
+// short_copy(p, n, out), for n <= kShortCopy, is valid(p, n), and when that is
+// yes, p[0..n) has also been copied to out[0..n) (sanitize_to's short
+// path); out[n..) is never written.
+inline constexpr std::size_t kShortCopy = 128;
+using short_copy_fn = bool (*)(const std::uint8_t* p, std::size_t n, std::uint8_t* out) noexcept;
 
 // classify_scan is the error near the position pos < n that a scan
 // returned: the scalar classifier (api/validate.cpp), from the sequence
@@ -86,6 +91,9 @@ struct kernel {
   // 0 where the kernel's own short path is faster from the first byte.
   // (validate takes short_scan for one word on every kernel: api/validate.cpp.)
   std::size_t short_dfa = 8;
+  // short_copy: nullptr where the kernel has no masked stores; sanitize_to
+  // then checks with is_valid and copies (api/sanitize.cpp).
+  short_copy_fn short_copy = nullptr;
 };
 
 }  // namespace utf8guard::detail

@@ -69,6 +69,12 @@ struct simd8 {
   static UTF8GUARD_SIMD_INLINE simd8 load_partial(const std::uint8_t* p, std::size_t len) {
     return {_mm512_maskz_loadu_epi8(_bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(len)), p)};
   }
+  // store and store_partial write out[0..64) and out[0..len): the masked
+  // store never touches the bytes past len (short_copy, utf8_lookup.hpp).
+  UTF8GUARD_SIMD_INLINE void store(std::uint8_t* out) const { _mm512_storeu_si512(out, v); }
+  UTF8GUARD_SIMD_INLINE void store_partial(std::uint8_t* out, std::size_t len) const {
+    _mm512_mask_storeu_epi8(out, _bzhi_u64(~std::uint64_t{0}, static_cast<unsigned>(len)), v);
+  }
   // SAFETY: as load, and p is 64-byte aligned.
   static UTF8GUARD_SIMD_INLINE simd8 load_aligned(const std::uint8_t* p) {
     return {_mm512_load_si512(p)};

@@ -59,6 +59,16 @@ inline simde__m512i maskz_loadu_epi8(std::uint64_t k, const void* mem) {
   return from_bytes(out);
 }
 
+// Byte j is written to memory only where mask bit j is set; the others are
+// never touched (the guard page checks of the output rely on it).
+inline void mask_storeu_epi8(void* mem, std::uint64_t k, simde__m512i v) {
+  const bytes64 in = to_bytes(v);
+  auto* p = static_cast<std::uint8_t*>(mem);
+  for (unsigned j = 0; j < 64; ++j) {
+    if ((k >> j) & 1) p[j] = in.b[j];
+  }
+}
+
 // The 128-byte concatenation a:b (a the upper half) shifted right by
 // imm8[2:0] quadwords; the low 64 bytes.
 inline simde__m512i alignr_epi64(simde__m512i a, simde__m512i b, int imm8) {
@@ -101,6 +111,7 @@ inline std::uint64_t tzcnt_u64(std::uint64_t a) {
 }  // namespace emulated_x86
 
 #define _mm512_maskz_loadu_epi8(k, p) emulated_x86::maskz_loadu_epi8((k), (p))
+#define _mm512_mask_storeu_epi8(mem, k, v) emulated_x86::mask_storeu_epi8((mem), (k), (v))
 #define _mm512_alignr_epi64(a, b, imm8) emulated_x86::alignr_epi64((a), (b), (imm8))
 #define _mm512_alignr_epi8(a, b, imm8) emulated_x86::alignr_epi8((a), (b), (imm8))
 #define _bzhi_u64(a, index) emulated_x86::bzhi_u64((a), (index))
@@ -134,18 +145,20 @@ bool always() noexcept { return true; }
 // A kernel as the library lists its own, named after the library's kernel
 // of the same source with "-emulated" appended, usable anywhere.
 constexpr kernel emulated(const char* name, detail::scan_fn scan, detail::open_scan_fn scan_open,
-                          detail::valid_fn valid, detail::validate_fn validate) {
+                          detail::valid_fn valid, detail::validate_fn validate,
+                          detail::short_copy_fn short_copy) {
   constexpr const char* kNeeds = "nothing: SIMDe's portable intrinsics";
-  return {name, &always, scan, kNeeds, scan_open, nullptr, valid, validate, 0};
+  return {name, &always, scan, kNeeds, scan_open, nullptr, valid, validate, 0, short_copy};
 }
-const kernel kBw = emulated("avx512bw-emulated", &detail::emulated_avx512bw::lookup::scan,
-                            &detail::emulated_avx512bw::lookup::scan_open,
-                            &detail::emulated_avx512bw::lookup::valid,
-                            &detail::emulated_avx512bw::lookup::validate);
+const kernel kBw = emulated(
+    "avx512bw-emulated", &detail::emulated_avx512bw::lookup::scan,
+    &detail::emulated_avx512bw::lookup::scan_open, &detail::emulated_avx512bw::lookup::valid,
+    &detail::emulated_avx512bw::lookup::validate, &detail::emulated_avx512bw::lookup::short_copy<>);
 const kernel kVbmi = emulated("avx512-emulated", &detail::emulated_avx512vbmi::lookup::scan,
                               &detail::emulated_avx512vbmi::lookup::scan_open,
                               &detail::emulated_avx512vbmi::lookup::valid,
-                              &detail::emulated_avx512vbmi::lookup::validate);
+                              &detail::emulated_avx512vbmi::lookup::validate,
+                              &detail::emulated_avx512vbmi::lookup::short_copy<>);
 
 }  // namespace
 

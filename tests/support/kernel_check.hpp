@@ -191,6 +191,21 @@ inline std::string check_no_percent(const kernel& k, std::string_view in,
   return ok ? "" : "scan_no_percent returned " + std::to_string(q);
 }
 
+// check_short_copy returns "" when the body has no short_copy, the input is
+// longer than it takes, or it answers as valid does (`ok`), copies a
+// well-formed input exactly and writes nothing past out[n).
+inline std::string check_short_copy(const kernel& k, std::string_view in, bool ok) {
+  if (k.short_copy == nullptr || in.size() > utf8guard::detail::kShortCopy) return "";
+  constexpr char kUntouched = '\x5A';
+  std::string out(in.size() + 1, kUntouched);
+  const bool said =
+      k.short_copy(bytes_of(in), in.size(), reinterpret_cast<std::uint8_t*>(out.data()));
+  if (said != ok) return said ? "short_copy said yes" : "short_copy said no";
+  if (out.back() != kUntouched) return "short_copy wrote past the end";
+  if (ok && std::string_view(out).substr(0, in.size()) != in) return "short_copy changed bytes";
+  return "";
+}
+
 // check_one returns "" when the body agrees with `want`, else a description.
 // with_prior adds check_prior (which inputs of 3 bytes or less gain little from).
 inline std::string check_one(const kernel& k, std::string_view in, const reference::error& want,
@@ -204,6 +219,8 @@ inline std::string check_one(const kernel& k, std::string_view in, const referen
     why += describe(utf8guard::to_string(got.kind), got.offset, got.length);
   } else if (k.valid(bytes_of(in), n) != want.ok()) {
     why += k.valid(bytes_of(in), n) ? "valid said yes" : "valid said no";
+  } else if (const std::string copied = check_short_copy(k, in, want.ok()); !copied.empty()) {
+    why += copied;
   } else {
     const std::size_t pos = k.scan(bytes_of(in), n);
     // A SIMD body flags the byte that makes the error (at most 3 bytes after
