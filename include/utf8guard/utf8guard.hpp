@@ -139,22 +139,21 @@ UTF8GUARD_EXPORT std::string_view to_string(error kind) noexcept;
 // is_valid returns whether the bytes are well-formed UTF-8. The fastest path.
 [[nodiscard]] UTF8GUARD_EXPORT bool is_valid(std::string_view bytes) noexcept;
 
-namespace detail {
-// packed_result is validate's answer as it leaves the library: two words,
-// which come back in registers where a result would go through memory. The
-// kind is the low byte of kind_length and the length the bits above it.
+// packed_result is validate's answer in two words, which a call returns in
+// registers where a result would go through memory: the offset, and the kind
+// in the low byte of kind_length with the length above it. validate_packed is
+// the exported function the inline validate calls; call validate.
 struct packed_result {
   std::size_t offset;
   std::size_t kind_length;
 };
 [[nodiscard]] UTF8GUARD_EXPORT packed_result validate_packed(std::string_view bytes) noexcept;
-}  // namespace detail
 
 // validate returns the first error of the bytes, or an ok() result. Inline,
 // so that a short valid input costs what is_valid does: the library answers
 // in two registers, and only the caller builds the result.
 [[nodiscard]] inline result validate(std::string_view bytes) noexcept {
-  const detail::packed_result r = detail::validate_packed(bytes);
+  const packed_result r = validate_packed(bytes);
   return {static_cast<error>(r.kind_length & 0xFF), r.offset, r.kind_length >> 8};
 }
 

@@ -48,19 +48,6 @@ __attribute__((noinline)) packed_result classify_scan(const std::uint8_t* p, std
   return {r.offset, static_cast<std::size_t>(r.kind) | r.length << 8};
 }
 
-// validate's answer (utf8guard.hpp's inline validate builds the result), in
-// is_valid's shape: the kernel's own short path where it has one, the DFA
-// for one word on the others.
-packed_result validate_packed(std::string_view bytes) noexcept {
-  if (bad_span(bytes)) return kRefusedPacked;
-  const std::uint8_t* p = detail::bytes(bytes.data());
-  const std::size_t n = bytes.size();
-  const kernel* k = g_active.load(std::memory_order_acquire);
-  if (k == nullptr) return validate_active_packed(p, n);
-  if (n <= k->short_dfa) return validate_at(p, n, short_scan(p, n));
-  return k->validate(p, n);
-}
-
 }  // namespace detail
 
 bool is_valid(std::string_view bytes) noexcept {
@@ -73,6 +60,19 @@ bool is_valid(std::string_view bytes) noexcept {
   if (k == nullptr) return detail::is_valid_active(p, n);
   if (n <= k->short_dfa) return detail::short_scan(p, n) == n;
   return k->valid(p, n);
+}
+
+// validate's answer (utf8guard.hpp's inline validate builds the result), in
+// is_valid's shape: the kernel's own short path where it has one, the DFA
+// for one word on the others.
+packed_result validate_packed(std::string_view bytes) noexcept {
+  if (detail::bad_span(bytes)) return detail::kRefusedPacked;
+  const std::uint8_t* p = detail::bytes(bytes.data());
+  const std::size_t n = bytes.size();
+  const detail::kernel* k = detail::g_active.load(std::memory_order_acquire);
+  if (k == nullptr) return detail::validate_active_packed(p, n);
+  if (n <= k->short_dfa) return detail::validate_at(p, n, detail::short_scan(p, n));
+  return k->validate(p, n);
 }
 
 // With a policy: the kernel finds the first ill-formed subpart, and the

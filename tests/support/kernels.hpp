@@ -63,7 +63,7 @@ class counted_scans {
     ++count();
     return inner()->valid(p, n);
   }
-  static detail::packed_result validate(const std::uint8_t* p, std::size_t n) noexcept {
+  static packed_result validate(const std::uint8_t* p, std::size_t n) noexcept {
     ++count();
     return inner()->validate(p, n);
   }
