@@ -488,42 +488,61 @@ __attribute__((noinline)) inline std::size_t scan_no_percent(const std::uint8_t*
   return scan_from<false, true>(p, n, {simd8::zero(), simd8::zero()}).pos;
 }
 
-// short_error says whether an input of at most two registers, read by
-// masked loads (the wrapper's short_masked), holds an error: no branch on
-// where it ends, and none on its content but one on ASCII, which settles
-// most header values and keys before the check's constants are set up.
-// The zero padding is ASCII: it flags a sequence left unfinished before it,
-// and is_incomplete flags one at the end of a full register.
+// short_check checks an input of at most two registers, read by masked
+// loads (the wrapper's short_masked): no branch on where it ends, and none on
+// its content but one on ASCII, which settles most header values and keys
+// before the check's constants are set up. It says whether the input is
+// ASCII, well-formed, or holds an error. The zero padding is ASCII: it flags
+// a sequence left unfinished before it, and is_incomplete flags one at the
+// end of a full register.
 // With Copy, a well-formed input is also stored to out[0..n) from the same
-// registers (short_copy).
+// registers (short_copy). With Open (scan_open's short path), a sequence
+// left unfinished at the end is no error: only flags before p[n] count, and
+// the caller checks the open bytes.
 // (R is simd8: a parameter, so that only the masked wrappers need stores.)
-template <bool Copy = false, class R = simd8>
-UTF8GUARD_SIMD_INLINE bool short_error(const std::uint8_t* p, std::size_t n,
-                                       std::uint8_t* out = nullptr) {
+enum class short_verdict { ascii, valid, error };
+template <bool Copy = false, bool Open = false, class R = simd8>
+UTF8GUARD_SIMD_INLINE short_verdict short_check(const std::uint8_t* p, std::size_t n,
+                                                std::uint8_t* out = nullptr) {
   simd8 leads = simd8::zero();
+  short_verdict v = short_verdict::ascii;
   // SAFETY: masked loads read p[0..n) only, and masked stores write
   // out[0..n) only.
   if (n <= W) {
     const R x = R::load_partial(p, n);
     if (!x.is_ascii()) {
       const constants c = constants::make();
-      if ((check(x, simd8::zero(), leads, c) | is_incomplete(x)).any()) return true;
+      const simd8 e = check(x, simd8::zero(), leads, c);
+      if (Open ? e.first_nonzero() < n : (e | is_incomplete(x)).any()) {
+        return short_verdict::error;
+      }
+      v = short_verdict::valid;
     }
     if constexpr (Copy) x.store_partial(out, n);
-    return false;
+    return v;
   }
   const R x0 = R::load(p);
   const R x1 = R::load_partial(p + W, n - W);
   if (!(x0 | x1).is_ascii()) {
     const constants c = constants::make();
     const simd8 e0 = check(x0, simd8::zero(), leads, c);
-    if ((e0 | check(x1, x0, leads, c) | is_incomplete(x1)).any()) return true;
+    const simd8 e1 = check(x1, x0, leads, c);
+    if (Open ? e0.any() || e1.first_nonzero() < n - W : (e0 | e1 | is_incomplete(x1)).any()) {
+      return short_verdict::error;
+    }
+    v = short_verdict::valid;
   }
   if constexpr (Copy) {
     x0.store(out);
     x1.store_partial(out + W, n - W);
   }
-  return false;
+  return v;
+}
+// short_error says whether such an input holds an error.
+template <bool Copy = false>
+UTF8GUARD_SIMD_INLINE bool short_error(const std::uint8_t* p, std::size_t n,
+                                       std::uint8_t* out = nullptr) {
+  return short_check<Copy>(p, n, out) == short_verdict::error;
 }
 
 // locate_short is locate over a whole short input, out of line: only its
@@ -577,6 +596,23 @@ inline packed_result validate(const std::uint8_t* p, std::size_t n) noexcept {
   return validate_whole(p, n);
 }
 inline open_scan scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
+  if constexpr (simd8::short_masked) {
+    // A short chunk (1..2W bytes) after one that left nothing open, as a
+    // stream of header values or keys feeds them: the masked check, then
+    // the open bytes from the last three. An error is located by the
+    // general path.
+    if (prior <= kAsciiHint && n - 1 <= 2 * W - 1) {
+      const short_verdict v = short_check<false, true>(p, n);
+      if (v == short_verdict::ascii) return {n, 0, kAsciiHint};
+      if (v == short_verdict::valid) {
+        const std::uint32_t last = last_bytes_after_boundary(p, n);
+        const std::uint32_t open = open_length(last);
+        const std::uint32_t open_bytes = open_word(last, open);
+        if (open_lead_ok(open_bytes, open)) return {n, open, open_bytes};
+      }
+      return scan_open_body(p, n, prior, 0);
+    }
+  }
   std::size_t i = 0;
   if (prior == kAsciiHint) {
     // The chunk before ended in ASCII (stream/carry.hpp): a stream of ASCII is

@@ -199,6 +199,13 @@ __attribute__((noinline)) open_scan scan_open_body(const std::uint8_t* p, std::s
   return scan_impl<true>(p, n, prior);
 }
 open_scan scalar_scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
+  // A short chunk after one that left nothing open, as a stream of header
+  // values or keys feeds them: short_scan, as one-shot validation. A chunk
+  // that ends inside a sequence, or holds an error, takes the general path.
+  if (prior <= kAsciiHint && n - 1 < kShortScalar) {
+    if (short_scan(p, n) == n) return {n, 0, 0};
+    return scan_open_body(p, n, 0);
+  }
   if (prior != kAsciiHint) return scan_open_body(p, n, prior);
   // The chunk before ended in ASCII (stream/carry.hpp): whole blocks first. The
   // rest of the chunk follows ASCII, as if it started a stream.

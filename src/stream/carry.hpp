@@ -51,6 +51,14 @@ inline std::uint32_t last_bytes(const std::uint8_t* p, std::size_t n) noexcept {
          std::uint32_t{p[n - 1]} << 24;
 }
 
+// last_bytes_after_boundary is last_bytes for any n >= 1 when p[0] starts
+// a sequence (nothing is carried into p): bytes before p[0] read as 0.
+inline std::uint32_t last_bytes_after_boundary(const std::uint8_t* p, std::size_t n) noexcept {
+  if (n >= 3) return last_bytes(p, n);
+  const std::uint32_t before = n == 2 ? std::uint32_t{p[0]} << 16 : 0;
+  return before | std::uint32_t{p[n - 1]} << 24;
+}
+
 // open_length is how many of them may belong to a sequence still waiting for
 // more: a lead 11______ last, 111_____ one before, or 1111____ three from the end.
 inline std::uint32_t open_length(std::uint32_t last) noexcept {

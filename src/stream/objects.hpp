@@ -46,6 +46,17 @@ void start(State& s, utf8guard_policy policy = 0) noexcept {
   s.priv_state = kOpen;
 }
 
+// feed_with_policy is feed through a policy_filter, out of line: the filter
+// holds the handler's address, and a feed that takes a local's address gets
+// a stack-protector check on every chunk, without a policy too.
+// (The handler goes as stream_feed_rest's does: see rest_handler.)
+template <class Handler, class State>
+__attribute__((noinline)) bool feed_with_policy(State& s, std::string_view chunk,
+                                                rest_handler<Handler> h) {
+  policy_filter<Handler> f(h, s.priv_policy, s.priv_position - s.priv_carry_len);
+  return stream_feed(cursor(s), bytes(chunk.data()), chunk.size(), f);
+}
+
 // feed runs one chunk through the engine, and through a policy_filter when
 // the stream has a policy (stream/policy_filter.hpp); finish needs none: it
 // only reports an unfinished sequence.
@@ -54,8 +65,7 @@ bool feed(State& s, std::string_view chunk, Handler& h) {
   if (__builtin_expect(s.priv_policy == 0, 1)) {
     return stream_feed(cursor(s), bytes(chunk.data()), chunk.size(), h);
   }
-  policy_filter<Handler> f(h, s.priv_policy, s.priv_position - s.priv_carry_len);
-  return stream_feed(cursor(s), bytes(chunk.data()), chunk.size(), f);
+  return feed_with_policy<Handler>(s, chunk, h);
 }
 
 // runs is the sanitizer's and scanner's common case: an object that is open,
