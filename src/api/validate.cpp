@@ -21,20 +21,13 @@ __attribute__((noinline)) bool is_valid_active(const std::uint8_t* p, std::size_
   const kernel& k = active_kernel_ref();
   return n <= k.short_dfa ? short_valid_call(p, n) : k.valid(p, n);
 }
-// validate for inputs the DFA answers (kShortValidate), out of line:
-// inlined, the DFA takes registers that validate's every call would then
-// save and restore.
-__attribute__((noinline)) packed_result validate_short_dfa(const std::uint8_t* p,
-                                                           std::size_t n) noexcept {
-  return validate_at(p, n, short_scan(p, n));
-}
-
-// validate_active_packed is validate's answer through active_kernel_ref,
-// which resolves the kernel on first use. Out of line, as is_valid_active.
+// validate_active_packed is validate_packed's answer through
+// active_kernel_ref, which resolves the kernel on first use: for validate's
+// first call and for the policy's validate. Out of line, as is_valid_active.
 __attribute__((noinline)) packed_result validate_active_packed(const std::uint8_t* p,
                                                                std::size_t n) noexcept {
   const kernel& k = active_kernel_ref();
-  return n <= k.short_dfa ? validate_short_dfa(p, n) : k.validate(p, n);
+  return n <= k.short_dfa ? validate_at(p, n, short_scan(p, n)) : k.validate(p, n);
 }
 result validate_active(const std::uint8_t* p, std::size_t n) noexcept {
   return error_result(validate_active_packed(p, n));

@@ -86,10 +86,10 @@ struct kernel {
   scan_fn scan_no_percent = nullptr;
   valid_fn valid = nullptr;
   validate_fn validate = nullptr;
-  // short_dfa: is_valid answers inputs of up to this many bytes (one word)
-  // with kernels/short_input.hpp's short_scan instead of calling the kernel;
-  // 0 where the kernel's own short path is faster from the first byte.
-  // (validate takes short_scan for one word on every kernel: api/validate.cpp.)
+  // short_dfa: is_valid and validate answer inputs of up to this many bytes
+  // (one word) with kernels/short_input.hpp's short_scan instead of calling
+  // the kernel; 0 where the kernel's own short path is faster from the first
+  // byte.
   std::size_t short_dfa = 8;
   // short_copy: nullptr where the kernel has no masked stores; sanitize_to
   // then checks with is_valid and copies (api/sanitize.cpp).
