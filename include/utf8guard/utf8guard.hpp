@@ -146,6 +146,9 @@ UTF8GUARD_EXPORT std::string_view to_string(error kind) noexcept;
 struct packed_result {
   std::size_t offset;
   std::size_t kind_length;
+  [[nodiscard]] result unpacked() const noexcept {
+    return {static_cast<error>(kind_length & 0xFF), offset, kind_length >> 8};
+  }
 };
 [[nodiscard]] UTF8GUARD_EXPORT packed_result validate_packed(std::string_view bytes) noexcept;
 
@@ -153,8 +156,7 @@ struct packed_result {
 // so that a short valid input costs what is_valid does: the library answers
 // in two registers, and only the caller builds the result.
 [[nodiscard]] inline result validate(std::string_view bytes) noexcept {
-  const packed_result r = validate_packed(bytes);
-  return {static_cast<error>(r.kind_length & 0xFF), r.offset, r.kind_length >> 8};
+  return validate_packed(bytes).unpacked();
 }
 
 // With a policy, is_valid and validate also refuse, and report in input

@@ -144,7 +144,7 @@ utf8guard_percent_result validate_percent(std::string_view in, utf8guard_policy 
     // The decoded bytes are the input up to here, and an error at pos is
     // certain (the bytes that reveal it are raw): validate's answer.
     utf8guard_percent_result r{};
-    if (pos != n) r.error = to_c(error_result(classify_scan(p, n, pos)));
+    if (pos != n) r.error = to_c(classify_scan(p, n, pos).unpacked());
     if (bits != 0) {
       const result v =
           find_violation(p, r.error.kind == UTF8GUARD_ERROR_NONE ? n : r.error.offset, 0, bits);

@@ -30,7 +30,7 @@ __attribute__((noinline)) packed_result validate_active_packed(const std::uint8_
   return n <= k.short_dfa ? validate_at(p, n, short_scan(p, n)) : k.validate(p, n);
 }
 result validate_active(const std::uint8_t* p, std::size_t n) noexcept {
-  return error_result(validate_active_packed(p, n));
+  return validate_active_packed(p, n).unpacked();
 }
 
 __attribute__((noinline)) packed_result classify_scan(const std::uint8_t* p, std::size_t n,

@@ -12,7 +12,7 @@
 namespace utf8guard::detail {
 
 // validate_active is validate on the active kernel, resolving it on first
-// use; one word goes to the DFA on every kernel (api/validate.cpp).
+// use (api/validate.cpp).
 result validate_active(const std::uint8_t* p, std::size_t n) noexcept;
 
 // is_valid_active answers yes/no only: no classification on the error path.

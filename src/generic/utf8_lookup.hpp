@@ -539,10 +539,8 @@ UTF8GUARD_SIMD_INLINE short_verdict short_check(const std::uint8_t* p, std::size
   return v;
 }
 // short_error says whether such an input holds an error.
-template <bool Copy = false>
-UTF8GUARD_SIMD_INLINE bool short_error(const std::uint8_t* p, std::size_t n,
-                                       std::uint8_t* out = nullptr) {
-  return short_check<Copy>(p, n, out) == short_verdict::error;
+UTF8GUARD_SIMD_INLINE bool short_error(const std::uint8_t* p, std::size_t n) {
+  return short_check(p, n) == short_verdict::error;
 }
 
 // locate_short is locate over a whole short input, out of line: only its
@@ -577,7 +575,7 @@ inline bool valid(const std::uint8_t* p, std::size_t n) noexcept {
 template <bool Masked = simd8::short_masked>
 inline bool short_copy(const std::uint8_t* p, std::size_t n, std::uint8_t* out) noexcept {
   static_assert(Masked && kShortCopy <= 2 * W, "a masked kernel's two registers hold kShortCopy");
-  return !short_error<true>(p, n, out);
+  return short_check<true>(p, n, out) != short_verdict::error;
 }
 // validate is the kernel's validate (kernels/kernel.hpp) in the same shape:
 // a short input's valid path writes its result and returns, with no frame.

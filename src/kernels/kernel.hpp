@@ -45,9 +45,6 @@ using short_copy_fn = bool (*)(const std::uint8_t* p, std::size_t n, std::uint8_
 // two registers: a function that passes a result's memory to a call gets a
 // stack-protector check on every call, the path of valid input too.
 packed_result classify_scan(const std::uint8_t* p, std::size_t n, std::size_t pos) noexcept;
-inline result error_result(packed_result e) noexcept {
-  return {static_cast<error>(e.kind_length & 0xFF), e.offset, e.kind_length >> 8};
-}
 inline constexpr packed_result kPackedOk{0, 0};
 // validate_at is validate's answer for p[0..n) given what scan returned for
 // it: every kernel's validate ends here, so every kernel reports identical

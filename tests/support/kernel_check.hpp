@@ -211,7 +211,7 @@ inline std::string check_short_copy(const kernel& k, std::string_view in, bool o
 inline std::string check_one(const kernel& k, std::string_view in, const reference::error& want,
                              bool with_prior = true) {
   const std::size_t n = in.size();
-  const utf8guard::result got = utf8guard::detail::error_result(k.validate(bytes_of(in), n));
+  const utf8guard::result got = k.validate(bytes_of(in), n).unpacked();
   std::string why;
   if (utf8guard::to_string(got.kind) != want.kind || got.offset != want.offset ||
       got.length != want.length) {
