@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "core/convert.hpp"
+#include "core/table37.hpp"
 
 namespace utf8guard::detail {
 namespace {
@@ -36,17 +37,29 @@ struct prefilter {
 };
 
 constexpr std::size_t kBlock = 64;
+// A vector prefilter stops at most this many bytes before the lead of the
+// character it flagged (generic/policy_prefilter.hpp's kBackUp, plus one).
+constexpr std::size_t kFlaggedSpan = 3;
 
-// The vector prefilter's classes flag exactly the bytes that start some
-// category's characters.
-constexpr bool prefilter_classes_exact() {
+// The vector prefilter's classes cover every lead that starts some
+// category's characters: by its own class (all but F0..F4), by the
+// noncharacter pair class (the noncharacters of F0..F4), or as F3 and F4
+// (private use); and they flag no other lead or ASCII byte.
+constexpr bool prefilter_classes_cover() {
   for (int b = 0; b < 256; ++b) {
-    const bool flagged = (kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15]) != 0;
-    if (flagged != (lead_categories(static_cast<std::uint8_t>(b)) != 0)) return false;
+    const auto byte = static_cast<std::uint8_t>(b);
+    const std::uint8_t cls = kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15];
+    const std::uint32_t cats = lead_categories(byte);
+    if (b >= 0xF0 && b <= 0xF4) {
+      const std::uint32_t left = cats & ~std::uint32_t{UTF8GUARD_CATEGORY_NONCHARACTER};
+      if (cls != 0 || left != ((b >= 0xF3) ? kKeepF3F4 : 0)) return false;
+    } else if (!is_continuation(byte) && (cls != 0) != (cats != 0)) {
+      return false;
+    }
   }
   return true;
 }
-static_assert(prefilter_classes_exact(), "kPrefilterHigh/kPrefilterLow miss or add a byte");
+static_assert(prefilter_classes_cover(), "kPrefilterHigh/kPrefilterLow miss or add a lead");
 
 // quiet_block says whether no byte of p[0..kBlock) can start a violation.
 inline bool quiet_block(const std::uint8_t* p, const prefilter& m) noexcept {
@@ -70,17 +83,24 @@ result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base,
   // well-formed input, and continuation bytes have no categories, so each
   // byte is judged on its own: no walk from character to character.
   const prefilter m(deny);
-  const quiet_prefix_fn vector = vector_prefilter();
+  quiet_prefix_fn vector = vector_prefilter();
   const prefilter_tables tables(deny);
   std::size_t i = 0;
   while (i < n) {
-    if (vector != nullptr) {
-      i += vector(p + i, n - i, tables);
-      if (i == n) break;
-    }
     std::size_t end = n;
-    // SAFETY: a whole block is read only when i + kBlock <= n.
-    if (n - i >= kBlock) {
+    if (vector != nullptr) {
+      const quiet_run q = vector(p + i, n - i, tables);
+      i += q.length;
+      if (q.flagged) {
+        // The flagged byte's character starts within kFlaggedSpan bytes:
+        // judge those, and go on with the vector prefilter after them.
+        end = n - i > kFlaggedSpan ? i + kFlaggedSpan : n;
+      } else {
+        vector = nullptr;  // less than its group is left: the blocks do the rest
+        continue;
+      }
+    } else if (n - i >= kBlock) {
+      // SAFETY: a whole block is read only when i + kBlock <= n.
       if (quiet_block(p + i, m)) {
         i += kBlock;
         continue;

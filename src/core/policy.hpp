@@ -85,36 +85,32 @@ struct lead_category_table {
 };
 inline constexpr lead_category_table kLeadCategories{};
 
-// The bytes that can start a violation, as a union of products of a high
-// nibble set and a low nibble set, one bit each: a byte's class is
-// kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15], and it is nonzero exactly
-// for the bytes kLeadCategories gives a category (checked in policy.cpp).
-// The vector prefilter (generic/policy_prefilter.hpp) looks them up.
+// The vector prefilter's byte classes (generic/policy_prefilter.hpp), as
+// unions of products of a high nibble set and a low nibble set, one bit
+// each: a byte's class is kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15].
 //   bit 0  00..08 0A..0F   bit 1  10..1F   bit 2  7F       bit 3  C2
-//   bit 4  D8              bit 5  E2       bit 6  EE EF    bit 7  F0..F4
-inline constexpr std::uint8_t kPrefilterHigh[16] = {1, 2, 0, 0, 0, 0,  0,       4,
-                                                    0, 0, 0, 0, 8, 16, 32 | 64, 128};
-inline constexpr std::uint8_t kPrefilterLow[16] = {1 | 2 | 128,
-                                                   1 | 2 | 128,
-                                                   1 | 2 | 8 | 32 | 128,
-                                                   1 | 2 | 128,
-                                                   1 | 2 | 128,
-                                                   1 | 2,
-                                                   1 | 2,
-                                                   1 | 2,
-                                                   1 | 2 | 16,
-                                                   2,
-                                                   1 | 2,
-                                                   1 | 2,
-                                                   1 | 2,
-                                                   1 | 2,
-                                                   1 | 2 | 64,
-                                                   1 | 2 | 4 | 64};
+//   bit 4  D8              bit 5  E2       bit 6  EE EF    bit 7  8F 9F AF BF
+// Bits 0-2 flag a byte alone. Bits 3-6 flag a lead only with the byte after
+// it that one of its denied characters has; bit 7 flags a continuation only
+// before BF: the second and third bytes of every noncharacter U+nFFFE and
+// U+nFFFF above U+FFFF (F0 9F BF BE, ..., F4 8F BF BF). So the leads F0..F2,
+// which start emoji and the rest of planes 1-2, start no candidate; F3 and
+// F4, which start the private use planes 15-16, are flagged alone by a class
+// of the byte-after tables (kF3F4 there). policy.cpp checks that every lead
+// kLeadCategories gives a category is covered.
+inline constexpr std::uint8_t kPrefilterHigh[16] = {1,   2,   0,   0,   0, 0,  0,       4,
+                                                    128, 128, 128, 128, 8, 16, 32 | 64, 0};
+inline constexpr std::uint8_t kPrefilterLow[16] = {
+    1 | 2,      1 | 2, 1 | 2 | 8 | 32, 1 | 2, 1 | 2, 1 | 2, 1 | 2,      1 | 2,
+    1 | 2 | 16, 2,     1 | 2,          1 | 2, 1 | 2, 1 | 2, 1 | 2 | 64, 1 | 2 | 4 | 64 | 128};
+inline constexpr std::uint8_t kNoncharacterPair = 128;
 
 // kPrefilterKeep[c] holds the class bits of the bytes that start characters
-// of category bit c: a policy keeps the union over the categories it denies.
-// Built once at compile time, so that a call with a policy on a short input
-// pays a handful of ORs, not a walk over 256 bytes.
+// of category bit c (bit 7 for the noncharacters), and kKeepF3F4 the
+// categories that need F3 and F4 flagged: a policy keeps the union over the
+// categories it denies. Built once at compile time, so that a call with a
+// policy on a short input pays a handful of ORs, not a walk over 256 bytes.
+inline constexpr std::uint32_t kKeepF3F4 = UTF8GUARD_CATEGORY_PRIVATE_USE;
 struct prefilter_keep_table {
   std::uint8_t bits[category_count];
   constexpr prefilter_keep_table() : bits{} {
@@ -125,16 +121,22 @@ struct prefilter_keep_table {
               static_cast<std::uint8_t>(bits[c] | (kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15]));
         }
       }
+      if ((1u << c) == UTF8GUARD_CATEGORY_NONCHARACTER) {
+        bits[c] = static_cast<std::uint8_t>(bits[c] | kNoncharacterPair);
+      }
     }
   }
 };
 inline constexpr prefilter_keep_table kPrefilterKeep{};
 
-// prefilter_tables are the two lookup tables for one policy: the bits of
-// the byte sets that start none of its categories are cleared.
+// prefilter_tables are the lookup tables for one policy: the bits of the
+// byte sets that start none of its categories are cleared, and f3_f4 is the
+// byte-after class that flags F3 and F4 alone (generic/policy_prefilter.hpp),
+// or 0.
 struct prefilter_tables {
   alignas(16) std::uint8_t high[16];
   alignas(16) std::uint8_t low[16];
+  std::uint8_t f3_f4;
   explicit prefilter_tables(utf8guard_policy deny) noexcept {
     std::uint8_t keep = 0;
     for (std::size_t c = 0; c < category_count; ++c) {
@@ -144,13 +146,20 @@ struct prefilter_tables {
       high[k] = kPrefilterHigh[k] & keep;
       low[k] = kPrefilterLow[k];
     }
+    f3_f4 = (deny & kKeepF3F4) != 0 ? 1 : 0;
   }
 };
 
 // quiet_prefix_fn is a vector prefilter: the length of a prefix of p[0..n)
-// in which no byte can start a violation (see generic/policy_prefilter.hpp).
-using quiet_prefix_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n,
-                                        const prefilter_tables& t) noexcept;
+// in which no byte can start a violation (see generic/policy_prefilter.hpp),
+// and whether it ended because a byte after it was flagged (else: because
+// fewer bytes than one of its groups were left).
+struct quiet_run {
+  std::size_t length;
+  bool flagged;
+};
+using quiet_prefix_fn = quiet_run (*)(const std::uint8_t* p, std::size_t n,
+                                      const prefilter_tables& t) noexcept;
 
 // vector_prefilter is the prefilter compiled for the active kernel's
 // instruction set, or nullptr (the scalar kernel).

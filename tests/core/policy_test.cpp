@@ -206,7 +206,9 @@ TEST_P(Policy, EmptyPolicyChangesNothing) {
 // a violation exactly when the oracle gives it a category (of that name),
 // and with all but its own denied it is accepted. Alone, and in a 512-byte
 // ASCII input: ending at, and crossing, the 64-byte boundary, crossing the
-// 256-byte one (AVX-512's prefilter group), and at the end.
+// 256-byte one (AVX-512's prefilter group) after its first and after its
+// second byte (where the prefilter finds a noncharacter's pair), and at the
+// end.
 TEST_P(Policy, EveryScalarValueUnderEveryCategory) {
   UTF8GUARD_REQUIRE_UCD();
   const policy all = every_category();
@@ -216,8 +218,8 @@ TEST_P(Policy, EveryScalarValueUnderEveryCategory) {
     if (cp >= 0xD800 && cp < 0xE000) cp += 0x800;
     const std::string c = reference::encode(cp);
     const std::size_t len = c.size();
-    for (const std::size_t at :
-         {std::size_t{0}, 64 - len, std::size_t{63}, std::size_t{255}, 512 - len}) {
+    for (const std::size_t at : {std::size_t{0}, 64 - len, std::size_t{63}, std::size_t{254},
+                                 std::size_t{255}, 512 - len}) {
       std::string_view in;
       if (at == 0) {
         in = c;
