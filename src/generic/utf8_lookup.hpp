@@ -498,9 +498,10 @@ __attribute__((noinline)) inline std::size_t scan_no_percent(const std::uint8_t*
 // With Copy, a well-formed input is also stored to out[0..n) from the same
 // registers (short_copy). With Open (scan_open's short path), a sequence
 // left unfinished at the end is no error: only flags before p[n] count, and
-// the caller checks the open bytes.
+// an input whose other flags are all at or after p[n] is `open`: the caller
+// checks the open bytes. `valid` then means that none is left open.
 // (R is simd8: a parameter, so that only the masked wrappers need stores.)
-enum class short_verdict { ascii, valid, error };
+enum class short_verdict { ascii, valid, open, error };
 template <bool Copy = false, bool Open = false, class R = simd8>
 UTF8GUARD_SIMD_INLINE short_verdict short_check(const std::uint8_t* p, std::size_t n,
                                                 std::uint8_t* out = nullptr) {
@@ -513,10 +514,11 @@ UTF8GUARD_SIMD_INLINE short_verdict short_check(const std::uint8_t* p, std::size
     if (!x.is_ascii()) {
       const constants c = constants::make();
       const simd8 e = check(x, simd8::zero(), leads, c);
-      if (Open ? e.first_nonzero() < n : (e | is_incomplete(x)).any()) {
-        return short_verdict::error;
-      }
       v = short_verdict::valid;
+      if ((e | is_incomplete(x)).any()) {
+        if (!Open || e.first_nonzero() < n) return short_verdict::error;
+        v = short_verdict::open;
+      }
     }
     if constexpr (Copy) x.store_partial(out, n);
     return v;
@@ -527,10 +529,11 @@ UTF8GUARD_SIMD_INLINE short_verdict short_check(const std::uint8_t* p, std::size
     const constants c = constants::make();
     const simd8 e0 = check(x0, simd8::zero(), leads, c);
     const simd8 e1 = check(x1, x0, leads, c);
-    if (Open ? e0.any() || e1.first_nonzero() < n - W : (e0 | e1 | is_incomplete(x1)).any()) {
-      return short_verdict::error;
-    }
     v = short_verdict::valid;
+    if ((e0 | e1 | is_incomplete(x1)).any()) {
+      if (!Open || e0.any() || e1.first_nonzero() < n - W) return short_verdict::error;
+      v = short_verdict::open;
+    }
   }
   if constexpr (Copy) {
     x0.store(out);
@@ -596,13 +599,14 @@ inline packed_result validate(const std::uint8_t* p, std::size_t n) noexcept {
 inline open_scan scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t prior) noexcept {
   if constexpr (simd8::short_masked) {
     // A short chunk (1..2W bytes) after one that left nothing open, as a
-    // stream of header values or keys feeds them: the masked check, then
-    // the open bytes from the last three. An error is located by the
-    // general path.
+    // stream of header values or keys feeds them: the masked check, then,
+    // only if it ends inside a sequence, the open bytes from the last
+    // three. An error is located by the general path.
     if (prior <= kAsciiHint && n - 1 <= 2 * W - 1) {
       const short_verdict v = short_check<false, true>(p, n);
       if (v == short_verdict::ascii) return {n, 0, kAsciiHint};
-      if (v == short_verdict::valid) {
+      if (v == short_verdict::valid) return {n, 0, 0};
+      if (v == short_verdict::open) {
         const std::uint32_t last = last_bytes_after_boundary(p, n);
         const std::uint32_t open = open_length(last);
         const std::uint32_t open_bytes = open_word(last, open);

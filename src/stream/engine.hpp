@@ -312,10 +312,11 @@ __attribute__((noinline)) bool stream_feed_rest(stream_cursor<State> s, const st
 template <class Handler, class State>
 bool stream_feed(stream_cursor<State> s, const std::uint8_t* p, std::size_t n, Handler& h) {
   std::size_t scanned_to = 0;
-  // The length first: whether the last chunk left bytes over is a coin toss
-  // on non-ASCII text, and g++ tests the operands in the order written, so
-  // the predictable test goes first.
-  if (n >= 3 || s.carry_len() == 0) {
+  // One test of both conditions (| rather than ||): whether the last chunk
+  // left bytes over is a coin toss on non-ASCII text, and whether a short
+  // chunk is under 3 bytes one on short strings, while both together are
+  // nearly always true.
+  if (static_cast<int>(n >= 3) | static_cast<int>(s.carry_len() == 0)) {
     const open_scan scanned = scan_open_active(p, n, carry_word(s));
     scanned_to = scanned.pos;
     if (__builtin_expect(scanned.pos == n, 1)) {
