@@ -32,45 +32,6 @@ struct bounded_buffer {
   }
 };
 
-// Runs the whole input through the engine; false if the handler stopped it.
-// A short input that is well-formed, the common case of a header value or a
-// key, is copied as it is, without the engine's setup, which would cost
-// several times the copy: one scan says so first, as is_valid's (a short
-// input with an error pays for that scan and then the engine's). kShortCopy
-// (kernels/kernel.hpp) is the longest input taken so.
-
-// copy_short copies n <= kShortCopy bytes with no call and no loop whose
-// exit a random length would mispredict: one block from the start and one
-// from the end (4 to 64 bytes, the largest that fits), overlapping in the
-// middle, both loaded before either is stored.
-template <std::size_t Bytes>
-inline void copy_ends(char* out, const char* in, std::size_t n) noexcept {
-  // SAFETY: n >= Bytes, so both runs lie in in[0..n) and out[0..n).
-  char head[Bytes], tail[Bytes];
-  std::memcpy(head, in, Bytes);
-  std::memcpy(tail, in + n - Bytes, Bytes);
-  std::memcpy(out, head, Bytes);
-  std::memcpy(out + n - Bytes, tail, Bytes);
-}
-inline void copy_short(char* out, const char* in, std::size_t n) noexcept {
-  if (n >= 64) {
-    copy_ends<64>(out, in, n);
-  } else if (n >= 32) {
-    copy_ends<32>(out, in, n);
-  } else if (n >= 16) {
-    copy_ends<16>(out, in, n);
-  } else if (n >= 8) {
-    copy_ends<8>(out, in, n);
-  } else if (n >= 4) {
-    copy_ends<4>(out, in, n);
-  } else if (n != 0) {
-    // SAFETY: 0, n / 2 and n - 1 are below n.
-    out[0] = in[0];
-    out[n / 2] = in[n / 2];
-    out[n - 1] = in[n - 1];
-  }
-}
-
 // run_engine runs the whole input through the engine; false if the handler
 // stopped it.
 template <class Handler>
@@ -79,6 +40,12 @@ bool run_engine(std::string_view in, Handler& h) {
   const stream_cursor<utf8guard_sanitizer> s{state};
   return stream_feed(s, bytes(in.data()), in.size(), h) && stream_finish(s, h);
 }
+// run_whole is run_engine, but a short input that is well-formed, the common
+// case of a header value or a key, goes to the handler as it is, without the
+// engine's setup, which would cost several times the copy: one scan says so
+// first, as is_valid's (a short input with an error pays for that scan and
+// then the engine's). kShortCopy (kernels/kernel.hpp) is the longest input
+// taken so.
 template <class Handler>
 bool run_whole(std::string_view in, Handler& h) {
   if (in.size() <= kShortCopy && is_valid(in)) return h.valid(bytes(in.data()), in.size());
@@ -147,23 +114,22 @@ utf8guard_status c_sanitize(const char* data, size_t len, char* out, size_t cap,
 
 }  // namespace
 
-// sanitize_to_engine is sanitize_to past its short path, which found the
-// input ill-formed or too long for it: out of line, so that the short path
-// needs no frame, and without run_whole's short check, made already.
-__attribute__((noinline)) std::size_t sanitize_to_engine(std::string_view bytes, char* out,
-                                                         std::size_t capacity) noexcept {
+// sanitize_rest (kernels/kernel.hpp) is sanitize_to past its short path,
+// which found the input ill-formed or too long for it: out of line, so that
+// the short path needs no frame, and without run_whole's short check, made
+// already.
+__attribute__((noinline)) std::size_t sanitize_rest(const std::uint8_t* p, std::size_t n, char* out,
+                                                    std::size_t capacity) noexcept {
   std::size_t written, replacements;
+  const std::string_view bytes(reinterpret_cast<const char*>(p), n);
   return sanitize_into<true>(bytes, out, capacity, written, replacements) ? written : SIZE_MAX;
 }
 
-// sanitize_to_short is sanitize_to's short path on a kernel without a
-// short_copy: is_valid, then copy_short. Out of line: copy_short's blocks
-// would give sanitize_to's every call a frame.
-__attribute__((noinline)) std::size_t sanitize_to_short(std::string_view bytes, char* out,
-                                                        std::size_t capacity) noexcept {
-  if (!is_valid(bytes)) return sanitize_to_engine(bytes, out, capacity);
-  copy_short(out, bytes.data(), bytes.size());
-  return bytes.size();
+// sanitize_to_first is sanitize_to's short path through active_kernel_ref,
+// which resolves the kernel on first use. Out of line, as is_valid_active.
+__attribute__((noinline)) std::size_t sanitize_to_first(const std::uint8_t* p, std::size_t n,
+                                                        char* out, std::size_t capacity) noexcept {
+  return active_kernel_ref().short_copy(p, n, out, capacity);
 }
 
 }  // namespace utf8guard::detail
@@ -181,17 +147,14 @@ std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity)
   const std::size_t n = bytes.size();
   // A short well-formed input, the common case of a header value or a key,
   // is copied as it is: the engine's setup would cost several times the copy.
-  // A kernel with masked stores checks and copies from the same registers.
+  // The kernel checks and copies (an AVX-512 kernel from the same registers).
   if (n <= detail::kShortCopy && n <= capacity) {
     const detail::kernel* k = detail::g_active.load(std::memory_order_acquire);
-    if (k == nullptr || k->short_copy == nullptr) {
-      return detail::sanitize_to_short(bytes, out, capacity);
-    }
-    if (k->short_copy(detail::bytes(bytes.data()), n, reinterpret_cast<std::uint8_t*>(out))) {
-      return n;
-    }
+    if (k == nullptr)
+      return detail::sanitize_to_first(detail::bytes(bytes.data()), n, out, capacity);
+    return k->short_copy(detail::bytes(bytes.data()), n, out, capacity);
   }
-  return detail::sanitize_to_engine(bytes, out, capacity);
+  return detail::sanitize_rest(detail::bytes(bytes.data()), n, out, capacity);
 }
 
 std::string sanitize(std::string_view bytes) { return detail::sanitize_string(bytes, 0); }

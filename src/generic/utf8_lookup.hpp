@@ -573,12 +573,17 @@ inline bool valid(const std::uint8_t* p, std::size_t n) noexcept {
   }
   return valid_whole(p, n);
 }
-// short_copy is the kernel's short_copy (kernels/kernel.hpp): valid, and a
-// well-formed input stored from the registers that checked it.
+// short_copy is the kernel's short_copy (kernels/kernel.hpp): valid, a
+// well-formed input stored from the registers that checked it, and an
+// ill-formed one handed on to the engine by a jump.
 template <bool Masked = simd8::short_masked>
-inline bool short_copy(const std::uint8_t* p, std::size_t n, std::uint8_t* out) noexcept {
+inline std::size_t short_copy(const std::uint8_t* p, std::size_t n, char* out,
+                              std::size_t capacity) noexcept {
   static_assert(Masked && kShortCopy <= 2 * W, "a masked kernel's two registers hold kShortCopy");
-  return short_check<true>(p, n, out) != short_verdict::error;
+  if (short_check<true>(p, n, reinterpret_cast<std::uint8_t*>(out)) != short_verdict::error) {
+    return n;
+  }
+  return sanitize_rest(p, n, out, capacity);
 }
 // validate is the kernel's validate (kernels/kernel.hpp) in the same shape:
 // a short input's valid path writes its result and returns, with no frame.

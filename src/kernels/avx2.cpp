@@ -35,7 +35,9 @@ extern const kernel kernel_avx2{"avx2",
                                 &avx2::lookup::scan_open,
                                 &avx2::lookup::scan_no_percent,
                                 &avx2::lookup::valid,
-                                &avx2::lookup::validate};
+                                &avx2::lookup::validate,
+                                kShortDfa,
+                                &checked_copy<&avx2::lookup::valid>};
 
 }  // namespace utf8guard::detail
 #endif

@@ -32,11 +32,19 @@ using scan_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n) noexcept;
 // valid(p, n) is scan(p, n) == n, answered without finding where an error
 // is when that is cheaper (is_valid's short inputs).
 using valid_fn = bool (*)(const std::uint8_t* p, std::size_t n) noexcept;
-// short_copy(p, n, out), for n <= kShortCopy, is valid(p, n), and when that is
-// yes, p[0..n) has also been copied to out[0..n) (sanitize_to's short
-// path); out[n..) is never written.
+// short_copy(p, n, out, capacity), for n <= kShortCopy and n <= capacity, is
+// sanitize_to's answer (utf8guard.hpp): n when p[0..n) is well-formed, and
+// then p[0..n) has been copied to out[0..n) and out[n..) not written; else
+// sanitize_rest's. sanitize_rest is sanitize_to past its short path, the
+// engine (api/sanitize.cpp): a kernel's short_copy reaches it by a jump, so
+// that sanitize_to's short path returns the kernel's answer with no frame.
 inline constexpr std::size_t kShortCopy = 128;
-using short_copy_fn = bool (*)(const std::uint8_t* p, std::size_t n, std::uint8_t* out) noexcept;
+// One word: the kernels' default short_dfa (below).
+inline constexpr std::size_t kShortDfa = 8;
+std::size_t sanitize_rest(const std::uint8_t* p, std::size_t n, char* out,
+                          std::size_t capacity) noexcept;
+using short_copy_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n, char* out,
+                                      std::size_t capacity) noexcept;
 
 // classify_scan is the error near the position pos < n that a scan
 // returned: the scalar classifier (api/validate.cpp), from the sequence
@@ -87,9 +95,9 @@ struct kernel {
   // (one word) with kernels/short_input.hpp's short_scan instead of calling
   // the kernel; 0 where the kernel's own short path is faster from the first
   // byte.
-  std::size_t short_dfa = 8;
-  // short_copy: nullptr where the kernel has no masked stores; sanitize_to
-  // then checks with is_valid and copies (api/sanitize.cpp).
+  std::size_t short_dfa = kShortDfa;
+  // short_copy: sanitize_to's short path (above); kernels without masked
+  // stores take kernels/short_input.hpp's checked_copy.
   short_copy_fn short_copy = nullptr;
 };
 

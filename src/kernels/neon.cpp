@@ -33,7 +33,9 @@ extern const kernel kernel_neon{"neon",
                                 &neon::lookup::scan_open,
                                 &neon::lookup::scan_no_percent,
                                 &neon::lookup::valid,
-                                &neon::lookup::validate};
+                                &neon::lookup::validate,
+                                kShortDfa,
+                                &checked_copy<&neon::lookup::valid>};
 
 }  // namespace utf8guard::detail
 #endif

@@ -225,8 +225,10 @@ bool always_usable() noexcept { return true; }
 
 }  // namespace
 
-extern const kernel kernel_scalar{
-    "scalar",          &always_usable, &scalar_scan,  "nothing beyond the baseline CPU",
-    &scalar_scan_open, nullptr,        &scalar_valid, &scalar_validate};
+extern const kernel kernel_scalar{"scalar",          &always_usable,
+                                  &scalar_scan,      "nothing beyond the baseline CPU",
+                                  &scalar_scan_open, nullptr,
+                                  &scalar_valid,     &scalar_validate,
+                                  kShortDfa,         &checked_copy<&scalar_valid>};
 
 }  // namespace utf8guard::detail

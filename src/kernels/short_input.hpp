@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/kernel.hpp"
 #include "stream/dfa.hpp"
 
 namespace utf8guard::detail {
@@ -63,6 +64,24 @@ inline bool is_ascii_1_to_8(const std::uint8_t* q, std::size_t m) noexcept {
 // load_up_to_8 returns q[0..m) (m <= 8) as a little-endian word, zero above.
 inline std::uint64_t load_up_to_8(const std::uint8_t* q, std::size_t m) noexcept {
   return m == 0 ? 0 : load_1_to_8(q, m);
+}
+
+// store_1_to_8 writes the low m bytes of w (1 <= m <= 8) to q[0..m): two
+// 4-byte stores that overlap from 4 bytes on, else the first, middle and
+// last byte (load_1_to_8's reads, reversed). One branch, on m >= 4: a store
+// per byte with no branch cost more.
+inline void store_1_to_8(char* q, std::size_t m, std::uint64_t w) noexcept {
+  // SAFETY: every byte written lies in q[0..m).
+  if (m >= 4) {
+    const auto head = static_cast<std::uint32_t>(w);
+    const auto tail = static_cast<std::uint32_t>(w >> (8 * (m - 4)));
+    std::memcpy(q, &head, 4);
+    std::memcpy(q + m - 4, &tail, 4);
+  } else {
+    q[0] = static_cast<char>(w);
+    q[m / 2] = static_cast<char>(w >> (8 * (m / 2)));
+    q[m - 1] = static_cast<char>(w >> (8 * (m - 1)));
+  }
 }
 
 // load_word reads the 8 bytes at q (SAFETY: the caller checked they are inside).
@@ -127,6 +146,63 @@ inline std::size_t short_scan(const std::uint8_t* p, std::size_t n) noexcept {
   if ((state & 63) == dfa::kValidAccept && is_ascii_1_to_8(p + i, n - i)) return n;
   state = dfa_word(state, load_1_to_8(p + i, n - i));
   return (state & 63) == dfa::kValidAccept ? n : i;
+}
+
+// copy_short copies n <= kShortCopy bytes with no loop whose exit a random
+// length would mispredict: up to 32 bytes as words, from the start and from
+// the end, overlapping in the middle, all loaded before any is stored (below
+// 8 bytes, one word by store_1_to_8), and longer inputs by memcpy. Words in
+// variables, not blocks in arrays: a local array gives every call a
+// stack-protector check.
+inline void store_word(char* q, std::uint64_t w) noexcept { std::memcpy(q, &w, 8); }
+inline void copy_short(char* out, const std::uint8_t* in, std::size_t n) noexcept {
+  // SAFETY: each word read or written lies in in[0..n) or out[0..n).
+  if (n > 32) {
+    std::memcpy(out, in, n);
+  } else if (n >= 16) {
+    const std::uint64_t a = load_word(in), b = load_word(in + 8);
+    const std::uint64_t c = load_word(in + n - 16), d = load_word(in + n - 8);
+    store_word(out, a);
+    store_word(out + 8, b);
+    store_word(out + n - 16, c);
+    store_word(out + n - 8, d);
+  } else if (n >= 8) {
+    const std::uint64_t a = load_word(in), d = load_word(in + n - 8);
+    store_word(out, a);
+    store_word(out + n - 8, d);
+  } else if (n != 0) {
+    store_1_to_8(out, n, load_1_to_8(in, n));
+  }
+}
+
+// checked_copy is the short_copy (kernels/kernel.hpp) of a kernel without
+// masked stores, from its valid: up to one word, the word is checked by the
+// DFA (as short_scan does) and stored by store_1_to_8, with no branch on its
+// length and no frame; longer inputs are checked by Valid and copied by
+// copy_short, out of line (the call to Valid needs a frame). An ill-formed
+// input goes on to the engine by a jump. The AVX-512 kernels store from the
+// registers that checked instead (utf8_lookup.hpp).
+template <valid_fn Valid>
+__attribute__((noinline)) std::size_t checked_copy_long(const std::uint8_t* p, std::size_t n,
+                                                        char* out, std::size_t capacity) noexcept {
+  if (!Valid(p, n)) return sanitize_rest(p, n, out, capacity);
+  copy_short(out, p, n);
+  return n;
+}
+template <valid_fn Valid>
+std::size_t checked_copy(const std::uint8_t* p, std::size_t n, char* out,
+                         std::size_t capacity) noexcept {
+  static_assert(kShortDfa == 8, "one word");
+  if (n - 1 >= kShortDfa) return checked_copy_long<Valid>(p, n, out, capacity);
+  const std::uint64_t w = load_1_to_8(p, n);
+  // Zero bytes pad the word: ASCII, they end a well-formed input at the
+  // boundary state and break one that ends inside a sequence (short_scan).
+  if ((w & 0x8080808080808080ULL) != 0 &&
+      (dfa_word(dfa::kValidAccept, w) & 63) != dfa::kValidAccept) {
+    return sanitize_rest(p, n, out, capacity);
+  }
+  store_1_to_8(out, n, w);
+  return n;
 }
 
 // The public entry points (api/) settle inputs of at most one word with

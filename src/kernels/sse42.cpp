@@ -35,7 +35,9 @@ extern const kernel kernel_sse42{"sse42",
                                  &sse42::lookup::scan_open,
                                  &sse42::lookup::scan_no_percent,
                                  &sse42::lookup::valid,
-                                 &sse42::lookup::validate};
+                                 &sse42::lookup::validate,
+                                 kShortDfa,
+                                 &checked_copy<&sse42::lookup::valid>};
 
 }  // namespace utf8guard::detail
 #endif

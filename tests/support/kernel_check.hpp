@@ -192,17 +192,19 @@ inline std::string check_no_percent(const kernel& k, std::string_view in,
 }
 
 // check_short_copy returns "" when the body has no short_copy, the input is
-// longer than it takes, or it answers as valid does (`ok`), copies a
-// well-formed input exactly and writes nothing past out[n).
+// longer than it takes, or it answers as sanitize_to does: a well-formed
+// input (`ok`) copied exactly and nothing written past out[n), an ill-formed
+// one sanitized.
 inline std::string check_short_copy(const kernel& k, std::string_view in, bool ok) {
   if (k.short_copy == nullptr || in.size() > utf8guard::detail::kShortCopy) return "";
   constexpr char kUntouched = '\x5A';
-  std::string out(in.size() + 1, kUntouched);
-  const bool said =
-      k.short_copy(bytes_of(in), in.size(), reinterpret_cast<std::uint8_t*>(out.data()));
-  if (said != ok) return said ? "short_copy said yes" : "short_copy said no";
-  if (out.back() != kUntouched) return "short_copy wrote past the end";
-  if (ok && std::string_view(out).substr(0, in.size()) != in) return "short_copy changed bytes";
+  const std::size_t capacity = utf8guard::sanitize_bound(in.size());
+  std::string out(capacity + 1, kUntouched);
+  const std::string want = ok ? std::string(in) : utf8guard::sanitize(in);
+  const std::size_t said = k.short_copy(bytes_of(in), in.size(), out.data(), capacity);
+  if (said != want.size()) return "short_copy returned " + std::to_string(said);
+  if (out[said] != kUntouched) return "short_copy wrote past its output";
+  if (std::string_view(out).substr(0, said) != want) return "short_copy wrote other bytes";
   return "";
 }
 
