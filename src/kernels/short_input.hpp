@@ -176,12 +176,14 @@ inline void copy_short(char* out, const std::uint8_t* in, std::size_t n) noexcep
 }
 
 // checked_copy is the short_copy (kernels/kernel.hpp) of a kernel without
-// masked stores, from its valid: up to one word, the word is checked by the
-// DFA (as short_scan does) and stored by store_1_to_8, with no branch on its
-// length and no frame; longer inputs are checked by Valid and copied by
-// copy_short, out of line (the call to Valid needs a frame). An ill-formed
-// input goes on to the engine by a jump. The AVX-512 kernels store from the
-// registers that checked instead (utf8_lookup.hpp).
+// masked stores, from its valid. Up to one word, the word is checked by the
+// DFA (as short_scan does) and stored by store_1_to_8; up to 32 bytes of
+// ASCII are copied as the words that tested them; longer inputs are checked
+// by Valid and copied by copy_short. An ill-formed input goes on to the
+// engine by a jump. Each step is a function of its own, reached by a jump,
+// so that the ones before it need no frame (g++ gives a function one at its
+// entry, for all its paths). The AVX-512 kernels store from the registers
+// that checked instead (utf8_lookup.hpp).
 template <valid_fn Valid>
 __attribute__((noinline)) std::size_t checked_copy_long(const std::uint8_t* p, std::size_t n,
                                                         char* out, std::size_t capacity) noexcept {
@@ -190,18 +192,44 @@ __attribute__((noinline)) std::size_t checked_copy_long(const std::uint8_t* p, s
   return n;
 }
 template <valid_fn Valid>
-std::size_t checked_copy(const std::uint8_t* p, std::size_t n, char* out,
-                         std::size_t capacity) noexcept {
-  static_assert(kShortDfa == 8, "one word");
-  if (n - 1 >= kShortDfa) return checked_copy_long<Valid>(p, n, out, capacity);
+__attribute__((noinline)) std::size_t checked_copy_words(const std::uint8_t* p, std::size_t n,
+                                                         char* out, std::size_t capacity) noexcept {
+  if (!is_short_ascii(p, n)) return checked_copy_long<Valid>(p, n, out, capacity);
+  copy_short(out, p, n);
+  return n;
+}
+// Zero bytes pad the word: ASCII, they end a well-formed input at the
+// boundary state and break one that ends inside a sequence (short_scan).
+__attribute__((noinline)) inline std::size_t checked_copy_dfa(const std::uint8_t* p, std::size_t n,
+                                                              char* out,
+                                                              std::size_t capacity) noexcept {
   const std::uint64_t w = load_1_to_8(p, n);
-  // Zero bytes pad the word: ASCII, they end a well-formed input at the
-  // boundary state and break one that ends inside a sequence (short_scan).
-  if ((w & 0x8080808080808080ULL) != 0 &&
-      (dfa_word(dfa::kValidAccept, w) & 63) != dfa::kValidAccept) {
+  if ((dfa_word(dfa::kValidAccept, w) & 63) != dfa::kValidAccept) {
     return sanitize_rest(p, n, out, capacity);
   }
   store_1_to_8(out, n, w);
+  return n;
+}
+template <valid_fn Valid>
+std::size_t checked_copy(const std::uint8_t* p, std::size_t n, char* out,
+                         std::size_t capacity) noexcept {
+  static_assert(kShortDfa == 8, "one word");
+  if (n - 1 >= kShortDfa) return checked_copy_words<Valid>(p, n, out, capacity);
+  // ASCII, tested and stored as is_ascii_1_to_8 reads it: the first, middle
+  // and last byte, and from 4 bytes on the first and last four.
+  // SAFETY: as is_ascii_1_to_8's reads; every byte written lies in out[0..n).
+  const four_reads f = read_fours(p, n);
+  const std::uint8_t first = p[0], middle = p[n / 2], last = p[n - 1];
+  if (((f.a | f.b | first | middle | last) & 0x80808080U) != 0) {
+    return checked_copy_dfa(p, n, out, capacity);
+  }
+  out[0] = static_cast<char>(first);
+  out[n / 2] = static_cast<char>(middle);
+  out[n - 1] = static_cast<char>(last);
+  if (n >= 4) {
+    std::memcpy(out, &f.a, 4);
+    std::memcpy(out + n - 4, &f.b, 4);
+  }
   return n;
 }
 
