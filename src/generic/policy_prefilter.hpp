@@ -42,49 +42,82 @@ constexpr std::size_t kBackUp = 2;
 // a denied character: up to kBackUp bytes before the first flagged byte, or
 // before the end of the whole groups of four registers it read. The caller
 // checks what follows exactly.
-inline quiet_run quiet_prefix(const std::uint8_t* p, std::size_t n,
-                              const prefilter_tables& t) noexcept {
+// The tables as registers.
+struct tables {
+  simd8 first_high, first_low, second_high, second_low, alone, f3_f4;
+  static UTF8GUARD_SIMD_INLINE tables make(const prefilter_tables& t) {
+    return {simd8::repeat_16(t.high),     simd8::repeat_16(t.low), simd8::repeat_16(kSecondHigh),
+            simd8::repeat_16(kSecondLow), simd8::splat(kAlone),    simd8::splat(t.f3_f4)};
+  }
+};
+
+// flags is nonzero at the bytes of v that are flagged, given the classes of
+// the register before it (before), which it then sets to v's classes.
+// F3F4: the policy denies private use, and F3 and F4 count alone (no
+// profile does: without them the check costs one operation less).
+template <bool F3F4>
+UTF8GUARD_SIMD_INLINE simd8 flags(const simd8& v, simd8& before, const tables& k) {
+  const simd8 c = v.high_nibble_lookup(k.first_high) & v.low_nibble_lookup(k.first_low);
+  const simd8 second = v.high_nibble_lookup(k.second_high) & v.low_nibble_lookup(k.second_low);
+  const simd8 lead = c.template prev<1>(before);
+  before = c;
+  if constexpr (F3F4) return (c & k.alone) | ((lead | k.f3_f4) & second);
+  return (c & k.alone) | (lead & second);
+}
+
+// first_flag is the offset of the first flagged byte of the group at p,
+// whose flags are not all zero, after the register whose classes are in
+// before: the group's flags again, register by register (an ASCII group
+// through flags too: its classes count alone, and no lead comes before it).
+// Out of line: it runs once per stop.
+template <bool F3F4>
+__attribute__((noinline)) std::size_t first_flag(const std::uint8_t* p, simd8 before,
+                                                 const prefilter_tables& t) noexcept {
+  const tables k = tables::make(t);
+  std::size_t r = 0;
+  for (; r < 3; ++r) {
+    const std::size_t j = flags<F3F4>(simd8::load(p + r * simd8::width), before, k).first_nonzero();
+    if (j != simd8::width) return r * simd8::width + j;
+  }
+  return r * simd8::width +
+         flags<F3F4>(simd8::load(p + r * simd8::width), before, k).first_nonzero();
+}
+
+template <bool F3F4>
+quiet_run quiet_groups(const std::uint8_t* p, std::size_t n, const prefilter_tables& t) noexcept {
   constexpr std::size_t kGroup = 4 * simd8::width;
-  const simd8 first_high = simd8::repeat_16(t.high);
-  const simd8 first_low = simd8::repeat_16(t.low);
-  const simd8 second_high = simd8::repeat_16(kSecondHigh);
-  const simd8 second_low = simd8::repeat_16(kSecondLow);
-  const simd8 alone = simd8::splat(kAlone);
-  const simd8 f3_f4 = simd8::splat(t.f3_f4);
+  const tables k = tables::make(t);
   simd8 before = simd8::zero();  // the classes of the register before
   std::size_t i = 0;
   // SAFETY: a group is read only when i + kGroup <= n.
   for (; n - i >= kGroup; i += kGroup) {
     simd8 x[4];
     for (std::size_t r = 0; r < 4; ++r) x[r] = simd8::load(p + i + r * simd8::width);
-    simd8 hits[4];
+    simd8 hits = simd8::zero();
+    const simd8 group_before = before;
     if (((x[0] | x[1]) | (x[2] | x[3])).is_ascii()) {
       // ASCII alone: no lead, so only the classes that count alone, and no
       // lead class carried into the next group.
-      for (std::size_t r = 0; r < 4; ++r) {
-        hits[r] = x[r].high_nibble_lookup(first_high) & x[r].low_nibble_lookup(first_low);
+      for (const simd8& v : x) {
+        hits = hits | (v.high_nibble_lookup(k.first_high) & v.low_nibble_lookup(k.first_low));
       }
       before = simd8::zero();
     } else {
-      for (std::size_t r = 0; r < 4; ++r) {
-        const simd8 c = x[r].high_nibble_lookup(first_high) & x[r].low_nibble_lookup(first_low);
-        const simd8 second =
-            x[r].high_nibble_lookup(second_high) & x[r].low_nibble_lookup(second_low);
-        hits[r] = (c & alone) | ((c.template prev<1>(before) | f3_f4) & second);
-        before = c;
-      }
+      for (const simd8& v : x) hits = hits | flags<F3F4>(v, before, k);
     }
-    if (((hits[0] | hits[1]) | (hits[2] | hits[3])).any()) {
+    if (hits.any()) {
       // Where: the scalar check then starts at the flagged character, not
       // at the group, which it would check again and again.
-      std::size_t at = i;
-      for (std::size_t r = 0; r < 4; ++r, at += simd8::width) {
-        const std::size_t j = hits[r].first_nonzero();
-        if (j != simd8::width) return {at + j < kBackUp ? 0 : at + j - kBackUp, true};
-      }
+      const std::size_t at = i + first_flag<F3F4>(p + i, group_before, t);
+      return {at < kBackUp ? 0 : at - kBackUp, true};
     }
   }
   return {i < kBackUp ? 0 : i - kBackUp, false};
+}
+
+inline quiet_run quiet_prefix(const std::uint8_t* p, std::size_t n,
+                              const prefilter_tables& t) noexcept {
+  return t.f3_f4 != 0 ? quiet_groups<true>(p, n, t) : quiet_groups<false>(p, n, t);
 }
 
 }  // namespace policy_prefilter
