@@ -194,9 +194,11 @@ inline std::string check_no_percent(const kernel& k, std::string_view in,
 // check_short_copy returns "" when the body has no short_copy, the input is
 // longer than it takes, or it answers as sanitize_to does: a well-formed
 // input (`ok`) copied exactly and nothing written past out[n), an ill-formed
-// one sanitized.
-inline std::string check_short_copy(const kernel& k, std::string_view in, bool ok) {
+// one sanitized (checked only with ill_formed: that runs the engine twice).
+inline std::string check_short_copy(const kernel& k, std::string_view in, bool ok,
+                                    bool ill_formed) {
   if (k.short_copy == nullptr || in.size() > utf8guard::detail::kShortCopy) return "";
+  if (!ok && !ill_formed) return "";
   constexpr char kUntouched = '\x5A';
   const std::size_t capacity = utf8guard::sanitize_bound(in.size());
   std::string out(capacity + 1, kUntouched);
@@ -209,7 +211,9 @@ inline std::string check_short_copy(const kernel& k, std::string_view in, bool o
 }
 
 // check_one returns "" when the body agrees with `want`, else a description.
-// with_prior adds check_prior (which inputs of 3 bytes or less gain little from).
+// with_prior adds check_prior (which inputs of 3 bytes or less gain little from)
+// and short_copy on ill-formed input, which jumps to the engine: sanitize_to is
+// checked on every input of up to 3 bytes elsewhere.
 inline std::string check_one(const kernel& k, std::string_view in, const reference::error& want,
                              bool with_prior = true) {
   const std::size_t n = in.size();
@@ -221,7 +225,8 @@ inline std::string check_one(const kernel& k, std::string_view in, const referen
     why += describe(utf8guard::to_string(got.kind), got.offset, got.length);
   } else if (k.valid(bytes_of(in), n) != want.ok()) {
     why += k.valid(bytes_of(in), n) ? "valid said yes" : "valid said no";
-  } else if (const std::string copied = check_short_copy(k, in, want.ok()); !copied.empty()) {
+  } else if (const std::string copied = check_short_copy(k, in, want.ok(), with_prior);
+             !copied.empty()) {
     why += copied;
   } else {
     const std::size_t pos = k.scan(bytes_of(in), n);
