@@ -38,10 +38,6 @@ constexpr std::uint8_t kAlone = 1 | 2 | 4;
 // its pair.
 constexpr std::size_t kBackUp = 2;
 
-// quiet_prefix returns how many bytes from p[0] hold no byte that may start
-// a denied character: up to kBackUp bytes before the first flagged byte, or
-// before the end of the whole groups of four registers it read. The caller
-// checks what follows exactly.
 // The tables as registers.
 struct tables {
   simd8 first_high, first_low, second_high, second_low, alone, f3_f4;
@@ -83,6 +79,7 @@ __attribute__((noinline)) std::size_t first_flag(const std::uint8_t* p, simd8 be
          flags<F3F4>(simd8::load(p + r * simd8::width), before, k).first_nonzero();
 }
 
+// quiet_groups is quiet_prefix (below) for one value of F3F4.
 template <bool F3F4>
 quiet_run quiet_groups(const std::uint8_t* p, std::size_t n, const prefilter_tables& t) noexcept {
   constexpr std::size_t kGroup = 4 * simd8::width;
@@ -115,6 +112,10 @@ quiet_run quiet_groups(const std::uint8_t* p, std::size_t n, const prefilter_tab
   return {i < kBackUp ? 0 : i - kBackUp, false};
 }
 
+// quiet_prefix returns how many bytes from p[0] hold no byte that may start
+// a denied character: up to kBackUp bytes before the first flagged byte, or
+// before the end of the whole groups of four registers it read. The caller
+// checks what follows exactly.
 inline quiet_run quiet_prefix(const std::uint8_t* p, std::size_t n,
                               const prefilter_tables& t) noexcept {
   return t.f3_f4 != 0 ? quiet_groups<true>(p, n, t) : quiet_groups<false>(p, n, t);
