@@ -56,7 +56,8 @@ void exhaustive(tally& t, const std::vector<const kcheck::kernel*>& ks) {
     pool.emplace_back([&ks, &parts, w, threads] {
       tally& mine = parts[w];
       char in[3];
-      // Three bytes: every input, or every 7th under a sanitizer (reduced.hpp).
+      // Three bytes: every input, or every 7th under a sanitizer or qemu
+      // (reduced.hpp).
       const std::uint32_t step = utf8guard::testing::reduced_step();
       for (unsigned first = w; first < 256; first += threads) {
         in[0] = static_cast<char>(first);
