@@ -501,10 +501,13 @@ __attribute__((noinline)) inline std::size_t scan_no_percent(const std::uint8_t*
 // an input whose other flags are all at or after p[n] is `open`: the caller
 // checks the open bytes. `valid` then means that none is left open.
 // (R is simd8: a parameter, so that only the masked wrappers need stores.)
+// With flagged (scan and validate), an error's first flagged position, or n
+// when only the end is, is stored there.
 enum class short_verdict { ascii, valid, open, error };
 template <bool Copy = false, bool Open = false, class R = simd8>
 UTF8GUARD_SIMD_INLINE short_verdict short_check(const std::uint8_t* p, std::size_t n,
-                                                std::uint8_t* out = nullptr) {
+                                                std::uint8_t* out = nullptr,
+                                                std::size_t* flagged = nullptr) {
   simd8 leads = simd8::zero();
   short_verdict v = short_verdict::ascii;
   // SAFETY: masked loads read p[0..n) only, and masked stores write
@@ -516,6 +519,7 @@ UTF8GUARD_SIMD_INLINE short_verdict short_check(const std::uint8_t* p, std::size
       const simd8 e = check(x, simd8::zero(), leads, c);
       v = short_verdict::valid;
       if ((e | is_incomplete(x)).any()) {
+        if (flagged != nullptr) *flagged = min_size(e.first_nonzero(), n);
         if (!Open || e.first_nonzero() < n) return short_verdict::error;
         v = short_verdict::open;
       }
@@ -531,6 +535,10 @@ UTF8GUARD_SIMD_INLINE short_verdict short_check(const std::uint8_t* p, std::size
     const simd8 e1 = check(x1, x0, leads, c);
     v = short_verdict::valid;
     if ((e0 | e1 | is_incomplete(x1)).any()) {
+      if (flagged != nullptr) {
+        const std::size_t j0 = e0.first_nonzero();
+        *flagged = min_size(j0 + (j0 == W ? e1.first_nonzero() : 0), n);
+      }
       if (!Open || e0.any() || e1.first_nonzero() < n - W) return short_verdict::error;
       v = short_verdict::open;
     }
@@ -546,17 +554,22 @@ UTF8GUARD_SIMD_INLINE bool short_error(const std::uint8_t* p, std::size_t n) {
   return short_check(p, n) == short_verdict::error;
 }
 
-// locate_short is locate over a whole short input, out of line: only its
-// error path needs the stack.
-__attribute__((noinline)) inline std::size_t locate_short(const std::uint8_t* p,
-                                                          std::size_t n) noexcept {
-  return locate(p, n, 0, {simd8::zero(), simd8::zero()});
+// short_stop is where scan stops in a short input whose check flagged j
+// first (n: only its end): j, or the lead of the sequence left unfinished
+// at the end, as locate returns it. The check's own flags give it, with no
+// second pass; out of line, so that the paths of valid input set up no frame.
+__attribute__((noinline)) inline std::size_t short_stop(const std::uint8_t* p, std::size_t n,
+                                                        std::size_t j) noexcept {
+  return j < n ? j : boundary_before(p, 0, n);
 }
 
 // scan and scan_open are the kernel's entry points (kernels/kernel.hpp).
 inline std::size_t scan(const std::uint8_t* p, std::size_t n) noexcept {
   if constexpr (simd8::short_masked) {
-    if (n <= 2 * W) return short_error(p, n) ? locate_short(p, n) : n;
+    if (n <= 2 * W) {
+      std::size_t j = n;
+      return short_check(p, n, nullptr, &j) == short_verdict::error ? short_stop(p, n, j) : n;
+    }
     return scan_whole(p, n);
   }
   if (is_short_ascii(p, n)) return n;
@@ -591,13 +604,15 @@ __attribute__((noinline)) inline packed_result validate_whole(const std::uint8_t
                                                               std::size_t n) noexcept {
   return validate_at(p, n, scan(p, n));
 }
-__attribute__((noinline)) inline packed_result validate_short_error(const std::uint8_t* p,
-                                                                    std::size_t n) noexcept {
-  return validate_at(p, n, locate_short(p, n));
-}
 inline packed_result validate(const std::uint8_t* p, std::size_t n) noexcept {
   if constexpr (simd8::short_masked) {
-    if (n <= 2 * W) return short_error(p, n) ? validate_short_error(p, n) : kPackedOk;
+    // An error is classified from the first flagged position (classify_scan
+    // takes n, where only the end is flagged, as it takes any stop).
+    if (n <= 2 * W) {
+      std::size_t j = n;
+      if (short_check(p, n, nullptr, &j) != short_verdict::error) return kPackedOk;
+      return classify_scan(p, n, j);
+    }
   }
   return validate_whole(p, n);
 }

@@ -15,6 +15,8 @@
 
 namespace utf8guard::detail {
 
+inline std::size_t min_size(std::size_t a, std::size_t b) noexcept { return a < b ? a : b; }
+
 // load_1_to_8 returns q[0..m) (1 <= m <= 8) as a little-endian word, zero
 // above, with no branch on m: the lengths of short inputs are random, and a
 // branch on them mispredicts on a good share of calls. Both ways of reading

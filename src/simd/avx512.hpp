@@ -31,7 +31,7 @@ struct simd8 {
   static constexpr bool pin_constants = true;
   // short_masked: scan settles an input of at most two registers by
   // masked loads, with no branch on its content (utf8_lookup.hpp,
-  // scan_short); the other wrappers build a partial register from pieces.
+  // short_check); the other wrappers build a partial register from pieces.
   static constexpr bool short_masked = true;
   // Runs of ASCII are read by 32-byte registers (see sse.hpp): 64-byte loads
   // streamed them from memory slower than AVX2 does.
