@@ -68,22 +68,25 @@ inline std::uint64_t load_up_to_8(const std::uint8_t* q, std::size_t m) noexcept
   return m == 0 ? 0 : load_1_to_8(q, m);
 }
 
-// store_1_to_8 writes the low m bytes of w (1 <= m <= 8) to q[0..m): two
-// 4-byte stores that overlap from 4 bytes on, else the first, middle and
-// last byte (load_1_to_8's reads, reversed). One branch, on m >= 4: a store
-// per byte with no branch cost more.
-inline void store_1_to_8(char* q, std::size_t m, std::uint64_t w) noexcept {
-  // SAFETY: every byte written lies in q[0..m).
-  if (m >= 4) {
-    const auto head = static_cast<std::uint32_t>(w);
-    const auto tail = static_cast<std::uint32_t>(w >> (8 * (m - 4)));
-    std::memcpy(q, &head, 4);
-    std::memcpy(q + m - 4, &tail, 4);
-  } else {
-    q[0] = static_cast<char>(w);
-    q[m / 2] = static_cast<char>(w >> (8 * (m / 2)));
-    q[m - 1] = static_cast<char>(w >> (8 * (m - 1)));
-  }
+// store_1_to_8 writes the low m bytes of w (1 <= m <= 8) to q[0..m) as
+// load_1_to_8 reads them (the first, middle and last byte, and two 4-byte
+// words), with no branch on m: the words go to q when m >= 4, else to sink
+// (4 bytes the caller owns). A branch on m >= 4 mispredicts on random short
+// lengths.
+inline void store_1_to_8(char* q, std::size_t m, std::uint64_t w, char* sink) noexcept {
+  const std::uint64_t wide = wide_mask(m);
+  const std::size_t wm = (m & wide) | (4 & ~wide);
+  auto* words = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(q) & wide) |
+                                        (reinterpret_cast<std::uintptr_t>(sink) & ~wide));
+  const auto head = static_cast<std::uint32_t>(w);
+  const auto tail = static_cast<std::uint32_t>(w >> (8 * (wm - 4)));
+  // SAFETY: the bytes lie in q[0..m); the words in q[0..m) when m >= 4,
+  // else both at sink (wm - 4 == 0).
+  q[0] = static_cast<char>(w);
+  q[m / 2] = static_cast<char>(w >> (8 * (m / 2)));
+  q[m - 1] = static_cast<char>(w >> (8 * (m - 1)));
+  std::memcpy(words, &head, 4);
+  std::memcpy(words + wm - 4, &tail, 4);
 }
 
 // load_word reads the 8 bytes at q (SAFETY: the caller checked they are inside).
@@ -173,7 +176,8 @@ inline void copy_short(char* out, const std::uint8_t* in, std::size_t n) noexcep
     store_word(out, a);
     store_word(out + n - 8, d);
   } else if (n != 0) {
-    store_1_to_8(out, n, load_1_to_8(in, n));
+    char sink[4];
+    store_1_to_8(out, n, load_1_to_8(in, n), sink);
   }
 }
 
@@ -200,16 +204,21 @@ __attribute__((noinline)) std::size_t checked_copy_words(const std::uint8_t* p, 
   copy_short(out, p, n);
   return n;
 }
-// Zero bytes pad the word: ASCII, they end a well-formed input at the
-// boundary state and break one that ends inside a sequence (short_scan).
-__attribute__((noinline)) inline std::size_t checked_copy_dfa(const std::uint8_t* p, std::size_t n,
-                                                              char* out,
-                                                              std::size_t capacity) noexcept {
+// checked_copy_word is checked_copy for 1..8 bytes: one word, tested for
+// ASCII, else checked by the DFA (as short_scan does: zero bytes pad it,
+// which end a well-formed input at the boundary state and break one that
+// ends inside a sequence), and stored back by store_1_to_8. Out of line:
+// only this path needs store_1_to_8's sink on the stack.
+__attribute__((noinline)) inline std::size_t checked_copy_word(const std::uint8_t* p, std::size_t n,
+                                                               char* out,
+                                                               std::size_t capacity) noexcept {
   const std::uint64_t w = load_1_to_8(p, n);
-  if ((dfa_word(dfa::kValidAccept, w) & 63) != dfa::kValidAccept) {
+  if ((w & 0x8080808080808080ULL) != 0 &&
+      (dfa_word(dfa::kValidAccept, w) & 63) != dfa::kValidAccept) {
     return sanitize_rest(p, n, out, capacity);
   }
-  store_1_to_8(out, n, w);
+  char sink[4];
+  store_1_to_8(out, n, w, sink);
   return n;
 }
 template <valid_fn Valid>
@@ -217,22 +226,7 @@ std::size_t checked_copy(const std::uint8_t* p, std::size_t n, char* out,
                          std::size_t capacity) noexcept {
   static_assert(kShortDfa == 8, "one word");
   if (n - 1 >= kShortDfa) return checked_copy_words<Valid>(p, n, out, capacity);
-  // ASCII, tested and stored as is_ascii_1_to_8 reads it: the first, middle
-  // and last byte, and from 4 bytes on the first and last four.
-  // SAFETY: as is_ascii_1_to_8's reads; every byte written lies in out[0..n).
-  const four_reads f = read_fours(p, n);
-  const std::uint8_t first = p[0], middle = p[n / 2], last = p[n - 1];
-  if (((f.a | f.b | first | middle | last) & 0x80808080U) != 0) {
-    return checked_copy_dfa(p, n, out, capacity);
-  }
-  out[0] = static_cast<char>(first);
-  out[n / 2] = static_cast<char>(middle);
-  out[n - 1] = static_cast<char>(last);
-  if (n >= 4) {
-    std::memcpy(out, &f.a, 4);
-    std::memcpy(out + n - 4, &f.b, 4);
-  }
-  return n;
+  return checked_copy_word(p, n, out, capacity);
 }
 
 // The public entry points (api/) settle inputs of at most one word with
