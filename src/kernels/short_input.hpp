@@ -153,31 +153,31 @@ inline std::size_t short_scan(const std::uint8_t* p, std::size_t n) noexcept {
   return (state & 63) == dfa::kValidAccept ? n : i;
 }
 
-// copy_short copies n <= kShortCopy bytes with no loop whose exit a random
-// length would mispredict: up to 32 bytes as words, from the start and from
-// the end, overlapping in the middle, all loaded before any is stored (below
-// 8 bytes, one word by store_1_to_8), and longer inputs by memcpy. Words in
-// variables, not blocks in arrays: a local array gives every call a
-// stack-protector check.
+// copy_short copies n <= kShortCopy bytes, none or at least 8 (checked_copy
+// stores fewer as one word), with no loop whose exit a random length would
+// mispredict: up to 32 bytes as words, from the start and from the end,
+// overlapping in the middle, all loaded before any is stored, and longer
+// inputs by memcpy. Its edges are those of the short strings' size classes
+// (16 and 32 bytes are two and four words), so that each class takes one
+// branch. Words in variables, not blocks in arrays: a local array gives
+// every call a stack-protector check.
 inline void store_word(char* q, std::uint64_t w) noexcept { std::memcpy(q, &w, 8); }
 inline void copy_short(char* out, const std::uint8_t* in, std::size_t n) noexcept {
-  // SAFETY: each word read or written lies in in[0..n) or out[0..n).
+  // SAFETY: each word read or written lies in in[0..n) or out[0..n): none
+  // when n == 0, else n >= 8.
   if (n > 32) {
     std::memcpy(out, in, n);
-  } else if (n >= 16) {
+  } else if (n > 16) {
     const std::uint64_t a = load_word(in), b = load_word(in + 8);
     const std::uint64_t c = load_word(in + n - 16), d = load_word(in + n - 8);
     store_word(out, a);
     store_word(out + 8, b);
     store_word(out + n - 16, c);
     store_word(out + n - 8, d);
-  } else if (n >= 8) {
+  } else if (n != 0) {
     const std::uint64_t a = load_word(in), d = load_word(in + n - 8);
     store_word(out, a);
     store_word(out + n - 8, d);
-  } else if (n != 0) {
-    char sink[4];
-    store_1_to_8(out, n, load_1_to_8(in, n), sink);
   }
 }
 
