@@ -519,7 +519,7 @@ UTF8GUARD_SIMD_INLINE short_verdict short_check(const std::uint8_t* p, std::size
       const simd8 e = check(x, simd8::zero(), leads, c);
       v = short_verdict::valid;
       if ((e | is_incomplete(x)).any()) {
-        if (flagged != nullptr) *flagged = min_size(e.first_nonzero(), n);
+        if (flagged != nullptr) *flagged = std::min(e.first_nonzero(), n);
         if (!Open || e.first_nonzero() < n) return short_verdict::error;
         v = short_verdict::open;
       }
@@ -537,7 +537,7 @@ UTF8GUARD_SIMD_INLINE short_verdict short_check(const std::uint8_t* p, std::size
     if ((e0 | e1 | is_incomplete(x1)).any()) {
       if (flagged != nullptr) {
         const std::size_t j0 = e0.first_nonzero();
-        *flagged = min_size(j0 + (j0 == W ? e1.first_nonzero() : 0), n);
+        *flagged = std::min(j0 + (j0 == W ? e1.first_nonzero() : 0), n);
       }
       if (!Open || e0.any() || e1.first_nonzero() < n - W) return short_verdict::error;
       v = short_verdict::open;

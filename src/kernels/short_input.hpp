@@ -6,6 +6,7 @@
 #ifndef UTF8GUARD_KERNELS_SHORT_INPUT_HPP
 #define UTF8GUARD_KERNELS_SHORT_INPUT_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -15,8 +16,6 @@
 
 namespace utf8guard::detail {
 
-inline std::size_t min_size(std::size_t a, std::size_t b) noexcept { return a < b ? a : b; }
-
 // load_1_to_8 returns q[0..m) (1 <= m <= 8) as a little-endian word, zero
 // above, with no branch on m: the lengths of short inputs are random, and a
 // branch on them mispredicts on a good share of calls. Both ways of reading
@@ -25,6 +24,21 @@ inline std::size_t min_size(std::size_t a, std::size_t b) noexcept { return a < 
 inline constexpr std::uint8_t kZeros[4] = {};
 // The mask of load_1_to_8's choice: all ones when m >= 4.
 inline std::uint64_t wide_mask(std::size_t m) noexcept { return 0 - std::uint64_t{m >= 4}; }
+// words_at is where load_1_to_8 reads, and store_1_to_8 writes, its two
+// 4-byte words, the first at at[0] and the second at at[m - 4]: q and m when
+// m >= 4, else other (4 bytes of the caller's) and 4, so both at other[0].
+template <class T>
+struct words_at {
+  T* at;
+  std::size_t m;
+};
+template <class T>
+inline words_at<T> place_words(T* q, std::size_t m, T* other) noexcept {
+  const std::uint64_t wide = wide_mask(m);
+  return {reinterpret_cast<T*>((reinterpret_cast<std::uintptr_t>(q) & wide) |
+                               (reinterpret_cast<std::uintptr_t>(other) & ~wide)),
+          (m & wide) | (4 & ~wide)};
+}
 // The two 4-byte reads of load_1_to_8: the first and the last four of
 // q[0..m) when m >= 4 (they overlap when m < 8), else of kZeros; and the
 // shift that puts the second in place.
@@ -33,16 +47,12 @@ struct four_reads {
   std::size_t shift;
 };
 inline four_reads read_fours(const std::uint8_t* q, std::size_t m) noexcept {
-  const std::uint64_t wide = wide_mask(m);
+  const words_at<const std::uint8_t> w = place_words(q, m, kZeros);
   // SAFETY: both reads are of bytes inside q[0..m) when m >= 4, else of kZeros.
-  const auto* w =
-      reinterpret_cast<const std::uint8_t*>((reinterpret_cast<std::uintptr_t>(q) & wide) |
-                                            (reinterpret_cast<std::uintptr_t>(kZeros) & ~wide));
-  const std::size_t wm = (m & wide) | (4 & ~wide);
   four_reads r;
-  std::memcpy(&r.a, w, 4);
-  std::memcpy(&r.b, w + wm - 4, 4);
-  r.shift = 8 * (wm - 4);
+  std::memcpy(&r.a, w.at, 4);
+  std::memcpy(&r.b, w.at + w.m - 4, 4);
+  r.shift = 8 * (w.m - 4);
   return r;
 }
 inline std::uint64_t load_1_to_8(const std::uint8_t* q, std::size_t m) noexcept {
@@ -74,19 +84,16 @@ inline std::uint64_t load_up_to_8(const std::uint8_t* q, std::size_t m) noexcept
 // (4 bytes the caller owns). A branch on m >= 4 mispredicts on random short
 // lengths.
 inline void store_1_to_8(char* q, std::size_t m, std::uint64_t w, char* sink) noexcept {
-  const std::uint64_t wide = wide_mask(m);
-  const std::size_t wm = (m & wide) | (4 & ~wide);
-  auto* words = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(q) & wide) |
-                                        (reinterpret_cast<std::uintptr_t>(sink) & ~wide));
+  const words_at<char> words = place_words(q, m, sink);
   const auto head = static_cast<std::uint32_t>(w);
-  const auto tail = static_cast<std::uint32_t>(w >> (8 * (wm - 4)));
+  const auto tail = static_cast<std::uint32_t>(w >> (8 * (words.m - 4)));
   // SAFETY: the bytes lie in q[0..m); the words in q[0..m) when m >= 4,
-  // else both at sink (wm - 4 == 0).
+  // else both at sink[0..4).
   q[0] = static_cast<char>(w);
   q[m / 2] = static_cast<char>(w >> (8 * (m / 2)));
   q[m - 1] = static_cast<char>(w >> (8 * (m - 1)));
-  std::memcpy(words, &head, 4);
-  std::memcpy(words + wm - 4, &tail, 4);
+  std::memcpy(words.at, &head, 4);
+  std::memcpy(words.at + words.m - 4, &tail, 4);
 }
 
 // load_word reads the 8 bytes at q (SAFETY: the caller checked they are inside).
