@@ -39,38 +39,46 @@ inline words_at<T> place_words(T* q, std::size_t m, T* other) noexcept {
                                (reinterpret_cast<std::uintptr_t>(other) & ~wide)),
           (m & wide) | (4 & ~wide)};
 }
-// The two 4-byte reads of load_1_to_8: the first and the last four of
-// q[0..m) when m >= 4 (they overlap when m < 8), else of kZeros; and the
-// shift that puts the second in place.
-struct four_reads {
+// The reads of load_1_to_8: the first and the last four bytes of q[0..m)
+// when m >= 4 (they overlap when m < 8), else of kZeros, with the shift that
+// puts the second in place; and the first, middle and last byte, which cover
+// q[0..m) when m = 1, 2 or 3.
+struct reads_1_to_8 {
   std::uint32_t a, b;
   std::size_t shift;
+  std::uint64_t first, middle, last;
 };
-inline four_reads read_fours(const std::uint8_t* q, std::size_t m) noexcept {
+inline reads_1_to_8 read_1_to_8(const std::uint8_t* q, std::size_t m) noexcept {
   const words_at<const std::uint8_t> w = place_words(q, m, kZeros);
-  // SAFETY: both reads are of bytes inside q[0..m) when m >= 4, else of kZeros.
-  four_reads r;
+  // SAFETY: both word reads are of bytes inside q[0..m) when m >= 4, else of
+  // kZeros; q[0], q[m / 2] and q[m - 1] lie in q[0..m) for every m >= 1.
+  reads_1_to_8 r;
   std::memcpy(&r.a, w.at, 4);
   std::memcpy(&r.b, w.at + w.m - 4, 4);
   r.shift = 8 * (w.m - 4);
+  r.first = q[0];
+  r.middle = q[m / 2];
+  r.last = q[m - 1];
   return r;
 }
-inline std::uint64_t load_1_to_8(const std::uint8_t* q, std::size_t m) noexcept {
+// word_of puts the reads of q[0..m) in place: load_1_to_8's word.
+inline std::uint64_t word_of(const reads_1_to_8& r, std::size_t m) noexcept {
+  const std::uint64_t four = std::uint64_t{r.a} | std::uint64_t{r.b} << r.shift;
+  const std::uint64_t three = r.first | r.middle << (8 * (m / 2)) | r.last << (8 * (m - 1));
   const std::uint64_t wide = wide_mask(m);
-  const four_reads f = read_fours(q, m);
-  const std::uint64_t four = std::uint64_t{f.a} | std::uint64_t{f.b} << f.shift;
-  // m = 1, 2 or 3: the first, middle and last byte cover them all.
-  // SAFETY: q[0], q[m / 2] and q[m - 1] lie in q[0..m) for every m >= 1.
-  const std::uint64_t three = std::uint64_t{q[0]} | std::uint64_t{q[m / 2]} << (8 * (m / 2)) |
-                              std::uint64_t{q[m - 1]} << (8 * (m - 1));
   return (four & wide) | (three & ~wide);
+}
+inline std::uint64_t load_1_to_8(const std::uint8_t* q, std::size_t m) noexcept {
+  return word_of(read_1_to_8(q, m), m);
 }
 
 // is_ascii_1_to_8 says whether q[0..m) (1 <= m <= 8) is ASCII: load_1_to_8's
 // reads, ORed without putting them in place (which the test does not need).
+inline bool is_ascii_1_to_8(const reads_1_to_8& r) noexcept {
+  return ((r.a | r.b | r.first | r.middle | r.last) & 0x80808080U) == 0;
+}
 inline bool is_ascii_1_to_8(const std::uint8_t* q, std::size_t m) noexcept {
-  const four_reads f = read_fours(q, m);
-  return ((f.a | f.b | q[0] | q[m / 2] | q[m - 1]) & 0x80808080U) == 0;
+  return is_ascii_1_to_8(read_1_to_8(q, m));
 }
 
 // load_up_to_8 returns q[0..m) (m <= 8) as a little-endian word, zero above.
@@ -78,22 +86,20 @@ inline std::uint64_t load_up_to_8(const std::uint8_t* q, std::size_t m) noexcept
   return m == 0 ? 0 : load_1_to_8(q, m);
 }
 
-// store_1_to_8 writes the low m bytes of w (1 <= m <= 8) to q[0..m) as
-// load_1_to_8 reads them (the first, middle and last byte, and two 4-byte
-// words), with no branch on m: the words go to q when m >= 4, else to sink
-// (4 bytes the caller owns). A branch on m >= 4 mispredicts on random short
-// lengths.
-inline void store_1_to_8(char* q, std::size_t m, std::uint64_t w, char* sink) noexcept {
+// store_1_to_8 writes q[0..m) (1 <= m <= 8) from the reads of its bytes that
+// read_1_to_8 made, with no branch on m: the two words, to q when m >= 4,
+// else to sink (4 bytes the caller owns), and the three bytes, which cover
+// q[0..m) when the words went to the sink. A branch on m >= 4 mispredicts on
+// random short lengths.
+inline void store_1_to_8(char* q, std::size_t m, const reads_1_to_8& r, char* sink) noexcept {
   const words_at<char> words = place_words(q, m, sink);
-  const auto head = static_cast<std::uint32_t>(w);
-  const auto tail = static_cast<std::uint32_t>(w >> (8 * (words.m - 4)));
-  // SAFETY: the bytes lie in q[0..m); the words in q[0..m) when m >= 4,
-  // else both at sink[0..4).
-  q[0] = static_cast<char>(w);
-  q[m / 2] = static_cast<char>(w >> (8 * (m / 2)));
-  q[m - 1] = static_cast<char>(w >> (8 * (m - 1)));
-  std::memcpy(words.at, &head, 4);
-  std::memcpy(words.at + words.m - 4, &tail, 4);
+  // SAFETY: the words lie in q[0..m) when m >= 4, else both at sink[0..4);
+  // the bytes in q[0..m).
+  std::memcpy(words.at, &r.a, 4);
+  std::memcpy(words.at + words.m - 4, &r.b, 4);
+  q[0] = static_cast<char>(r.first);
+  q[m / 2] = static_cast<char>(r.middle);
+  q[m - 1] = static_cast<char>(r.last);
 }
 
 // load_word reads the 8 bytes at q (SAFETY: the caller checked they are inside).
@@ -211,21 +217,24 @@ __attribute__((noinline)) std::size_t checked_copy_words(const std::uint8_t* p, 
   copy_short(out, p, n);
   return n;
 }
-// checked_copy_word is checked_copy for 1..8 bytes: one word, tested for
-// ASCII, else checked by the DFA (as short_scan does: zero bytes pad it,
-// which end a well-formed input at the boundary state and break one that
-// ends inside a sequence), and stored back by store_1_to_8. Out of line:
-// only this path needs store_1_to_8's sink on the stack.
-__attribute__((noinline)) inline std::size_t checked_copy_word(const std::uint8_t* p, std::size_t n,
-                                                               char* out,
-                                                               std::size_t capacity) noexcept {
-  const std::uint64_t w = load_1_to_8(p, n);
-  if ((w & 0x8080808080808080ULL) != 0 &&
-      (dfa_word(dfa::kValidAccept, w) & 63) != dfa::kValidAccept) {
+// checked_copy_word is checked_copy for 1..8 bytes: the reads of one word,
+// tested for ASCII, else put in place and checked by the DFA (as short_scan
+// does: zero bytes pad it, which end a well-formed input at the boundary
+// state and break one that ends inside a sequence), and stored back from the
+// same reads by store_1_to_8. Out of line: only this path needs
+// store_1_to_8's sink on the stack. No stack protector: the sink is its only
+// local, and place_words aims both words at its first byte whenever it picks
+// it (m < 4), so no write can leave it, and the canary's store and check
+// would run on every call of 1..8 bytes.
+__attribute__((noinline, no_stack_protector)) inline std::size_t checked_copy_word(
+    const std::uint8_t* p, std::size_t n, char* out, std::size_t capacity) noexcept {
+  const reads_1_to_8 r = read_1_to_8(p, n);
+  if (!is_ascii_1_to_8(r) &&
+      (dfa_word(dfa::kValidAccept, word_of(r, n)) & 63) != dfa::kValidAccept) {
     return sanitize_rest(p, n, out, capacity);
   }
   char sink[4];
-  store_1_to_8(out, n, w, sink);
+  store_1_to_8(out, n, r, sink);
   return n;
 }
 template <valid_fn Valid>
