@@ -22,11 +22,12 @@ inline constexpr size_class kShortClasses[] = {{1, 8}, {9, 16}, {17, 32}, {33, 6
 // back to back in one buffer (as the fields of a request are), each a view
 // into it. Contents repeat where a text holds few strings of the class
 // (Chinese lipsum has about 2,300 distinct strings of 1-8 bytes); the
-// benchmarks report how many differ. 16,384 and not fewer: a walk over the
-// pool is repeated, and over 4,096 strings the branch predictor learns
-// enough of a branching validator's path (ICU's loop on short ASCII) to
-// hide the mispredictions that random lengths cost it in real use.
-inline constexpr std::size_t kPoolStrings = 16384;
+// benchmarks report how many differ. 65,536 and not fewer: a walk over the
+// pool is repeated, and a branch predictor learns a branching validator's
+// path through a walk of 16,384 strings well enough (ICU's loop on strings
+// of 1-8 bytes, a classifier's on the error pools) to hide the
+// mispredictions that random lengths and contents cost it in real use.
+inline constexpr std::size_t kPoolStrings = 65536;
 struct string_pool {
   std::string name;      // TEXT_LO-HIB, and _err for the error variant
   bool valid;            // every string well-formed (or every one ill-formed)
