@@ -24,7 +24,7 @@ namespace utf8guard::detail {
 inline constexpr std::uint8_t kZeros[4] = {};
 // The mask of load_1_to_8's choice: all ones when m >= 4.
 inline std::uint64_t wide_mask(std::size_t m) noexcept { return 0 - std::uint64_t{m >= 4}; }
-// words_at is where load_1_to_8 reads, and store_1_to_8 writes, its two
+// words_at is where read_1_to_8 reads, and store_1_to_8 writes, the two
 // 4-byte words, the first at at[0] and the second at at[m - 4]: q and m when
 // m >= 4, else other (4 bytes of the caller's) and 4, so both at other[0].
 template <class T>
