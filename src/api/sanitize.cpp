@@ -33,10 +33,12 @@ struct bounded_buffer {
 };
 
 // run_engine runs the whole input through the engine; false if the handler
-// stopped it.
+// stopped it. position is in's offset in the caller's input (the engine
+// reports offsets from it).
 template <class Handler>
-bool run_engine(std::string_view in, Handler& h) {
+bool run_engine(std::string_view in, Handler& h, std::size_t position = 0) {
   utf8guard_sanitizer state{};  // a new input (its count of replacements is unused)
+  state.priv_position = position;
   const stream_cursor<utf8guard_sanitizer> s{state};
   return stream_feed(s, bytes(in.data()), in.size(), h) && stream_finish(s, h);
 }
@@ -47,18 +49,24 @@ bool run_engine(std::string_view in, Handler& h) {
 // then the engine's). kShortCopy (kernels/kernel.hpp) is the longest input
 // taken so.
 template <class Handler>
-bool run_whole(std::string_view in, Handler& h) {
+bool run_whole(std::string_view in, Handler& h, std::size_t position = 0) {
   if (in.size() <= kShortCopy && is_valid(in)) return h.valid(bytes(in.data()), in.size());
-  return run_engine(in, h);
+  return run_engine(in, h, position);
 }
 
 // run_whole_policy is run_whole with the policy's check between the engine
 // and the handler (stream/policy_filter.hpp); an empty policy costs nothing.
+// A prefix of ASCII that the policy allows whole (quiet_ascii_prefix) goes
+// to the handler as it is, found by one pass; the rest, which starts at a
+// character boundary, is run as if it started the input, at offsets from q.
 template <class Handler>
 bool run_whole_policy(std::string_view in, Handler& h, utf8guard_policy deny) {
   if (deny == 0) return run_whole(in, h);
-  policy_filter<Handler> f(h, deny, 0);
-  return run_whole(in, f);
+  const std::size_t q = quiet_ascii_prefix(bytes(in.data()), in.size(), deny);
+  if (!h.valid(bytes(in.data()), q)) return false;
+  if (q == in.size()) return true;
+  policy_filter<Handler> f(h, deny, q);
+  return run_whole(in.substr(q), f, q);
 }
 
 // sanitize_into is the one-shot core: the sanitized input in out[0..cap), or

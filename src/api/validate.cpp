@@ -68,22 +68,33 @@ packed_result validate_packed(std::string_view bytes) noexcept {
   return k->validate(p, n);
 }
 
-// With a policy: the kernel finds the first ill-formed subpart, and the
-// policy's check reads the well-formed prefix before it; whichever comes first
-// is the answer.
+// With a policy: a prefix of ASCII that the policy allows whole is settled
+// by one pass (quiet_ascii_prefix), which is all of a quiet input. After it,
+// the kernel finds the first ill-formed subpart, and the policy's check
+// reads the well-formed bytes before it; whichever comes first is the
+// answer. The prefix ends at a character boundary, so the rest is checked
+// as if it started the input, at offsets from q.
 bool is_valid(std::string_view bytes, policy p) noexcept {
   if (detail::bad_span(bytes)) return false;
   const std::uint8_t* data = detail::bytes(bytes.data());
-  if (!detail::is_valid_active(data, bytes.size())) return false;
-  return p.empty() || detail::find_violation(data, bytes.size(), 0, p.bits()).ok();
+  const std::size_t n = bytes.size();
+  if (p.empty()) return detail::is_valid_active(data, n);
+  const std::size_t q = detail::quiet_ascii_prefix(data, n, p.bits());
+  if (q == n) return true;
+  return detail::is_valid_active(data + q, n - q) &&
+         detail::find_violation(data + q, n - q, q, p.bits()).ok();
 }
 
 result validate(std::string_view bytes, policy p) noexcept {
   if (detail::bad_span(bytes)) return detail::kRefused;
   const std::uint8_t* data = detail::bytes(bytes.data());
-  const result r = detail::validate_active(data, bytes.size());
-  if (p.empty()) return r;
-  const result v = detail::find_violation(data, r.ok() ? bytes.size() : r.offset, 0, p.bits());
+  const std::size_t n = bytes.size();
+  if (p.empty()) return detail::validate_active(data, n);
+  const std::size_t q = detail::quiet_ascii_prefix(data, n, p.bits());
+  if (q == n) return {};
+  result r = detail::validate_active(data + q, n - q);
+  if (!r.ok()) r.offset += q;
+  const result v = detail::find_violation(data + q, (r.ok() ? n : r.offset) - q, q, p.bits());
   return v.ok() ? r : v;
 }
 

@@ -75,7 +75,43 @@ inline bool quiet_block(const std::uint8_t* p, const prefilter& m) noexcept {
   return hits == 0;
 }
 
+// Every ASCII byte's category is one of kAsciiCategories: kQuietAscii's
+// three bits say all a policy says of ASCII.
+constexpr bool ascii_categories_covered() {
+  for (char32_t b = 0; b < 0x80; ++b) {
+    if ((category_of(b, false) & ~kAsciiCategories) != 0) return false;
+  }
+  return true;
+}
+static_assert(ascii_categories_covered(), "an ASCII byte holds a category kQuietAscii ignores");
+
+// quiet_ascii_scalar is the vector quiet_ascii's loop for the scalar kernel:
+// a block's minimum and maximum (branch-free, which compilers vectorize
+// where the target has vectors), then the bytes left one by one.
+std::size_t quiet_ascii_scalar(const std::uint8_t* p, std::size_t n, ascii_range r) noexcept {
+  constexpr std::size_t kAsciiBlock = 1024;  // one test and branch per block
+  std::size_t i = 0;
+  // SAFETY: a whole block is read only when i + kAsciiBlock <= n.
+  for (; n - i >= kAsciiBlock; i += kAsciiBlock) {
+    std::uint8_t mn = 0xFF, mx = 0;
+    for (std::size_t k = 0; k < kAsciiBlock; ++k) {
+      mn = p[i + k] < mn ? p[i + k] : mn;
+      mx = p[i + k] > mx ? p[i + k] : mx;
+    }
+    if (mn < r.lo || mx > r.hi) break;
+  }
+  while (i < n && p[i] >= r.lo && p[i] <= r.hi) ++i;
+  return i;
+}
+
 }  // namespace
+
+std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n,
+                               utf8guard_policy deny) noexcept {
+  const ascii_range r = kQuietAscii.range[quiet_ascii_index(deny)];
+  const quiet_ascii_fn vector = vector_quiet_ascii();
+  return vector != nullptr ? vector(p, n, r) : quiet_ascii_scalar(p, n, r);
+}
 
 result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base,
                       utf8guard_policy deny) noexcept {
@@ -85,7 +121,9 @@ result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base,
   const prefilter m(deny);
   quiet_prefix_fn vector = vector_prefilter();
   const prefilter_tables tables(deny);
-  std::size_t i = 0;
+  // A run of ASCII the policy allows whole (a stream's valid run of text)
+  // costs one pass of minima and maxima, not the prefilter's lookups.
+  std::size_t i = quiet_ascii_prefix(p, n, deny);
   while (i < n) {
     std::size_t end = n;
     if (vector != nullptr) {

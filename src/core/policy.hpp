@@ -165,6 +165,55 @@ using quiet_prefix_fn = quiet_run (*)(const std::uint8_t* p, std::size_t n,
 // instruction set, or nullptr (the scalar kernel).
 quiet_prefix_fn vector_prefilter() noexcept;
 
+// ascii_range is an interval [lo, hi] of ASCII bytes.
+struct ascii_range {
+  std::uint8_t lo, hi;
+};
+// The ASCII bytes hold only these categories (static_assert in policy.cpp),
+// so a policy's quiet ASCII depends on three of its bits: kQuietAscii below
+// is indexed by quiet_ascii_index.
+constexpr std::uint32_t kAsciiCategories =
+    UTF8GUARD_CATEGORY_NUL | UTF8GUARD_CATEGORY_CONTROL | UTF8GUARD_CATEGORY_NEWLINE;
+constexpr std::size_t quiet_ascii_index(utf8guard_policy deny) noexcept {
+  return ((deny & UTF8GUARD_CATEGORY_NUL) != 0 ? 1 : 0) |
+         ((deny & UTF8GUARD_CATEGORY_CONTROL) != 0 ? 2 : 0) |
+         ((deny & UTF8GUARD_CATEGORY_NEWLINE) != 0 ? 4 : 0);
+}
+// kQuietAscii[quiet_ascii_index(deny)] is the widest interval around the
+// printable bytes 20..7E (which no category holds) that the policy allows
+// whole: 20..7E under field and source, 00..7F under json.
+struct quiet_ascii_table {
+  ascii_range range[8];
+  constexpr quiet_ascii_table() : range{} {
+    for (std::uint32_t k = 0; k < 8; ++k) {
+      const std::uint32_t deny = ((k & 1) != 0 ? UTF8GUARD_CATEGORY_NUL : 0) |
+                                 ((k & 2) != 0 ? UTF8GUARD_CATEGORY_CONTROL : 0) |
+                                 ((k & 4) != 0 ? UTF8GUARD_CATEGORY_NEWLINE : 0);
+      std::uint8_t lo = 0x20;
+      while (lo > 0 && (category_of(lo - 1u, false) & deny) == 0) --lo;
+      range[k] = {lo,
+                  (category_of(0x7F, false) & deny) == 0 ? std::uint8_t{0x7F} : std::uint8_t{0x7E}};
+    }
+  }
+};
+inline constexpr quiet_ascii_table kQuietAscii{};
+
+// quiet_ascii_fn returns a length r such that p[0..r) lies in the range:
+// n, or where a byte outside it may be (generic/policy_prefilter.hpp).
+using quiet_ascii_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n,
+                                       ascii_range r) noexcept;
+// vector_quiet_ascii is that check compiled for the active kernel's
+// instruction set, or nullptr (the scalar kernel).
+quiet_ascii_fn vector_quiet_ascii() noexcept;
+
+// quiet_ascii_prefix is the length of a prefix of p[0..n) made of ASCII
+// bytes that deny allows: well-formed, free of violations, and ending at a
+// character boundary. It is n for a quiet input, such as a header value or
+// a line of printable ASCII under field, and then the whole check is this
+// one pass; else the caller checks p[r..n) as usual.
+std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n,
+                               utf8guard_policy deny) noexcept;
+
 // sequence_length is the length of the well-formed sequence led by b.
 constexpr std::size_t sequence_length(std::uint8_t b) noexcept {
   return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;

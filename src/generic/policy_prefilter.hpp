@@ -112,6 +112,77 @@ quiet_run quiet_groups(const std::uint8_t* p, std::size_t n, const prefilter_tab
   return {i < kBackUp ? 0 : i - kBackUp, false};
 }
 
+// kQuietBlock is quiet_ascii's block, 1 KiB as the kernels' runs of ASCII.
+constexpr std::size_t kQuietBlock = 1024;
+// load_once is a block's register, read by one load. With VEX, g++ folds
+// one load into each of the minimum and the maximum unless the register is
+// kept(); legacy SSE (align_blocks) folds no unaligned load, and kept()
+// there costs a copy.
+UTF8GUARD_SIMD_INLINE simd8 load_once(const std::uint8_t* p) {
+  if constexpr (simd8::align_blocks) return simd8::load(p);
+  return simd8::load(p).kept();
+}
+
+// quiet_ascii returns a length r such that every byte of p[0..r) is in
+// range, an interval of ASCII that the policy allows whole (core/policy.hpp's
+// kQuietAscii): r is n, or the start of the block, group or register where a
+// byte outside it was seen. Such bytes are one character each, so p[0..r) is
+// well-formed, holds no violation and ends at a character boundary. It is
+// the policy's fast path for ASCII: one pass in place of the kernel's scan
+// and the prefilter, at an unsigned minimum and maximum per register where
+// the scan's ASCII test costs an OR.
+inline std::size_t quiet_ascii(const std::uint8_t* p, std::size_t n, ascii_range range) noexcept {
+  constexpr std::size_t W = simd8::width;
+  const simd8 lo = simd8::splat(range.lo), hi = simd8::splat(range.hi);
+  // outside is nonzero at the bytes of [mn, mx] below lo or above hi.
+  const auto outside = [&lo, &hi](const simd8& mn, const simd8& mx) {
+    return lo.saturating_sub(mn) | mx.saturating_sub(hi);
+  };
+  std::size_t i = 0;
+  // SAFETY: a block is read only when i + kQuietBlock <= n, a group when
+  // i + 4 * W <= n, a register when i + W <= n, the last register at n - W
+  // when n >= W, and a partial one (masked or from words) reads p[0..n)
+  // only.
+  // Blocks first: one branch per block, and four minima and maxima side by
+  // side, so that no chain of dependent operations sets the pace.
+  for (; n - i >= kQuietBlock; i += kQuietBlock) {
+    simd8 mn[4], mx[4];
+    for (std::size_t k = 0; k < 4; ++k) mn[k] = mx[k] = load_once(p + i + k * W);
+    for (std::size_t r = 4; r < kQuietBlock / W; r += 4) {
+      for (std::size_t k = 0; k < 4; ++k) {
+        const simd8 x = load_once(p + i + (r + k) * W);
+        mn[k] = min_unsigned(mn[k], x);
+        mx[k] = max_unsigned(mx[k], x);
+      }
+    }
+    if (outside(min_unsigned(min_unsigned(mn[0], mn[1]), min_unsigned(mn[2], mn[3])),
+                max_unsigned(max_unsigned(mx[0], mx[1]), max_unsigned(mx[2], mx[3])))
+            .any()) {
+      break;  // the groups below find where
+    }
+  }
+  for (; n - i >= 4 * W; i += 4 * W) {
+    const simd8 x0 = simd8::load(p + i), x1 = simd8::load(p + i + W);
+    const simd8 x2 = simd8::load(p + i + 2 * W), x3 = simd8::load(p + i + 3 * W);
+    const simd8 mn = min_unsigned(min_unsigned(x0, x1), min_unsigned(x2, x3));
+    const simd8 mx = max_unsigned(max_unsigned(x0, x1), max_unsigned(x2, x3));
+    if (outside(mn, mx).any()) return i;
+  }
+  for (; n - i >= W; i += W) {
+    const simd8 x = simd8::load(p + i);
+    if (outside(x, x).any()) return i;
+  }
+  if (i == n) return n;
+  if (n >= W) {  // the last register, over bytes already found inside
+    const simd8 x = simd8::load(p + n - W);
+    return outside(x, x).any() ? i : n;
+  }
+  // Shorter than a register: the zero padding is below lo, so only the
+  // flags before p[n] count.
+  const simd8 x = simd8::load_partial(p, n);
+  return outside(x, x).first_nonzero() >= n ? n : 0;
+}
+
 // quiet_prefix returns how many bytes from p[0] hold no byte that may start
 // a denied character: up to kBackUp bytes before the first flagged byte, or
 // before the end of the whole groups of four registers it read. The caller

@@ -79,4 +79,18 @@ quiet_prefix_fn vector_prefilter() noexcept {
   }
 }
 
+quiet_ascii_fn vector_quiet_ascii() noexcept {
+  switch (active_vector_isa()) {
+#if defined(UTF8GUARD_X86_64)
+    case vector_isa::sse42: return &sse42_policy::policy_prefilter::quiet_ascii;
+    case vector_isa::avx2: return &avx2_policy::policy_prefilter::quiet_ascii;
+    case vector_isa::avx512: return &avx512_policy::policy_prefilter::quiet_ascii;
+#endif
+#if defined(UTF8GUARD_AARCH64)
+    case vector_isa::neon: return &neon_policy::policy_prefilter::quiet_ascii;
+#endif
+    default: return nullptr;
+  }
+}
+
 }  // namespace utf8guard::detail

@@ -95,6 +95,12 @@ struct simd8 {
   friend UTF8GUARD_SIMD_INLINE simd8 min_signed(simd8 a, simd8 b) {
     return {_mm256_min_epi8(a.v, b.v)};
   }
+  friend UTF8GUARD_SIMD_INLINE simd8 min_unsigned(simd8 a, simd8 b) {
+    return {_mm256_min_epu8(a.v, b.v)};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 max_unsigned(simd8 a, simd8 b) {
+    return {_mm256_max_epu8(a.v, b.v)};
+  }
   UTF8GUARD_SIMD_INLINE bool clean() const {
     return _mm256_movemask_epi8(_mm256_subs_epi8(v, _mm256_set1_epi8(1))) == 0;
   }

@@ -166,6 +166,12 @@ struct simd8 {
   friend UTF8GUARD_SIMD_INLINE simd8 min_signed(simd8 a, simd8 b) {
     return {_mm512_min_epi8(a.v, b.v)};
   }
+  friend UTF8GUARD_SIMD_INLINE simd8 min_unsigned(simd8 a, simd8 b) {
+    return {_mm512_min_epu8(a.v, b.v)};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 max_unsigned(simd8 a, simd8 b) {
+    return {_mm512_max_epu8(a.v, b.v)};
+  }
   UTF8GUARD_SIMD_INLINE bool clean() const {
     return _mm512_cmpgt_epi8_mask(v, _mm512_setzero_si512()) == ~std::uint64_t{0};
   }

@@ -73,6 +73,8 @@ struct simd8 {
   friend UTF8GUARD_SIMD_INLINE simd8 min_signed(simd8 a, simd8 b) {
     return {vreinterpretq_u8_s8(vminq_s8(vreinterpretq_s8_u8(a.v), vreinterpretq_s8_u8(b.v)))};
   }
+  friend UTF8GUARD_SIMD_INLINE simd8 min_unsigned(simd8 a, simd8 b) { return {vminq_u8(a.v, b.v)}; }
+  friend UTF8GUARD_SIMD_INLINE simd8 max_unsigned(simd8 a, simd8 b) { return {vmaxq_u8(a.v, b.v)}; }
   UTF8GUARD_SIMD_INLINE bool clean() const { return vminvq_s8(vreinterpretq_s8_u8(v)) > 0; }
   UTF8GUARD_SIMD_INLINE bool any() const { return vmaxvq_u32(vreinterpretq_u32_u8(v)) != 0; }
   UTF8GUARD_SIMD_INLINE bool is_ascii() const { return vmaxvq_u8(v) < 0x80; }

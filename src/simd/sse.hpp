@@ -6,7 +6,8 @@
 //   width, align_blocks, leads_from_memory, pin_constants, ascii_reg, load,
 //   load_aligned, load_partial, splat, zero, last_word, top_word, kept,
 //   repeat_16, prev<N>, high_nibble_lookup, low_nibble_lookup,
-//   saturating_sub, | & ^, any, is_ascii, first_nonzero.
+//   saturating_sub, | & ^, eq, key, min_signed, min_unsigned, max_unsigned,
+//   clean, any, is_ascii, first_nonzero.
 
 struct simd8 {
   __m128i v;
@@ -122,6 +123,12 @@ struct simd8 {
   }
   friend UTF8GUARD_SIMD_INLINE simd8 min_signed(simd8 a, simd8 b) {
     return {_mm_min_epi8(a.v, b.v)};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 min_unsigned(simd8 a, simd8 b) {
+    return {_mm_min_epu8(a.v, b.v)};
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 max_unsigned(simd8 a, simd8 b) {
+    return {_mm_max_epu8(a.v, b.v)};
   }
   UTF8GUARD_SIMD_INLINE bool clean() const {
     return _mm_movemask_epi8(_mm_subs_epi8(v, _mm_set1_epi8(1))) == 0;

@@ -272,6 +272,49 @@ TEST_P(Policy, EveryScalarValueSplitInAStream) {
   }
 }
 
+// The one-shot calls settle a prefix of the ASCII a policy allows whole in
+// one pass (core/policy.hpp, quiet_ascii_prefix) and check the rest as
+// usual. One piece in printable ASCII (whose bytes run from ' ' to '~', the
+// edges of field's interval) at every position of short inputs, and at and
+// around each register and group boundary of longer ones: the prefix must
+// stop before the piece, and hand the rest over at a character boundary
+// with its offsets, a BOM after it included.
+TEST_P(Policy, QuietAsciiPrefixHandsOverAtTheFirstByteItMustNotPass) {
+  UTF8GUARD_REQUIRE_UCD();
+  // Below field's interval, allowed or not, above it, ill-formed, and
+  // non-ASCII: denied, allowed, a BOM, and cut short by ASCII.
+  const std::vector<std::string> pieces = {
+      std::string(1, '\0'), "\t",       "\x7F",         "\x80",
+      "\xC2\x85",           "\xC2\xA0", "\xEF\xBB\xBF", "\xE2\x80"};
+  const std::vector<policy> policies = {policy::field(), policy::json(), every_category()};
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 0; n <= 70; ++n) lengths.push_back(n);
+  for (const std::size_t edge : {128, 256, 512}) {
+    for (std::size_t n = edge - 1; n <= edge + 1; ++n) lengths.push_back(n);
+  }
+  std::string text;
+  for (std::size_t k = 0; k < 520; ++k) text += static_cast<char>(' ' + (k * 37) % 95);
+  for (const std::size_t n : lengths) {
+    for (std::size_t at = 0; at <= n; at += reduced_step()) {
+      // Past 70 bytes: the positions within 2 of a multiple of 16.
+      if (n > 70 && (at + 2) % 16 > 4) continue;
+      for (const std::string& piece : pieces) {
+        const std::string in = text.substr(0, at) + piece + text.substr(at, n - at);
+        for (const policy& p : policies) {
+          SCOPED_TRACE(hex(in.substr(at > 4 ? at - 4 : 0, 12)) + " at " + std::to_string(at));
+          const result want = oracle_first_error(in, p);
+          ASSERT_EQ(validate(in, p), want);
+          ASSERT_EQ(is_valid(in, p), want.ok());
+          const std::string clean = reference::sanitize(in, denied_names(p));
+          ASSERT_EQ(sanitize(in, p), clean);
+          std::string buf(sanitize_bound(in.size()), '\0');
+          ASSERT_EQ(buf.substr(0, sanitize_to(in, buf.data(), buf.size(), p)), clean);
+        }
+      }
+    }
+  }
+}
+
 UTF8GUARD_INSTANTIATE_FOR_EVERY_KERNEL(Policy);
 
 }  // namespace

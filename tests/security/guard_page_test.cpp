@@ -6,7 +6,8 @@
 // contents per length, and for runs of ASCII around the first 1 KiB blocks,
 // the input is placed with its last byte against a PROT_NONE page and,
 // separately, with its first byte right after one. A single byte read
-// outside [data, data + len) kills the test with SIGSEGV. Bounded outputs are
+// outside [data, data + len) kills the test with SIGSEGV. The one-shot
+// calls and streams run with and without a policy. Bounded outputs are
 // placed the same way against the end of their capacity. Then (NULL, 0) and
 // (pointer into a PROT_NONE page, 0) go through every entry point.
 //
@@ -16,6 +17,7 @@
 // the bodies set_kernel() cannot reach on this CPU's preference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -172,6 +174,29 @@ void check_guarded(const guarded_buffer& g) {
       ASSERT_EQ(utf8guard_sanitizer_feed(&cs, in.data() + i, 1, append_sink, &cout), UTF8GUARD_OK);
     ASSERT_EQ(utf8guard_sanitizer_finish(&cs, append_sink, &cout), UTF8GUARD_OK);
     ASSERT_EQ(cout, sanitized);
+  }
+
+  // Under a policy: the one-shot calls' pass over quiet ASCII and the
+  // prefilter read only the input too. The answers are those of a validator
+  // fed one byte at a time and of a sanitizer fed the whole input (the
+  // policy tests compare every path with the oracle).
+  {
+    const utf8guard::policy field = utf8guard::policy::field();
+    utf8guard::validator pv(field);
+    for (std::size_t i = 0; i < in.size(); ++i) pv.feed(in.substr(i, 1));
+    const utf8guard::result want = pv.finish();
+    ASSERT_EQ(utf8guard::validate(in, field), want);
+    ASSERT_EQ(utf8guard::is_valid(in, field), want.ok());
+    std::string clean;
+    utf8guard::sanitizer ps(field);
+    ps.feed(in, [&clean](std::string_view b) { clean.append(b); });
+    ps.finish([&clean](std::string_view b) { clean.append(b); });
+    ASSERT_EQ(utf8guard::sanitize(in, field), clean);
+    // A policy can shrink the input (a 4-byte noncharacter becomes U+FFFD),
+    // and sanitize_to takes no capacity below the input's size.
+    guarded_output out(std::max(clean.size(), in.size()));
+    ASSERT_EQ(utf8guard::sanitize_to(in, out.data(), out.size(), field), clean.size());
+    ASSERT_EQ(std::string_view(out.data(), clean.size()), clean);
   }
 
   // Every error of the stream.
