@@ -14,27 +14,41 @@ namespace {
 // Each test is a flag (0 or 1) for a byte, and mask says whether the policy
 // denies a category that starts with such a byte, so the loop below is
 // branch-free byte arithmetic the compiler turns into vector code for the
-// baseline target. A byte it flags may be a false alarm (E2 starts quotes as
-// well as bidi controls); kLeadCategories and violation_at decide exactly.
+// baseline target. As in the vector prefilter, most leads count only with
+// the byte after them that a denied character has, so that Arabic letters
+// (D8), no-break spaces (C2 A0), quotes (E2 80 9C), CJK punctuation (EF BC)
+// and emoji (F0 9F) are not candidates. A byte it flags may still be a false
+// alarm (E2 80 starts quotes as well as bidi controls); kLeadCategories and
+// violation_at decide exactly.
 struct prefilter {
-  std::uint8_t control;  // 00..1F but TAB, and 7F: nul, control, newline
-  std::uint8_t c2;       // C2: c1, NEL
-  std::uint8_t d8;       // D8: ALM
-  std::uint8_t e2;       // E2: bidi controls, LS, PS
-  std::uint8_t ee_f4;    // EE..F4: private use, noncharacters, BOM, U+FFFD
+  std::uint8_t control;      // 00..1F but TAB, and 7F: nul, control, newline
+  std::uint8_t c2;           // C2 80..9F: c1, NEL
+  std::uint8_t d8;           // D8 9C: ALM
+  std::uint8_t e2;           // E2 80..81: bidi controls, LS, PS
+  std::uint8_t ef;           // EF B7, BB, BF: noncharacters, BOM, U+FFFD
+  std::uint8_t f0_f4;        // F0..F4 then 8F/9F/AF/BF then BF: noncharacters
+  std::uint8_t private_use;  // EE, EF, F3, F4 alone
   explicit prefilter(utf8guard_policy deny) noexcept
       : control(flag(deny, kLeadCategories.entry[0x00] | kLeadCategories.entry[0x01] |
                                kLeadCategories.entry[0x0A])),
         c2(flag(deny, kLeadCategories.entry[0xC2])),
         d8(flag(deny, kLeadCategories.entry[0xD8])),
         e2(flag(deny, kLeadCategories.entry[0xE2])),
-        ee_f4(flag(deny, kLeadCategories.entry[0xEE] | kLeadCategories.entry[0xEF] |
-                             kLeadCategories.entry[0xF0] | kLeadCategories.entry[0xF3] |
-                             kLeadCategories.entry[0xF4])) {}
+        ef(flag(deny, UTF8GUARD_CATEGORY_NONCHARACTER | UTF8GUARD_CATEGORY_BOM |
+                          UTF8GUARD_CATEGORY_REPLACEMENT)),
+        f0_f4(flag(deny, UTF8GUARD_CATEGORY_NONCHARACTER)),
+        private_use(flag(deny, UTF8GUARD_CATEGORY_PRIVATE_USE)) {}
   static std::uint8_t flag(utf8guard_policy deny, std::uint32_t categories) noexcept {
     return (deny & categories) != 0 ? 1 : 0;
   }
 };
+// Every lead's categories are in the tests above: those of C2, D8 and E2 in
+// their own, EE..F4's in ef, f0_f4 and private_use.
+static_assert((kLeadCategories.entry[0xEE] | kLeadCategories.entry[0xEF] |
+               kLeadCategories.entry[0xF0] | kLeadCategories.entry[0xF3] |
+               kLeadCategories.entry[0xF4]) ==
+              (UTF8GUARD_CATEGORY_NONCHARACTER | UTF8GUARD_CATEGORY_BOM |
+               UTF8GUARD_CATEGORY_REPLACEMENT | UTF8GUARD_CATEGORY_PRIVATE_USE));
 
 constexpr std::size_t kBlock = 64;
 // A vector prefilter stops at most this many bytes before the lead of the
@@ -61,16 +75,28 @@ constexpr bool prefilter_classes_cover() {
 }
 static_assert(prefilter_classes_cover(), "kPrefilterHigh/kPrefilterLow miss or add a lead");
 
-// quiet_block says whether no byte of p[0..kBlock) can start a violation.
+// quiet_block says whether no character that starts in p[0..kBlock) can be
+// a violation, from its first three bytes: it reads p[0..kBlock + 2)
+// (SAFETY: the caller checked that they are inside the input). The input is
+// well-formed, so the byte after a lead is a continuation.
+constexpr std::size_t kBlockAfter = 2;
 inline bool quiet_block(const std::uint8_t* p, const prefilter& m) noexcept {
   std::uint8_t hits = 0;
   for (std::size_t k = 0; k < kBlock; ++k) {
-    const std::uint8_t b = p[k];
+    const std::uint8_t b = p[k], b1 = p[k + 1], b2 = p[k + 2];
     const auto control = static_cast<std::uint8_t>(((b < 0x20) & (b != 0x09)) | (b == 0x7F));
-    const auto high = static_cast<std::uint8_t>(b - 0xEE) < 7;  // EE..F4
+    const auto c2 = static_cast<std::uint8_t>((b == 0xC2) & (b1 < 0xA0));
+    const auto d8 = static_cast<std::uint8_t>((b == 0xD8) & (b1 == 0x9C));
+    const auto e2 = static_cast<std::uint8_t>((b == 0xE2) & ((b1 & 0xFE) == 0x80));
+    const auto ef =
+        static_cast<std::uint8_t>((b == 0xEF) & ((b1 == 0xB7) | (b1 == 0xBB) | (b1 == 0xBF)));
+    const auto f0_f4 = static_cast<std::uint8_t>((static_cast<std::uint8_t>(b - 0xF0) < 5) &
+                                                 ((b1 & 0x0F) == 0x0F) & (b2 == 0xBF));
+    const auto private_use = static_cast<std::uint8_t>((static_cast<std::uint8_t>(b - 0xEE) < 2) |
+                                                       (b == 0xF3) | (b == 0xF4));
     hits |=
-        static_cast<std::uint8_t>((control & m.control) | ((b == 0xC2) & m.c2) |
-                                  ((b == 0xD8) & m.d8) | ((b == 0xE2) & m.e2) | (high & m.ee_f4));
+        static_cast<std::uint8_t>((control & m.control) | (c2 & m.c2) | (d8 & m.d8) | (e2 & m.e2) |
+                                  (ef & m.ef) | (f0_f4 & m.f0_f4) | (private_use & m.private_use));
   }
   return hits == 0;
 }
@@ -137,8 +163,9 @@ result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base,
         vector = nullptr;  // less than its group is left: the blocks do the rest
         continue;
       }
-    } else if (n - i >= kBlock) {
-      // SAFETY: a whole block is read only when i + kBlock <= n.
+    } else if (n - i >= kBlock + kBlockAfter) {
+      // SAFETY: a block and the bytes after it are read only when
+      // i + kBlock + kBlockAfter <= n.
       if (quiet_block(p + i, m)) {
         i += kBlock;
         continue;
