@@ -245,13 +245,17 @@ MEDIANS = " [from two medians]"  # marks a ratio not timed side by side (no pair
 PAIRS = [("validate", "is_valid"), ("stream4k", "validate"), ("stream64k", "validate"),
          ("is_valid", "read"), ("percent", "curl"), ("percent", "uriparser"),
          ("percent_url_lines", "curl"), ("percent_url_lines", "uriparser"),
-         ("percent", "is_valid")]
-# What the pairs of percent-encoded input time (bench/percent_paired.cpp).
+         ("percent", "is_valid"), ("field", "is_valid"), ("sanitize_field", "sanitize")]
+# What the pairs of percent-encoded input (bench/percent_paired.cpp) and the
+# policies' pairs (bench/paired.cpp) time.
 PAIR_WHAT = {
     "percent": "validate_percent_encoded",
     "percent_url_lines": "validate_percent_encoded a line per call (url profile)",
     "curl": "curl_easy_unescape, then validate",
     "uriparser": "uriUnescapeInPlaceExA on a copy, then validate",
+    "field": "validate under the field profile",
+    "sanitize_field": "sanitize_to under the field profile",
+    "sanitize": "sanitize_to",
 }
 
 
@@ -365,6 +369,27 @@ def percent_goals(run):
                  worst[1], 0.8)
 
 
+def policy_goals(run):
+    """Issue 36's speed goals on every kernel: validate and sanitize_to under
+    the field profile at 0.9 or more of the same call without a policy, on the
+    lipsum texts and ascii_256K (judged on the worst)."""
+    texts = [i for i in run.inputs if is_text(i) or i == "ascii_256K"]
+    kernels = run.impls("pair_field_is_valid")
+    if not kernels:
+        return
+    print(f"\ngoals (issue 36, policies), every kernel; ratios are timed side by side (the "
+          f"pair tables) unless marked{MEDIANS}")
+    for k in kernels:
+        for op, base, what in (("field", "is_valid", "validate(field) / is_valid"),
+                               ("sanitize_field", "sanitize", "sanitize_to(field) / sanitize_to")):
+            found = [(i, run.ratio(op, base, k, i)[0]) for i in texts]
+            found = [f for f in found if f[1]]
+            if found:
+                worst = min(found, key=lambda f: f[1])
+                goal(f"{k}: {what}, worst of {len(found)} ({worst[0]}; geomean "
+                     f"{geomean([r for _, r in found]):.3f})", worst[1], 0.9)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--node", help="JSON from node_isutf8.js --json")
@@ -407,6 +432,7 @@ def main():
         pair_table(run)
         goals(run, node)
         percent_goals(run)
+        policy_goals(run)
         if run.errors:
             status = 1
             print("\nFAILED benchmarks (a wrong answer is never timed):")
