@@ -82,7 +82,7 @@ bool is_valid(std::string_view bytes, policy p) noexcept {
   const std::size_t q = detail::quiet_ascii_prefix(data, n, p.bits());
   if (q == n) return true;
   return detail::is_valid_active(data + q, n - q) &&
-         detail::find_violation(data + q, n - q, q, p.bits()).ok();
+         detail::find_violation(data + q, n - q, q, p.bits(), true).ok();
 }
 
 result validate(std::string_view bytes, policy p) noexcept {
@@ -94,7 +94,7 @@ result validate(std::string_view bytes, policy p) noexcept {
   if (q == n) return {};
   result r = detail::validate_active(data + q, n - q);
   if (!r.ok()) r.offset += q;
-  const result v = detail::find_violation(data + q, (r.ok() ? n : r.offset) - q, q, p.bits());
+  const result v = detail::find_violation(data + q, (r.ok() ? n : r.offset) - q, q, p.bits(), true);
   return v.ok() ? r : v;
 }
 

@@ -139,8 +139,8 @@ std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n,
   return vector != nullptr ? vector(p, n, r) : quiet_ascii_scalar(p, n, r);
 }
 
-result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base,
-                      utf8guard_policy deny) noexcept {
+result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base, utf8guard_policy deny,
+                      bool quiet_checked) noexcept {
   // Every byte that is not a continuation byte starts a character of the
   // well-formed input, and continuation bytes have no categories, so each
   // byte is judged on its own: no walk from character to character.
@@ -149,7 +149,7 @@ result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base,
   const prefilter_tables tables(deny);
   // A run of ASCII the policy allows whole (a stream's valid run of text)
   // costs one pass of minima and maxima, not the prefilter's lookups.
-  std::size_t i = quiet_ascii_prefix(p, n, deny);
+  std::size_t i = quiet_checked ? 0 : quiet_ascii_prefix(p, n, deny);
   while (i < n) {
     std::size_t end = n;
     if (vector != nullptr) {

@@ -241,8 +241,10 @@ inline result violation_at(const std::uint8_t* s, std::size_t len, std::size_t a
 // find_violation returns the first character of the well-formed bytes
 // p[0..n) that deny holds, with its absolute offset (p[0] is at base), or an
 // ok() result. p[0] starts a character, and p[0..n) ends where one does.
-result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base,
-                      utf8guard_policy deny) noexcept;
+// Unless quiet_checked (the caller ran quiet_ascii_prefix, which stopped at
+// p[0]), it starts with quiet_ascii_prefix.
+result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base, utf8guard_policy deny,
+                      bool quiet_checked = false) noexcept;
 
 }  // namespace utf8guard::detail
 
