@@ -105,6 +105,20 @@ inline constexpr std::uint8_t kPrefilterLow[16] = {
     1 | 2 | 16, 2,     1 | 2,          1 | 2, 1 | 2, 1 | 2, 1 | 2 | 64, 1 | 2 | 4 | 64 | 128};
 inline constexpr std::uint8_t kNoncharacterPair = 128;
 
+// The byte-after classes, one bit per class of kPrefilterHigh it completes:
+// bit 3 after C2 (80..9F), bit 4 after D8 (9C), bit 5 after E2 (80..81),
+// bit 6 after EE or EF (any continuation: private use; prefilter_tables
+// keeps only B7, BB and BF, the noncharacters', BOM's and U+FFFD's, for a
+// policy that allows private use), bit 7 after 8F/9F/AF/BF (BF); and
+// kF3F4, F3 and F4, which count alone.
+inline constexpr std::uint8_t kF3F4 = 1;
+inline constexpr std::uint8_t kAfterEeEf = 64;
+inline constexpr std::uint8_t kSecondHigh[16] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 8 | 32 | 64, 8 | 16 | 64, 64, 64 | 128, 0, 0, 0, kF3F4};
+inline constexpr std::uint8_t kSecondLow[16] = {
+    8 | 32 | 64, 8 | 32 | 64, 8 | 64, 8 | 64 | kF3F4, 8 | 64 | kF3F4, 8 | 64, 8 | 64, 8 | 64,
+    8 | 64,      8 | 64,      8 | 64, 8 | 64,         8 | 16 | 64,    8 | 64, 8 | 64, 8 | 64 | 128};
+
 // kPrefilterKeep[c] holds the class bits of the bytes that start characters
 // of category bit c (bit 7 for the noncharacters), and kKeepF3F4 the
 // categories that need F3 and F4 flagged: a policy keeps the union over the
@@ -130,21 +144,32 @@ struct prefilter_keep_table {
 inline constexpr prefilter_keep_table kPrefilterKeep{};
 
 // prefilter_tables are the lookup tables for one policy: the bits of the
-// byte sets that start none of its categories are cleared, and f3_f4 is the
+// byte sets that start none of its categories are cleared; a policy that
+// allows private use counts EE and EF only before B7, BB and BF (so that
+// CJK punctuation, EF BC and EF BD, is no candidate); and f3_f4 is the
 // byte-after class that flags F3 and F4 alone (generic/policy_prefilter.hpp),
 // or 0.
 struct prefilter_tables {
   alignas(16) std::uint8_t high[16];
   alignas(16) std::uint8_t low[16];
+  alignas(16) std::uint8_t second_high[16];
+  alignas(16) std::uint8_t second_low[16];
   std::uint8_t f3_f4;
   explicit prefilter_tables(utf8guard_policy deny) noexcept {
     std::uint8_t keep = 0;
     for (std::size_t c = 0; c < category_count; ++c) {
       if ((deny >> c) & 1u) keep = static_cast<std::uint8_t>(keep | kPrefilterKeep.bits[c]);
     }
+    const bool private_use = (deny & UTF8GUARD_CATEGORY_PRIVATE_USE) != 0;
     for (int k = 0; k < 16; ++k) {
       high[k] = kPrefilterHigh[k] & keep;
       low[k] = kPrefilterLow[k];
+      // High nibble B with low nibble 7, B or F: B7, BB, BF.
+      const bool ee_ef_wide = private_use || k == 0xB;
+      const bool ee_ef_low = private_use || k == 0x7 || k == 0xB || k == 0xF;
+      second_high[k] =
+          static_cast<std::uint8_t>(kSecondHigh[k] & (ee_ef_wide ? 0xFF : ~kAfterEeEf));
+      second_low[k] = static_cast<std::uint8_t>(kSecondLow[k] & (ee_ef_low ? 0xFF : ~kAfterEeEf));
     }
     f3_f4 = (deny & kKeepF3F4) != 0 ? 1 : 0;
   }

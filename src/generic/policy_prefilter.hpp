@@ -22,15 +22,8 @@
 
 namespace policy_prefilter {
 
-// The byte-after classes, one bit per class of kPrefilterHigh it completes:
-// bit 3 after C2, bit 4 after D8, bit 5 after E2, bit 6 after EE or EF,
-// bit 7 after 8F/9F/AF/BF; and kF3F4, F3 and F4, which count alone.
-constexpr std::uint8_t kF3F4 = 1;
-alignas(16) inline constexpr std::uint8_t kSecondHigh[16] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 8 | 32 | 64, 8 | 16 | 64, 64, 64 | 128, 0, 0, 0, kF3F4};
-alignas(16) inline constexpr std::uint8_t kSecondLow[16] = {
-    8 | 32 | 64, 8 | 32 | 64, 8 | 64, 8 | 64 | kF3F4, 8 | 64 | kF3F4, 8 | 64, 8 | 64, 8 | 64,
-    8 | 64,      8 | 64,      8 | 64, 8 | 64,         8 | 16 | 64,    8 | 64, 8 | 64, 8 | 64 | 128};
+// The byte-after classes are core/policy.hpp's kSecondHigh and kSecondLow,
+// narrowed per policy (prefilter_tables).
 // The classes that count alone: the ASCII bytes.
 constexpr std::uint8_t kAlone = 1 | 2 | 4;
 // How far before a flagged byte its character may start: a pair is
@@ -42,8 +35,9 @@ constexpr std::size_t kBackUp = 2;
 struct tables {
   simd8 first_high, first_low, second_high, second_low, alone, f3_f4;
   static UTF8GUARD_SIMD_INLINE tables make(const prefilter_tables& t) {
-    return {simd8::repeat_16(t.high),     simd8::repeat_16(t.low), simd8::repeat_16(kSecondHigh),
-            simd8::repeat_16(kSecondLow), simd8::splat(kAlone),    simd8::splat(t.f3_f4)};
+    return {
+        simd8::repeat_16(t.high),       simd8::repeat_16(t.low), simd8::repeat_16(t.second_high),
+        simd8::repeat_16(t.second_low), simd8::splat(kAlone),    simd8::splat(t.f3_f4)};
   }
 };
 
