@@ -16,9 +16,10 @@
 // every no-break space (C2 A0) and every emoji (F0), so most classes count
 // only with the byte after them that one of their denied characters has
 // (two more lookups, on that byte): C2 80..9F, D8 9C, E2 80..81, EE/EF
-// 80..BF, and for the noncharacters above U+FFFF their second and third
-// bytes, 8F/9F/AF/BF then BF. The ASCII classes count alone, and so do F3
-// and F4 (the private use planes), from a class of the byte-after tables.
+// B7/BB/BF (80..BF when private use is denied), and for the noncharacters
+// above U+FFFF their second and third bytes, 8F/9F/AF/BF then BF. The ASCII
+// classes count alone, and so do F3 and F4 (the private use planes), from a
+// class of the byte-after tables.
 
 namespace policy_prefilter {
 
