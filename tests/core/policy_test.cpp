@@ -101,12 +101,17 @@ TEST_P(Policy, HandWrittenVectors) {
       {"\x1B\xC0\xAF", policy::source(), {error::disallowed, 0, 1, category::control, 0x1B}},
       {"ab\xE2\x80", policy::field(), {error::incomplete, 2, 2}},
   };
+  // The oracle reads its categories from the Unicode data files: without
+  // them only the hand-written answers are checked.
+  const bool ucd = reference::ucd_available(nullptr);
   for (const vec& v : vectors) {
     EXPECT_EQ(validate(v.in, v.p), v.want) << hex(v.in);
     EXPECT_EQ(is_valid(v.in, v.p), v.want.ok()) << hex(v.in);
     EXPECT_EQ(from_c(utf8guard_validate_policy(v.in.data(), v.in.size(), v.p.bits())), v.want);
     EXPECT_EQ(utf8guard_is_valid_policy(v.in.data(), v.in.size(), v.p.bits()), v.want.ok());
-    EXPECT_EQ(validate(v.in, v.p), oracle_first_error(v.in, v.p)) << hex(v.in);
+    if (ucd) {
+      EXPECT_EQ(validate(v.in, v.p), oracle_first_error(v.in, v.p)) << hex(v.in);
+    }
   }
 }
 
