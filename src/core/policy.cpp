@@ -135,7 +135,7 @@ std::size_t quiet_ascii_scalar(const std::uint8_t* p, std::size_t n, ascii_range
 std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n,
                                utf8guard_policy deny) noexcept {
   const ascii_range r = kQuietAscii.range[quiet_ascii_index(deny)];
-  const quiet_ascii_fn vector = vector_quiet_ascii();
+  const quiet_ascii_fn vector = vector_policy().quiet_ascii;
   return vector != nullptr ? vector(p, n, r) : quiet_ascii_scalar(p, n, r);
 }
 
@@ -144,12 +144,14 @@ result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base, ut
   // Every byte that is not a continuation byte starts a character of the
   // well-formed input, and continuation bytes have no categories, so each
   // byte is judged on its own: no walk from character to character.
-  const prefilter m(deny);
-  quiet_prefix_fn vector = vector_prefilter();
-  const prefilter_tables tables(deny);
   // A run of ASCII the policy allows whole (a stream's valid run of text)
-  // costs one pass of minima and maxima, not the prefilter's lookups.
+  // costs one pass of minima and maxima, not the prefilter's lookups nor
+  // their setup.
   std::size_t i = quiet_checked ? 0 : quiet_ascii_prefix(p, n, deny);
+  if (i == n) return {};
+  const prefilter m(deny);
+  quiet_prefix_fn vector = vector_policy().prefilter;
+  const prefilter_tables tables(deny);
   while (i < n) {
     std::size_t end = n;
     if (vector != nullptr) {

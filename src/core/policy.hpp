@@ -186,10 +186,6 @@ struct quiet_run {
 using quiet_prefix_fn = quiet_run (*)(const std::uint8_t* p, std::size_t n,
                                       const prefilter_tables& t) noexcept;
 
-// vector_prefilter is the prefilter compiled for the active kernel's
-// instruction set, or nullptr (the scalar kernel).
-quiet_prefix_fn vector_prefilter() noexcept;
-
 // ascii_range is an interval [lo, hi] of ASCII bytes.
 struct ascii_range {
   std::uint8_t lo, hi;
@@ -227,9 +223,14 @@ inline constexpr quiet_ascii_table kQuietAscii{};
 // n, or where a byte outside it may be (generic/policy_prefilter.hpp).
 using quiet_ascii_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n,
                                        ascii_range r) noexcept;
-// vector_quiet_ascii is that check compiled for the active kernel's
-// instruction set, or nullptr (the scalar kernel).
-quiet_ascii_fn vector_quiet_ascii() noexcept;
+
+// vector_policy is the prefilter and the quiet-ASCII check compiled for the
+// active kernel's instruction set, or two nullptrs (the scalar kernel).
+struct vector_policy_fns {
+  quiet_prefix_fn prefilter;
+  quiet_ascii_fn quiet_ascii;
+};
+vector_policy_fns vector_policy() noexcept;
 
 // quiet_ascii_prefix is the length of a prefix of p[0..n) made of ASCII
 // bytes that deny allows: well-formed, free of violations, and ending at a

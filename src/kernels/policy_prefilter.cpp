@@ -65,31 +65,25 @@ namespace utf8guard::detail::neon_policy {
 
 namespace utf8guard::detail {
 
-quiet_prefix_fn vector_prefilter() noexcept {
+vector_policy_fns vector_policy() noexcept {
   switch (active_vector_isa()) {
 #if defined(UTF8GUARD_X86_64)
-    case vector_isa::sse42: return &sse42_policy::policy_prefilter::quiet_prefix;
-    case vector_isa::avx2: return &avx2_policy::policy_prefilter::quiet_prefix;
-    case vector_isa::avx512: return &avx512_policy::policy_prefilter::quiet_prefix;
+    case vector_isa::sse42:
+      return {&sse42_policy::policy_prefilter::quiet_prefix,
+              &sse42_policy::policy_prefilter::quiet_ascii};
+    case vector_isa::avx2:
+      return {&avx2_policy::policy_prefilter::quiet_prefix,
+              &avx2_policy::policy_prefilter::quiet_ascii};
+    case vector_isa::avx512:
+      return {&avx512_policy::policy_prefilter::quiet_prefix,
+              &avx512_policy::policy_prefilter::quiet_ascii};
 #endif
 #if defined(UTF8GUARD_AARCH64)
-    case vector_isa::neon: return &neon_policy::policy_prefilter::quiet_prefix;
+    case vector_isa::neon:
+      return {&neon_policy::policy_prefilter::quiet_prefix,
+              &neon_policy::policy_prefilter::quiet_ascii};
 #endif
-    default: return nullptr;
-  }
-}
-
-quiet_ascii_fn vector_quiet_ascii() noexcept {
-  switch (active_vector_isa()) {
-#if defined(UTF8GUARD_X86_64)
-    case vector_isa::sse42: return &sse42_policy::policy_prefilter::quiet_ascii;
-    case vector_isa::avx2: return &avx2_policy::policy_prefilter::quiet_ascii;
-    case vector_isa::avx512: return &avx512_policy::policy_prefilter::quiet_ascii;
-#endif
-#if defined(UTF8GUARD_AARCH64)
-    case vector_isa::neon: return &neon_policy::policy_prefilter::quiet_ascii;
-#endif
-    default: return nullptr;
+    default: return {nullptr, nullptr};
   }
 }
 
