@@ -57,20 +57,20 @@ void check_streams(std::string_view input, const std::vector<std::string_view>& 
   bool sanitizer_ok = true;
   for (const std::string_view c : chunks) {
     sanitizer_ok = sanitizer_ok && utf8guard_sanitizer_feed(&s, c.data(), c.size(), append_sink,
-                                                            &out) == UTF8GUARD_OK;
+                                                            &out) == UTF8GUARD_STATUS_OK;
   }
-  sanitizer_ok = sanitizer_ok && utf8guard_sanitizer_finish(&s, append_sink, &out) == UTF8GUARD_OK;
+  sanitizer_ok = sanitizer_ok && utf8guard_sanitizer_finish(&s, append_sink, &out) == UTF8GUARD_STATUS_OK;
 
-  utf8guard_scanner sc;
-  utf8guard_scanner_init(&sc);
+  utf8guard_error_scanner sc;
+  utf8guard_error_scanner_init(&sc);
   std::vector<utf8guard::result> errors;
   bool scanner_ok = true;
   for (const std::string_view c : chunks) {
-    scanner_ok = scanner_ok && utf8guard_scanner_feed(&sc, c.data(), c.size(), collect_error,
-                                                      &errors) == UTF8GUARD_OK;
+    scanner_ok = scanner_ok && utf8guard_error_scanner_feed(&sc, c.data(), c.size(), collect_error,
+                                                      &errors) == UTF8GUARD_STATUS_OK;
   }
-  scanner_ok = scanner_ok && utf8guard_scanner_finish(&sc, collect_error, &errors) == UTF8GUARD_OK;
-  bool errors_same = errors.size() == all.size() && utf8guard_scanner_errors(&sc) == all.size();
+  scanner_ok = scanner_ok && utf8guard_error_scanner_finish(&sc, collect_error, &errors) == UTF8GUARD_STATUS_OK;
+  bool errors_same = errors.size() == all.size() && utf8guard_error_scanner_errors(&sc) == all.size();
   for (size_t k = 0; errors_same && k < errors.size(); ++k)
     errors_same = fuzz::same(errors[k], all[k]);
 
@@ -92,25 +92,25 @@ void check_streams(std::string_view input, const std::vector<std::string_view>& 
 
 void check_sanitize(std::string_view input, const std::string& expected, size_t expected_count) {
   size_t bound = 0;
-  if (utf8guard_sanitize_bound(input.size(), &bound) != UTF8GUARD_OK) {
+  if (utf8guard_sanitize_bound(input.size(), &bound) != UTF8GUARD_STATUS_OK) {
     fuzz::fail(kTarget, "utf8guard_sanitize_bound overflowed on a small size", input, {});
   }
   std::string out(bound, '\0');
   size_t written = 0, replacements = 0;
   const utf8guard_status st = utf8guard_sanitize(input.data(), input.size(), out.data(), out.size(),
                                                  &written, &replacements);
-  out.resize(st == UTF8GUARD_OK ? written : 0);
+  out.resize(st == UTF8GUARD_STATUS_OK ? written : 0);
   // One byte short of the output is refused, whole.
-  utf8guard_status short_st = UTF8GUARD_BUFFER_TOO_SMALL;
+  utf8guard_status short_st = UTF8GUARD_STATUS_BUFFER_TOO_SMALL;
   if (!expected.empty()) {
     std::string small(expected.size() - 1, '\0');
     short_st = utf8guard_sanitize(input.data(), input.size(), small.data(), small.size(), nullptr,
                                   nullptr);
   }
   size_t huge = 0;
-  if (st != UTF8GUARD_OK || out != expected || replacements != expected_count ||
-      short_st != UTF8GUARD_BUFFER_TOO_SMALL ||
-      utf8guard_sanitize_bound(SIZE_MAX, &huge) != UTF8GUARD_OVERFLOW) {
+  if (st != UTF8GUARD_STATUS_OK || out != expected || replacements != expected_count ||
+      short_st != UTF8GUARD_STATUS_BUFFER_TOO_SMALL ||
+      utf8guard_sanitize_bound(SIZE_MAX, &huge) != UTF8GUARD_STATUS_OVERFLOW) {
     fuzz::fail(kTarget, "utf8guard_sanitize differs from the oracle", input,
                {{"status", utf8guard_status_name(st)},
                 {"output", fuzz::hex(out)},
@@ -127,7 +127,7 @@ void check_codec(std::string_view input, const reference::error& first) {
   utf8guard_result err{};
   const utf8guard_status st =
       utf8guard_decode(input.data(), input.size(), cps.data(), cps.size(), &count, &err);
-  bool right = st == (first.ok() ? UTF8GUARD_OK : UTF8GUARD_ILL_FORMED) && fuzz::same(err, first) &&
+  bool right = st == (first.ok() ? UTF8GUARD_STATUS_OK : UTF8GUARD_STATUS_ILL_FORMED) && fuzz::same(err, first) &&
                count == expected.size();
   for (size_t k = 0; right && k < count; ++k) right = cps[k] == expected[k];
 
@@ -137,13 +137,13 @@ void check_codec(std::string_view input, const reference::error& first) {
   const utf8guard_status enc =
       utf8guard_encode(cps.data(), count, again.data(), again.size(), &written, &bad);
   again.resize(written);
-  right = right && enc == UTF8GUARD_OK &&
+  right = right && enc == UTF8GUARD_STATUS_OK &&
           again == input.substr(0, first.ok() ? input.size() : first.offset);
   // A buffer one code point short is refused.
   if (right && count > 0) {
     std::vector<uint32_t> small(count - 1);
     right = utf8guard_decode(input.data(), first.ok() ? input.size() : first.offset, small.data(),
-                             small.size(), nullptr, nullptr) == UTF8GUARD_BUFFER_TOO_SMALL;
+                             small.size(), nullptr, nullptr) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL;
   }
   // decode_one at the start: the first code point, or the first error.
   uint32_t cp = 0xFFFFFFFFu;
@@ -192,7 +192,7 @@ void check_encode_rejects(std::string_view input, const std::vector<std::uint16_
       utf8guard_encode(cps.data(), cps.size(), buf.data(), buf.size(), nullptr, &bad);
   const bool right =
       one_right &&
-      (want_bad == SIZE_MAX ? st == UTF8GUARD_OK : st == UTF8GUARD_ILL_FORMED && bad == want_bad);
+      (want_bad == SIZE_MAX ? st == UTF8GUARD_STATUS_OK : st == UTF8GUARD_STATUS_ILL_FORMED && bad == want_bad);
   if (!right) {
     fuzz::fail(kTarget, "utf8guard_encode/encode_one misjudged a scalar value", input,
                {{"status", utf8guard_status_name(st)},
@@ -229,7 +229,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   size_t written = 1;
   if (!utf8guard_is_valid(nullptr, 0) ||
       utf8guard_validate(nullptr, 0).kind != UTF8GUARD_ERROR_NONE ||
-      utf8guard_sanitize(nullptr, 0, nullptr, 0, &written, nullptr) != UTF8GUARD_OK ||
+      utf8guard_sanitize(nullptr, 0, nullptr, 0, &written, nullptr) != UTF8GUARD_STATUS_OK ||
       written != 0) {
     fuzz::fail(kTarget, "(NULL, 0) is not the empty input", input, {});
   }

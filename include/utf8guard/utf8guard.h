@@ -12,7 +12,7 @@
  *    answers false; a function returning a utf8guard_result returns kind
  *    UTF8GUARD_ERROR_INVALID_ARGUMENT with offset 0 (for a stream, offset 0
  *    of the refused chunk: the stream's position) and length 0; a function
- *    returning a status returns UTF8GUARD_INVALID_ARGUMENT, writes no output
+ *    returning a status returns UTF8GUARD_STATUS_INVALID_ARGUMENT, writes no output
  *    and stores 0 in the sizes it reports. This check comes before every
  *    other outcome of the call, but a streaming object keeps its first
  *    failure. The pointers that may be NULL say so.
@@ -118,12 +118,12 @@ typedef struct utf8guard_result {
 /* utf8guard_status is the outcome of an operation that can fail for reasons
  * other than the input's encoding. */
 typedef enum utf8guard_status {
-  UTF8GUARD_OK = 0,
-  UTF8GUARD_BUFFER_TOO_SMALL = 1, /* the output buffer cannot hold the result */
-  UTF8GUARD_OVERFLOW = 2,         /* a size does not fit in size_t */
-  UTF8GUARD_ILL_FORMED = 3,       /* the input is not well-formed (decode/encode) */
-  UTF8GUARD_SINK_FAILED = 4,      /* the output callback asked to stop */
-  UTF8GUARD_INVALID_ARGUMENT = 5  /* a caller bug: the call was refused (conventions) */
+  UTF8GUARD_STATUS_OK = 0,
+  UTF8GUARD_STATUS_BUFFER_TOO_SMALL = 1, /* the output buffer cannot hold the result */
+  UTF8GUARD_STATUS_OVERFLOW = 2,         /* a size does not fit in size_t */
+  UTF8GUARD_STATUS_ILL_FORMED = 3,       /* the input is not well-formed (decode/encode) */
+  UTF8GUARD_STATUS_SINK_FAILED = 4,      /* the output callback asked to stop */
+  UTF8GUARD_STATUS_INVALID_ARGUMENT = 5  /* a caller bug: the call was refused (conventions) */
 } utf8guard_status;
 
 /* utf8guard_is_valid returns whether data[0..len) is well-formed UTF-8. It is
@@ -222,7 +222,7 @@ UTF8GUARD_EXPORT const char* utf8guard_hint_name(utf8guard_hint_kind kind);
 UTF8GUARD_EXPORT const char* utf8guard_status_name(utf8guard_status status);
 
 /* ---- Streaming objects ----------------------------------------------------
- * utf8guard_validator, utf8guard_sanitizer and utf8guard_scanner take an input
+ * utf8guard_validator, utf8guard_sanitizer and utf8guard_error_scanner take an input
  * in chunks. Their fields are private, and each has the same life:
  *  - _init starts a new input: first, and at any time after, also in the
  *    middle of an input or after a failure. It is the only way back from a
@@ -230,7 +230,7 @@ UTF8GUARD_EXPORT const char* utf8guard_status_name(utf8guard_status status);
  *  - _feed takes the next chunk, _finish ends the input. A second _finish
  *    returns what the first returned and calls nothing.
  *  - An object keeps its first failure: once a _feed or _finish has failed (an
- *    error for the validator, a status other than UTF8GUARD_OK for the others),
+ *    error for the validator, a status other than UTF8GUARD_STATUS_OK for the others),
  *    every later _feed and _finish returns that same answer, reads nothing
  *    and calls nothing.
  *  - A caller bug fails the object (unless it has failed already: the first
@@ -238,13 +238,13 @@ UTF8GUARD_EXPORT const char* utf8guard_status_name(utf8guard_status status);
  *    _feed after _finish. The validator's error is then
  *    UTF8GUARD_ERROR_INVALID_ARGUMENT at the stream's position (the number of
  *    bytes fed before the refused call), length 0; the others' status is
- *    UTF8GUARD_INVALID_ARGUMENT.
+ *    UTF8GUARD_STATUS_INVALID_ARGUMENT.
  *  - An object _init has not set up (for example one filled with zeros: _init
  *    stores a check value in a private field) is refused by every call, which
  *    writes nothing to it: _feed and _finish return INVALID_ARGUMENT (the
  *    validator's at offset 0), and the counts return SIZE_MAX. So does a NULL
  *    object.
- * The counts (utf8guard_sanitizer_replacements, utf8guard_scanner_errors)
+ * The counts (utf8guard_sanitizer_replacements, utf8guard_error_scanner_errors)
  * never return 0 for an object they cannot read, since 0 would read as a
  * clean input. */
 
@@ -293,18 +293,18 @@ utf8guard_validator_finish(utf8guard_validator* v);
 
 /* utf8guard_sanitize_bound stores in |*bound| the largest output that
  * sanitizing |len| input bytes can produce (3 * len), or returns
- * UTF8GUARD_OVERFLOW if that does not fit in size_t. A NULL |bound| is
- * UTF8GUARD_INVALID_ARGUMENT. */
+ * UTF8GUARD_STATUS_OVERFLOW if that does not fit in size_t. A NULL |bound| is
+ * UTF8GUARD_STATUS_INVALID_ARGUMENT. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitize_bound(size_t len,
                                                                                size_t* bound);
 
 /* utf8guard_sanitize writes the sanitized form of data[0..len) to
  * out[0..cap) and stores its size in |*written| (which may be NULL). It
- * returns UTF8GUARD_BUFFER_TOO_SMALL, writing nothing meaningful, when |cap|
+ * returns UTF8GUARD_STATUS_BUFFER_TOO_SMALL, writing nothing meaningful, when |cap|
  * is too small; a |cap| of utf8guard_sanitize_bound(len) always suffices. If
  * |replacements| is not NULL it receives the number of U+FFFD inserted. It
- * returns UTF8GUARD_INVALID_ARGUMENT for (NULL, len > 0) or (NULL, cap > 0);
- * then, as on every status but UTF8GUARD_OK, |*written| and |*replacements|
+ * returns UTF8GUARD_STATUS_INVALID_ARGUMENT for (NULL, len > 0) or (NULL, cap > 0);
+ * then, as on every status but UTF8GUARD_STATUS_OK, |*written| and |*replacements|
  * are 0. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitize(
     const char* data, size_t len, char* out, size_t cap, size_t* written, size_t* replacements);
@@ -341,15 +341,15 @@ UTF8GUARD_EXPORT void utf8guard_sanitizer_init_policy(utf8guard_sanitizer* s,
 /* utf8guard_sanitizer_feed sanitizes the next chunk, passing output to |sink|
  * (|ctx| is passed through and may be NULL). Bytes of an unfinished sequence
  * at the end of the chunk are held back until the next call. Returns
- * UTF8GUARD_SINK_FAILED if the sink returned false, and
- * UTF8GUARD_INVALID_ARGUMENT for a refused call ("Streaming objects"); either
+ * UTF8GUARD_STATUS_SINK_FAILED if the sink returned false, and
+ * UTF8GUARD_STATUS_INVALID_ARGUMENT for a refused call ("Streaming objects"); either
  * fails |s|. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitizer_feed(
     utf8guard_sanitizer* s, const char* data, size_t len, utf8guard_sink sink, void* ctx);
 
 /* utf8guard_sanitizer_finish ends the stream: an unfinished sequence becomes
  * one U+FFFD. Statuses as for utf8guard_sanitizer_feed; called again after
- * UTF8GUARD_OK, it returns UTF8GUARD_OK and writes nothing. */
+ * UTF8GUARD_STATUS_OK, it returns UTF8GUARD_STATUS_OK and writes nothing. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
 utf8guard_sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink, void* ctx);
 
@@ -358,46 +358,46 @@ utf8guard_sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink, void* ct
 UTF8GUARD_EXPORT size_t utf8guard_sanitizer_replacements(const utf8guard_sanitizer* s);
 
 /* ---- Every error of a stream ----------------------------------------------
- * utf8guard_scanner reports every maximal subpart of a stream, in order: the
+ * utf8guard_error_scanner reports every maximal subpart of a stream, in order: the
  * same subparts sanitizing replaces. Offsets are absolute. An unfinished
- * sequence at the end is reported as "incomplete" by utf8guard_scanner_finish.
+ * sequence at the end is reported as "incomplete" by utf8guard_error_scanner_finish.
  * See "Streaming objects" for its life and its misuse. */
 typedef bool (*utf8guard_error_callback)(void* ctx, utf8guard_result error);
 
-typedef struct utf8guard_scanner {
+typedef struct utf8guard_error_scanner {
   size_t priv_position;
   size_t priv_errors;
   unsigned char priv_carry[4];
   unsigned char priv_carry_len;
   utf8guard_policy priv_policy;
   uint32_t priv_state;
-} utf8guard_scanner;
+} utf8guard_error_scanner;
 
-/* utf8guard_scanner_init resets |s| to the start of a new stream. */
-UTF8GUARD_EXPORT void utf8guard_scanner_init(utf8guard_scanner* s);
+/* utf8guard_error_scanner_init resets |s| to the start of a new stream. */
+UTF8GUARD_EXPORT void utf8guard_error_scanner_init(utf8guard_error_scanner* s);
 
-/* utf8guard_scanner_init_policy resets |s| to the start of a new stream in
+/* utf8guard_error_scanner_init_policy resets |s| to the start of a new stream in
  * which each character |policy| denies is also reported, in input order. */
-UTF8GUARD_EXPORT void utf8guard_scanner_init_policy(utf8guard_scanner* s, utf8guard_policy policy);
+UTF8GUARD_EXPORT void utf8guard_error_scanner_init_policy(utf8guard_error_scanner* s, utf8guard_policy policy);
 
-/* utf8guard_scanner_feed scans the next chunk, calling |on_error| for each
+/* utf8guard_error_scanner_feed scans the next chunk, calling |on_error| for each
  * error found (|ctx| is passed through and may be NULL). Returns
- * UTF8GUARD_SINK_FAILED if the callback returned false, and
- * UTF8GUARD_INVALID_ARGUMENT for a refused call ("Streaming objects"); either
+ * UTF8GUARD_STATUS_SINK_FAILED if the callback returned false, and
+ * UTF8GUARD_STATUS_INVALID_ARGUMENT for a refused call ("Streaming objects"); either
  * fails |s|. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
-utf8guard_scanner_feed(utf8guard_scanner* s, const char* data, size_t len,
+utf8guard_error_scanner_feed(utf8guard_error_scanner* s, const char* data, size_t len,
                        utf8guard_error_callback on_error, void* ctx);
 
-/* utf8guard_scanner_finish ends the stream, reporting an unfinished sequence.
- * Statuses as for utf8guard_scanner_feed; called again after UTF8GUARD_OK, it
- * returns UTF8GUARD_OK and reports nothing. */
+/* utf8guard_error_scanner_finish ends the stream, reporting an unfinished sequence.
+ * Statuses as for utf8guard_error_scanner_feed; called again after UTF8GUARD_STATUS_OK, it
+ * returns UTF8GUARD_STATUS_OK and reports nothing. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
-utf8guard_scanner_finish(utf8guard_scanner* s, utf8guard_error_callback on_error, void* ctx);
+utf8guard_error_scanner_finish(utf8guard_error_scanner* s, utf8guard_error_callback on_error, void* ctx);
 
-/* utf8guard_scanner_errors returns how many errors |s| has reported, or
+/* utf8guard_error_scanner_errors returns how many errors |s| has reported, or
  * SIZE_MAX for a NULL or uninitialised |s|. */
-UTF8GUARD_EXPORT size_t utf8guard_scanner_errors(const utf8guard_scanner* s);
+UTF8GUARD_EXPORT size_t utf8guard_error_scanner_errors(const utf8guard_error_scanner* s);
 
 /* ---- Percent-encoded input ------------------------------------------------
  * URL components and form data arrive percent-encoded: %XX (two hex digits,
@@ -421,21 +421,21 @@ typedef struct utf8guard_percent_result {
   size_t decoded_length;
 } utf8guard_percent_result;
 
-/* utf8guard_is_valid_percent returns whether data[0..len), percent-decoded,
+/* utf8guard_is_valid_percent_encoded returns whether data[0..len), percent-decoded,
  * is well-formed UTF-8 with no character |policy| denies. False for
  * (NULL, len > 0). */
-UTF8GUARD_EXPORT bool utf8guard_is_valid_percent(const char* data, size_t len,
+UTF8GUARD_EXPORT bool utf8guard_is_valid_percent_encoded(const char* data, size_t len,
                                                  utf8guard_policy policy);
 
-/* utf8guard_validate_percent returns the first error of data[0..len),
+/* utf8guard_validate_percent_encoded returns the first error of data[0..len),
  * percent-decoded, as above; kind INVALID_ARGUMENT for (NULL, len > 0). */
-UTF8GUARD_EXPORT utf8guard_percent_result utf8guard_validate_percent(const char* data, size_t len,
+UTF8GUARD_EXPORT utf8guard_percent_result utf8guard_validate_percent_encoded(const char* data, size_t len,
                                                                      utf8guard_policy policy);
 
 /* utf8guard_percent_decode writes data[0..len) percent-decoded to out, which
  * has room for |len| bytes (decoding never grows), and stores the number
  * written in |*written|. A bad escape's '%' is copied as it is. Returns
- * UTF8GUARD_INVALID_ARGUMENT for (NULL, len > 0), a NULL out with len > 0 or
+ * UTF8GUARD_STATUS_INVALID_ARGUMENT for (NULL, len > 0), a NULL out with len > 0 or
  * a NULL |written|. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_percent_decode(const char* data,
                                                                                size_t len,
@@ -446,13 +446,13 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_percent_decode(c
  * chunks, in constant memory: an escape may be split across chunks (%C | 3%A9)
  * and offsets stay absolute. Used through the validator functions it keeps the
  * first error, as utf8guard_validator does; through the scanner functions it
- * reports every error, as utf8guard_scanner does. An error is reported by the
+ * reports every error, as utf8guard_error_scanner does. An error is reported by the
  * call that delivers the byte deciding it (a bad escape or a double encoding
  * may take two more bytes). Its life and misuse are those of "Streaming
  * objects"; a stream set up by one init is refused by the other's functions.
  * The fields are private. */
 typedef struct utf8guard_percent_stream {
-  utf8guard_scanner priv_decoded;      /* the decoded bytes' scanner */
+  utf8guard_error_scanner priv_decoded;      /* the decoded bytes' scanner */
   utf8guard_percent_result priv_error; /* first error, sticky (validator) */
   size_t priv_position;                /* encoded bytes fed */
   size_t priv_errors;                  /* errors reported (scanner) */
@@ -488,7 +488,7 @@ utf8guard_percent_validator_finish(utf8guard_percent_stream* s);
 UTF8GUARD_EXPORT void utf8guard_percent_scanner_init(utf8guard_percent_stream* s,
                                                      utf8guard_policy policy);
 
-/* Statuses as for utf8guard_scanner_feed and utf8guard_scanner_finish. */
+/* Statuses as for utf8guard_error_scanner_feed and utf8guard_error_scanner_finish. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
 utf8guard_percent_scanner_feed(utf8guard_percent_stream* s, const char* data, size_t len,
                                utf8guard_percent_callback on_error, void* ctx);
@@ -513,10 +513,10 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_result utf8guard_decode_one(const
 
 /* utf8guard_decode decodes all of data[0..len) into out[0..cap). It stores
  * the number of code points written in |*count| (which may be NULL) and, if
- * |error| is not NULL, the first error. It returns UTF8GUARD_ILL_FORMED at the
+ * |error| is not NULL, the first error. It returns UTF8GUARD_STATUS_ILL_FORMED at the
  * first error (the code points before it are written), and
- * UTF8GUARD_BUFFER_TOO_SMALL when |cap| is too small (|len| always suffices).
- * For (NULL, len > 0) or (NULL, cap > 0) it returns UTF8GUARD_INVALID_ARGUMENT,
+ * UTF8GUARD_STATUS_BUFFER_TOO_SMALL when |cap| is too small (|len| always suffices).
+ * For (NULL, len > 0) or (NULL, cap > 0) it returns UTF8GUARD_STATUS_INVALID_ARGUMENT,
  * with |*count| 0 and |*error| of kind UTF8GUARD_ERROR_INVALID_ARGUMENT. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_decode(const char* data, size_t len,
                                                                        uint32_t* out, size_t cap,
@@ -530,11 +530,11 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT size_t utf8guard_encode_one(uint32_t code_p
 
 /* utf8guard_encode encodes code_points[0..count) into out[0..cap), storing the
  * byte count in |*written| (which may be NULL). It returns
- * UTF8GUARD_ILL_FORMED at the first value that is not a scalar value (its
+ * UTF8GUARD_STATUS_ILL_FORMED at the first value that is not a scalar value (its
  * index is stored in |*bad_index| if that is not NULL) and
- * UTF8GUARD_BUFFER_TOO_SMALL when |cap| is too small (4 * count suffices).
+ * UTF8GUARD_STATUS_BUFFER_TOO_SMALL when |cap| is too small (4 * count suffices).
  * For (NULL, count > 0) or (NULL, cap > 0) it returns
- * UTF8GUARD_INVALID_ARGUMENT, with |*written| 0 and |*bad_index| unchanged. */
+ * UTF8GUARD_STATUS_INVALID_ARGUMENT, with |*written| 0 and |*bad_index| unchanged. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_encode(const uint32_t* code_points,
                                                                        size_t count, char* out,
                                                                        size_t cap, size_t* written,

@@ -357,7 +357,7 @@ class UTF8GUARD_EXPORT error_scanner {
   }
   bool feed_raw(std::string_view chunk, batch_fn cb, void* ctx);
   bool finish_raw(batch_fn cb, void* ctx);
-  utf8guard_scanner state_;
+  utf8guard_error_scanner state_;
 };
 
 // Percent-encoded input (docs/design.md 2.3): %XX (two hex digits, either

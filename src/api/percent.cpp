@@ -106,7 +106,7 @@ bool scanner_runs(const utf8guard_percent_stream* s, bool has_chunk, bool has_ca
 utf8guard_status percent_scanner_feed(utf8guard_percent_stream* s, std::string_view chunk,
                                       utf8guard_percent_callback on_error, void* ctx) {
   if (!scanner_runs(s, chunk.data() != nullptr, on_error != nullptr)) {
-    if (s != nullptr && s->priv_scanner != 1) return UTF8GUARD_INVALID_ARGUMENT;  // not written
+    if (s != nullptr && s->priv_scanner != 1) return UTF8GUARD_STATUS_INVALID_ARGUMENT;  // not written
     return settled(s, bad_span(chunk) || on_error == nullptr, false);
   }
   callback_sink sink{on_error, ctx, s->priv_errors};
@@ -117,7 +117,7 @@ utf8guard_status percent_scanner_feed(utf8guard_percent_stream* s, std::string_v
 utf8guard_status percent_scanner_finish(utf8guard_percent_stream* s,
                                         utf8guard_percent_callback on_error, void* ctx) {
   if (!scanner_runs(s, true, on_error != nullptr)) {
-    if (s != nullptr && s->priv_scanner != 1) return UTF8GUARD_INVALID_ARGUMENT;  // not written
+    if (s != nullptr && s->priv_scanner != 1) return UTF8GUARD_STATUS_INVALID_ARGUMENT;  // not written
     return settled(s, on_error == nullptr, true);
   }
   callback_sink sink{on_error, ctx, s->priv_errors};
@@ -230,11 +230,11 @@ percent_scanner::percent_scanner(policy p) noexcept {
 }
 
 bool percent_scanner::feed_raw(std::string_view chunk, utf8guard_percent_callback cb, void* ctx) {
-  return detail::percent_scanner_feed(&state_, chunk, cb, ctx) == UTF8GUARD_OK;
+  return detail::percent_scanner_feed(&state_, chunk, cb, ctx) == UTF8GUARD_STATUS_OK;
 }
 
 bool percent_scanner::finish_raw(utf8guard_percent_callback cb, void* ctx) {
-  return detail::percent_scanner_finish(&state_, cb, ctx) == UTF8GUARD_OK;
+  return detail::percent_scanner_finish(&state_, cb, ctx) == UTF8GUARD_STATUS_OK;
 }
 
 void percent_scanner::reset() noexcept { detail::start_percent(state_, state_.priv_policy, true); }
@@ -245,25 +245,25 @@ std::size_t percent_scanner::errors() const noexcept { return state_.priv_errors
 
 extern "C" {
 
-bool utf8guard_is_valid_percent(const char* data, size_t len, utf8guard_policy policy) {
+bool utf8guard_is_valid_percent_encoded(const char* data, size_t len, utf8guard_policy policy) {
   return utf8guard::is_valid_percent_encoded(utf8guard::detail::c_bytes(data, len),
                                              utf8guard::policy::from_bits(policy));
 }
 
-utf8guard_percent_result utf8guard_validate_percent(const char* data, size_t len,
+utf8guard_percent_result utf8guard_validate_percent_encoded(const char* data, size_t len,
                                                     utf8guard_policy policy) {
   return utf8guard::detail::validate_percent(utf8guard::detail::c_bytes(data, len), policy);
 }
 
 utf8guard_status utf8guard_percent_decode(const char* data, size_t len, char* out,
                                           size_t* written) {
-  if (written == nullptr) return UTF8GUARD_INVALID_ARGUMENT;
+  if (written == nullptr) return UTF8GUARD_STATUS_INVALID_ARGUMENT;
   if (utf8guard::detail::bad_span(data, len) || utf8guard::detail::bad_span(out, len)) {
     *written = 0;  // a refused call reports no bytes (utf8guard.h, conventions)
-    return UTF8GUARD_INVALID_ARGUMENT;
+    return UTF8GUARD_STATUS_INVALID_ARGUMENT;
   }
   *written = utf8guard::detail::decode_percent(utf8guard::detail::c_bytes(data, len), out);
-  return UTF8GUARD_OK;
+  return UTF8GUARD_STATUS_OK;
 }
 
 void utf8guard_percent_validator_init(utf8guard_percent_stream* s, utf8guard_policy policy) {

@@ -116,8 +116,8 @@ utf8guard_status c_sanitize(const char* data, size_t len, char* out, size_t cap,
   const bool fits = !refused && sanitize_into(c_bytes(data, len), out, cap, w, r, deny);
   if (written != nullptr) *written = fits ? w : 0;
   if (replacements != nullptr) *replacements = fits ? r : 0;
-  if (refused) return UTF8GUARD_INVALID_ARGUMENT;
-  return fits ? UTF8GUARD_OK : UTF8GUARD_BUFFER_TOO_SMALL;
+  if (refused) return UTF8GUARD_STATUS_INVALID_ARGUMENT;
+  return fits ? UTF8GUARD_STATUS_OK : UTF8GUARD_STATUS_BUFFER_TOO_SMALL;
 }
 
 }  // namespace
@@ -184,11 +184,11 @@ std::string sanitize(std::string_view bytes, policy p) {
 extern "C" {
 
 utf8guard_status utf8guard_sanitize_bound(size_t len, size_t* bound) {
-  if (bound == nullptr) return UTF8GUARD_INVALID_ARGUMENT;
+  if (bound == nullptr) return UTF8GUARD_STATUS_INVALID_ARGUMENT;
   // sanitize_bound's SIZE_MAX is a valid bound for len == SIZE_MAX / 3.
-  if (len > SIZE_MAX / 3) return UTF8GUARD_OVERFLOW;
+  if (len > SIZE_MAX / 3) return UTF8GUARD_STATUS_OVERFLOW;
   *bound = utf8guard::sanitize_bound(len);
-  return UTF8GUARD_OK;
+  return UTF8GUARD_STATUS_OK;
 }
 
 utf8guard_status utf8guard_sanitize(const char* data, size_t len, char* out, size_t cap,

@@ -1,6 +1,6 @@
 // stream.cpp - the entry points of the streaming objects: validator,
 // sanitizer and error_scanner, and the C API's utf8guard_validator,
-// utf8guard_sanitizer and utf8guard_scanner. What they do is in
+// utf8guard_sanitizer and utf8guard_error_scanner. What they do is in
 // stream/objects.hpp.
 //
 // The direction between the APIs, as in every file with entry points: C++
@@ -33,11 +33,11 @@ sanitizer::sanitizer() noexcept { detail::start(state_); }
 sanitizer::sanitizer(policy p) noexcept { detail::start(state_, p.bits()); }
 
 bool sanitizer::feed_raw(std::string_view chunk, utf8guard_sink sink, void* ctx) {
-  return detail::sanitizer_feed(&state_, chunk, sink, ctx) == UTF8GUARD_OK;
+  return detail::sanitizer_feed(&state_, chunk, sink, ctx) == UTF8GUARD_STATUS_OK;
 }
 
 bool sanitizer::finish_raw(utf8guard_sink sink, void* ctx) {
-  return detail::sanitizer_finish(&state_, sink, ctx) == UTF8GUARD_OK;
+  return detail::sanitizer_finish(&state_, sink, ctx) == UTF8GUARD_STATUS_OK;
 }
 
 void sanitizer::reset() noexcept { detail::start(state_, state_.priv_policy); }
@@ -49,11 +49,11 @@ error_scanner::error_scanner() noexcept { detail::start(state_); }
 error_scanner::error_scanner(policy p) noexcept { detail::start(state_, p.bits()); }
 
 bool error_scanner::feed_raw(std::string_view chunk, batch_fn cb, void* ctx) {
-  return detail::scanner_feed(&state_, chunk, cb, ctx) == UTF8GUARD_OK;
+  return detail::scanner_feed(&state_, chunk, cb, ctx) == UTF8GUARD_STATUS_OK;
 }
 
 bool error_scanner::finish_raw(batch_fn cb, void* ctx) {
-  return detail::scanner_finish(&state_, cb, ctx) == UTF8GUARD_OK;
+  return detail::scanner_finish(&state_, cb, ctx) == UTF8GUARD_STATUS_OK;
 }
 
 void error_scanner::reset() noexcept { detail::start(state_, state_.priv_policy); }
@@ -128,28 +128,28 @@ size_t utf8guard_sanitizer_replacements(const utf8guard_sanitizer* s) {
   return count_of(s, &utf8guard_sanitizer::priv_replacements);
 }
 
-void utf8guard_scanner_init(utf8guard_scanner* s) {
+void utf8guard_error_scanner_init(utf8guard_error_scanner* s) {
   if (s != nullptr) utf8guard::detail::start(*s);
 }
 
-void utf8guard_scanner_init_policy(utf8guard_scanner* s, utf8guard_policy policy) {
+void utf8guard_error_scanner_init_policy(utf8guard_error_scanner* s, utf8guard_policy policy) {
   if (s != nullptr) utf8guard::detail::start(*s, policy);
 }
 
-utf8guard_status utf8guard_scanner_feed(utf8guard_scanner* s, const char* data, size_t len,
+utf8guard_status utf8guard_error_scanner_feed(utf8guard_error_scanner* s, const char* data, size_t len,
                                         utf8guard_error_callback on_error, void* ctx) {
   one_at_a_time c{on_error, ctx};
   return utf8guard::detail::scanner_feed(s, c_bytes(data, len), c.batch(), &c);
 }
 
-utf8guard_status utf8guard_scanner_finish(utf8guard_scanner* s, utf8guard_error_callback on_error,
+utf8guard_status utf8guard_error_scanner_finish(utf8guard_error_scanner* s, utf8guard_error_callback on_error,
                                           void* ctx) {
   one_at_a_time c{on_error, ctx};
   return utf8guard::detail::scanner_finish(s, c.batch(), &c);
 }
 
-size_t utf8guard_scanner_errors(const utf8guard_scanner* s) {
-  return count_of(s, &utf8guard_scanner::priv_errors);
+size_t utf8guard_error_scanner_errors(const utf8guard_error_scanner* s) {
+  return count_of(s, &utf8guard_error_scanner::priv_errors);
 }
 
 }  // extern "C"

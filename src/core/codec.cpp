@@ -142,7 +142,7 @@ utf8guard_status utf8guard_decode(const char* data, size_t len, uint32_t* out, s
   if (bad_span(data, len) || bad_span(out, cap)) {
     if (count != nullptr) *count = 0;
     if (error != nullptr) *error = utf8guard::detail::kRefusedC;
-    return UTF8GUARD_INVALID_ARGUMENT;
+    return UTF8GUARD_STATUS_INVALID_ARGUMENT;
   }
   std::size_t written = 0;
   bool full = false;
@@ -153,8 +153,8 @@ utf8guard_status utf8guard_decode(const char* data, size_t len, uint32_t* out, s
   });
   if (count != nullptr) *count = written;
   if (error != nullptr) *error = utf8guard::detail::to_c(r);
-  if (!r.ok()) return UTF8GUARD_ILL_FORMED;
-  return full ? UTF8GUARD_BUFFER_TOO_SMALL : UTF8GUARD_OK;
+  if (!r.ok()) return UTF8GUARD_STATUS_ILL_FORMED;
+  return full ? UTF8GUARD_STATUS_BUFFER_TOO_SMALL : UTF8GUARD_STATUS_OK;
 }
 
 size_t utf8guard_encode_one(uint32_t code_point, char out[4]) {
@@ -167,7 +167,7 @@ utf8guard_status utf8guard_encode(const uint32_t* code_points, size_t count, cha
   using utf8guard::detail::bad_span;
   if (bad_span(code_points, count) || bad_span(out, cap)) {
     if (written != nullptr) *written = 0;
-    return UTF8GUARD_INVALID_ARGUMENT;
+    return UTF8GUARD_STATUS_INVALID_ARGUMENT;
   }
   std::size_t w = 0;
   bool full = false;
@@ -183,9 +183,9 @@ utf8guard_status utf8guard_encode(const uint32_t* code_points, size_t count, cha
   if (written != nullptr) *written = w;
   if (bad != count) {
     if (bad_index != nullptr) *bad_index = bad;
-    return UTF8GUARD_ILL_FORMED;
+    return UTF8GUARD_STATUS_ILL_FORMED;
   }
-  return full ? UTF8GUARD_BUFFER_TOO_SMALL : UTF8GUARD_OK;
+  return full ? UTF8GUARD_STATUS_BUFFER_TOO_SMALL : UTF8GUARD_STATUS_OK;
 }
 
 }  // extern "C"

@@ -61,12 +61,12 @@ const char* utf8guard_error_name(utf8guard_error kind) {
 
 const char* utf8guard_status_name(utf8guard_status status) {
   switch (enum_value(status)) {
-    case UTF8GUARD_OK: return "ok";
-    case UTF8GUARD_BUFFER_TOO_SMALL: return "buffer_too_small";
-    case UTF8GUARD_OVERFLOW: return "overflow";
-    case UTF8GUARD_ILL_FORMED: return "ill_formed";
-    case UTF8GUARD_SINK_FAILED: return "sink_failed";
-    case UTF8GUARD_INVALID_ARGUMENT: return "invalid_argument";
+    case UTF8GUARD_STATUS_OK: return "ok";
+    case UTF8GUARD_STATUS_BUFFER_TOO_SMALL: return "buffer_too_small";
+    case UTF8GUARD_STATUS_OVERFLOW: return "overflow";
+    case UTF8GUARD_STATUS_ILL_FORMED: return "ill_formed";
+    case UTF8GUARD_STATUS_SINK_FAILED: return "sink_failed";
+    case UTF8GUARD_STATUS_INVALID_ARGUMENT: return "invalid_argument";
   }
   return "unknown";
 }

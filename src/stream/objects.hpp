@@ -85,20 +85,20 @@ bool runs(const State* s, bool has_chunk, bool has_callback) noexcept {
 template <class State>
 __attribute__((noinline, cold)) utf8guard_status settled(State* s, bool bad_args,
                                                          bool finishing) noexcept {
-  if (s == nullptr) return UTF8GUARD_INVALID_ARGUMENT;
+  if (s == nullptr) return UTF8GUARD_STATUS_INVALID_ARGUMENT;
   switch (s->priv_state) {
-    case kStopped: return UTF8GUARD_SINK_FAILED;
-    case kMisused: return UTF8GUARD_INVALID_ARGUMENT;
+    case kStopped: return UTF8GUARD_STATUS_SINK_FAILED;
+    case kMisused: return UTF8GUARD_STATUS_INVALID_ARGUMENT;
     case kOpen:
-      if (!bad_args) return UTF8GUARD_OK;  // (nullptr, 0): the empty chunk
+      if (!bad_args) return UTF8GUARD_STATUS_OK;  // (nullptr, 0): the empty chunk
       break;
     case kFinished:
-      if (finishing && !bad_args) return UTF8GUARD_OK;
+      if (finishing && !bad_args) return UTF8GUARD_STATUS_OK;
       break;
-    default: return UTF8GUARD_INVALID_ARGUMENT;  // never initialised: not written
+    default: return UTF8GUARD_STATUS_INVALID_ARGUMENT;  // never initialised: not written
   }
   s->priv_state = kMisused;
-  return UTF8GUARD_INVALID_ARGUMENT;
+  return UTF8GUARD_STATUS_INVALID_ARGUMENT;
 }
 
 // settle records how a call that ran ended, and returns its status.
@@ -106,10 +106,10 @@ template <class State>
 utf8guard_status settle(State* s, bool continued, bool finishing) noexcept {
   if (!continued) {
     s->priv_state = kStopped;
-    return UTF8GUARD_SINK_FAILED;
+    return UTF8GUARD_STATUS_SINK_FAILED;
   }
   if (finishing) s->priv_state = kFinished;
-  return UTF8GUARD_OK;
+  return UTF8GUARD_STATUS_OK;
 }
 
 // count_of reads a count of a C object: SIZE_MAX, never 0 (which reads as a
@@ -170,7 +170,7 @@ struct batch_handler {
 // scan runs `step` (a feed or a finish) with a batch_handler and counts what
 // the callback was given.
 template <class Step>
-utf8guard_status scan(utf8guard_scanner* s, batch_fn deliver, void* ctx, bool finishing,
+utf8guard_status scan(utf8guard_error_scanner* s, batch_fn deliver, void* ctx, bool finishing,
                       Step step) {
   batch_handler h(deliver, ctx);
   const bool continued = step(h) && h.flush();
@@ -241,7 +241,7 @@ inline utf8guard_status sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink 
 }
 
 // A null deliver is a missing callback.
-inline utf8guard_status scanner_feed(utf8guard_scanner* s, std::string_view chunk, batch_fn deliver,
+inline utf8guard_status scanner_feed(utf8guard_error_scanner* s, std::string_view chunk, batch_fn deliver,
                                      void* ctx) {
   if (!runs(s, chunk.data() != nullptr, deliver != nullptr)) {
     return settled(s, bad_span(chunk) || deliver == nullptr, false);
@@ -249,7 +249,7 @@ inline utf8guard_status scanner_feed(utf8guard_scanner* s, std::string_view chun
   return scan(s, deliver, ctx, false, [&](batch_handler& h) { return feed(*s, chunk, h); });
 }
 
-inline utf8guard_status scanner_finish(utf8guard_scanner* s, batch_fn deliver, void* ctx) {
+inline utf8guard_status scanner_finish(utf8guard_error_scanner* s, batch_fn deliver, void* ctx) {
   if (!runs(s, true, deliver != nullptr)) return settled(s, deliver == nullptr, true);
   return scan(s, deliver, ctx, true,
               [&](batch_handler& h) { return stream_finish(cursor(*s), h); });

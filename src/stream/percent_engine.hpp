@@ -135,7 +135,7 @@ class percent_run {
     }
     set_window(nullptr, 0, s_.priv_position);
     const utf8guard_status st = scanner_finish(&s_.priv_decoded, &deliver, this);
-    return st == UTF8GUARD_OK;
+    return st == UTF8GUARD_STATUS_OK;
   }
 
  private:
@@ -279,7 +279,7 @@ class percent_run {
     set_window(enc, len, enc_start);
     if (dec_len != 0) {
       const std::string_view view(reinterpret_cast<const char*>(dec), dec_len);
-      if (scanner_feed(&s_.priv_decoded, view, &deliver, this) != UTF8GUARD_OK) return false;
+      if (scanner_feed(&s_.priv_decoded, view, &deliver, this) != UTF8GUARD_STATUS_OK) return false;
     }
     remember_last(dec_len);
     return true;

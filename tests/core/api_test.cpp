@@ -48,12 +48,12 @@ TEST(Names, AValueOutsideTheEnumIsUnknown) {
 }
 
 TEST(Names, EveryStatusHasAName) {
-  EXPECT_STREQ(utf8guard_status_name(UTF8GUARD_OK), "ok");
-  EXPECT_STREQ(utf8guard_status_name(UTF8GUARD_BUFFER_TOO_SMALL), "buffer_too_small");
-  EXPECT_STREQ(utf8guard_status_name(UTF8GUARD_OVERFLOW), "overflow");
-  EXPECT_STREQ(utf8guard_status_name(UTF8GUARD_ILL_FORMED), "ill_formed");
-  EXPECT_STREQ(utf8guard_status_name(UTF8GUARD_SINK_FAILED), "sink_failed");
-  EXPECT_STREQ(utf8guard_status_name(UTF8GUARD_INVALID_ARGUMENT), "invalid_argument");
+  EXPECT_STREQ(utf8guard_status_name(UTF8GUARD_STATUS_OK), "ok");
+  EXPECT_STREQ(utf8guard_status_name(UTF8GUARD_STATUS_BUFFER_TOO_SMALL), "buffer_too_small");
+  EXPECT_STREQ(utf8guard_status_name(UTF8GUARD_STATUS_OVERFLOW), "overflow");
+  EXPECT_STREQ(utf8guard_status_name(UTF8GUARD_STATUS_ILL_FORMED), "ill_formed");
+  EXPECT_STREQ(utf8guard_status_name(UTF8GUARD_STATUS_SINK_FAILED), "sink_failed");
+  EXPECT_STREQ(utf8guard_status_name(UTF8GUARD_STATUS_INVALID_ARGUMENT), "invalid_argument");
 }
 
 // ---- Version -------------------------------------------------------------------
@@ -133,21 +133,21 @@ TEST(Codec, CDecodeReportsCountErrorAndRoom) {
   std::uint32_t out[8] = {};
   std::size_t count = 99;
   utf8guard_result err{};
-  EXPECT_EQ(utf8guard_decode("a\xE2\x82\xAC", 4, out, 8, &count, &err), UTF8GUARD_OK);
+  EXPECT_EQ(utf8guard_decode("a\xE2\x82\xAC", 4, out, 8, &count, &err), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(count, 2u);
   EXPECT_EQ(out[0], 0x61u);
   EXPECT_EQ(out[1], 0x20ACu);
   EXPECT_EQ(from_c(err), result{});
 
-  EXPECT_EQ(utf8guard_decode("ab\xF4\x90\x80\x80", 6, out, 8, &count, &err), UTF8GUARD_ILL_FORMED);
+  EXPECT_EQ(utf8guard_decode("ab\xF4\x90\x80\x80", 6, out, 8, &count, &err), UTF8GUARD_STATUS_ILL_FORMED);
   EXPECT_EQ(count, 2u);
   EXPECT_EQ(from_c(err), (result{error::too_large, 2, 1}));
 
   // The input's size in code points always suffices; less may not.
-  EXPECT_EQ(utf8guard_decode("abcd", 4, out, 3, &count, nullptr), UTF8GUARD_BUFFER_TOO_SMALL);
+  EXPECT_EQ(utf8guard_decode("abcd", 4, out, 3, &count, nullptr), UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
   EXPECT_EQ(count, 3u);
-  EXPECT_EQ(utf8guard_decode("abcd", 4, out, 4, nullptr, nullptr), UTF8GUARD_OK);
-  EXPECT_EQ(utf8guard_decode(nullptr, 0, nullptr, 0, &count, &err), UTF8GUARD_OK);
+  EXPECT_EQ(utf8guard_decode("abcd", 4, out, 4, nullptr, nullptr), UTF8GUARD_STATUS_OK);
+  EXPECT_EQ(utf8guard_decode(nullptr, 0, nullptr, 0, &count, &err), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(count, 0u);
   EXPECT_EQ(from_c(err), result{});
 }
@@ -201,15 +201,15 @@ TEST(Codec, CEncodeReportsBytesBadIndexAndRoom) {
   const std::uint32_t cps[] = {0x41, 0x10FFFF, 0x20AC};
   char out[16];
   std::size_t written = 99, bad = 99;
-  EXPECT_EQ(utf8guard_encode(cps, 3, out, sizeof out, &written, &bad), UTF8GUARD_OK);
+  EXPECT_EQ(utf8guard_encode(cps, 3, out, sizeof out, &written, &bad), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(hex({out, written}), hex("A\xF4\x8F\xBF\xBF\xE2\x82\xAC"));
   // 4 * count always suffices; one byte less than needed does not.
-  EXPECT_EQ(utf8guard_encode(cps, 3, out, 7, &written, nullptr), UTF8GUARD_BUFFER_TOO_SMALL);
-  EXPECT_EQ(utf8guard_encode(cps, 3, out, 8, nullptr, nullptr), UTF8GUARD_OK);
+  EXPECT_EQ(utf8guard_encode(cps, 3, out, 7, &written, nullptr), UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  EXPECT_EQ(utf8guard_encode(cps, 3, out, 8, nullptr, nullptr), UTF8GUARD_STATUS_OK);
   const std::uint32_t with_bad[] = {0x41, 0x42, 0x110000};
-  EXPECT_EQ(utf8guard_encode(with_bad, 3, out, sizeof out, &written, &bad), UTF8GUARD_ILL_FORMED);
+  EXPECT_EQ(utf8guard_encode(with_bad, 3, out, sizeof out, &written, &bad), UTF8GUARD_STATUS_ILL_FORMED);
   EXPECT_EQ(bad, 2u);
-  EXPECT_EQ(utf8guard_encode(nullptr, 0, nullptr, 0, &written, &bad), UTF8GUARD_OK);
+  EXPECT_EQ(utf8guard_encode(nullptr, 0, nullptr, 0, &written, &bad), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(written, 0u);
 }
 
@@ -223,12 +223,12 @@ TEST(SanitizeBound, IsThreeBytesPerInputByteUntilItOverflows) {
   EXPECT_EQ(sanitize_bound(SIZE_MAX), SIZE_MAX);
 
   std::size_t bound = 7;
-  EXPECT_EQ(utf8guard_sanitize_bound(0, &bound), UTF8GUARD_OK);
+  EXPECT_EQ(utf8guard_sanitize_bound(0, &bound), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(bound, 0u);
-  EXPECT_EQ(utf8guard_sanitize_bound(SIZE_MAX / 3, &bound), UTF8GUARD_OK);
+  EXPECT_EQ(utf8guard_sanitize_bound(SIZE_MAX / 3, &bound), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(bound, SIZE_MAX / 3 * 3);
-  EXPECT_EQ(utf8guard_sanitize_bound(SIZE_MAX / 3 + 1, &bound), UTF8GUARD_OVERFLOW);
-  EXPECT_EQ(utf8guard_sanitize_bound(SIZE_MAX, &bound), UTF8GUARD_OVERFLOW);
+  EXPECT_EQ(utf8guard_sanitize_bound(SIZE_MAX / 3 + 1, &bound), UTF8GUARD_STATUS_OVERFLOW);
+  EXPECT_EQ(utf8guard_sanitize_bound(SIZE_MAX, &bound), UTF8GUARD_STATUS_OVERFLOW);
 }
 
 // ---- On every kernel -----------------------------------------------------------
@@ -251,11 +251,11 @@ TEST_P(Api, SanitizeToRefusesTooSmallABufferWithoutOverflowingIt) {
           utf8guard_sanitize(in.data(), in.size(), c_buffer.data(), cap, &c_written, nullptr);
       if (cap < want.size()) {
         EXPECT_EQ(written, SIZE_MAX) << "capacity " << cap;
-        EXPECT_EQ(status, UTF8GUARD_BUFFER_TOO_SMALL) << "capacity " << cap;
+        EXPECT_EQ(status, UTF8GUARD_STATUS_BUFFER_TOO_SMALL) << "capacity " << cap;
       } else {
         EXPECT_EQ(written, want.size());
         EXPECT_EQ(buffer.substr(0, want.size()), want);
-        EXPECT_EQ(status, UTF8GUARD_OK);
+        EXPECT_EQ(status, UTF8GUARD_STATUS_OK);
         EXPECT_EQ(c_written, want.size());
         EXPECT_EQ(c_buffer.substr(0, want.size()), want);
       }
@@ -307,7 +307,7 @@ TEST_P(Api, NullAndZeroIsTheEmptyInputEverywhere) {
   EXPECT_EQ(from_c(utf8guard_validator_finish(&v)), result{});
 
   std::size_t written = 9, replacements = 9;
-  EXPECT_EQ(utf8guard_sanitize(nullptr, 0, nullptr, 0, &written, &replacements), UTF8GUARD_OK);
+  EXPECT_EQ(utf8guard_sanitize(nullptr, 0, nullptr, 0, &written, &replacements), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(written, 0u);
   EXPECT_EQ(replacements, 0u);
 
@@ -318,25 +318,25 @@ TEST_P(Api, NullAndZeroIsTheEmptyInputEverywhere) {
   };
   utf8guard_sanitizer s;
   utf8guard_sanitizer_init(&s);
-  EXPECT_EQ(utf8guard_sanitizer_feed(&s, nullptr, 0, count_calls, &sink_calls), UTF8GUARD_OK);
-  EXPECT_EQ(utf8guard_sanitizer_finish(&s, count_calls, &sink_calls), UTF8GUARD_OK);
+  EXPECT_EQ(utf8guard_sanitizer_feed(&s, nullptr, 0, count_calls, &sink_calls), UTF8GUARD_STATUS_OK);
+  EXPECT_EQ(utf8guard_sanitizer_finish(&s, count_calls, &sink_calls), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(utf8guard_sanitizer_replacements(&s), 0u);
   EXPECT_EQ(sink_calls, 0);
 
   std::size_t error_calls = 0;
-  utf8guard_scanner scan;
-  utf8guard_scanner_init(&scan);
-  EXPECT_EQ(utf8guard_scanner_feed(&scan, nullptr, 0, count_error, &error_calls), UTF8GUARD_OK);
-  EXPECT_EQ(utf8guard_scanner_finish(&scan, count_error, &error_calls), UTF8GUARD_OK);
-  EXPECT_EQ(utf8guard_scanner_errors(&scan), 0u);
+  utf8guard_error_scanner scan;
+  utf8guard_error_scanner_init(&scan);
+  EXPECT_EQ(utf8guard_error_scanner_feed(&scan, nullptr, 0, count_error, &error_calls), UTF8GUARD_STATUS_OK);
+  EXPECT_EQ(utf8guard_error_scanner_finish(&scan, count_error, &error_calls), UTF8GUARD_STATUS_OK);
+  EXPECT_EQ(utf8guard_error_scanner_errors(&scan), 0u);
   EXPECT_EQ(error_calls, 0u);
 
   std::uint32_t cp = 7;
   EXPECT_EQ(from_c(utf8guard_decode_one(nullptr, 0, &cp)), (result{error::incomplete, 0, 0}));
   std::size_t count = 9;
-  EXPECT_EQ(utf8guard_decode(nullptr, 0, nullptr, 0, &count, nullptr), UTF8GUARD_OK);
+  EXPECT_EQ(utf8guard_decode(nullptr, 0, nullptr, 0, &count, nullptr), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(count, 0u);
-  EXPECT_EQ(utf8guard_encode(nullptr, 0, nullptr, 0, &written, nullptr), UTF8GUARD_OK);
+  EXPECT_EQ(utf8guard_encode(nullptr, 0, nullptr, 0, &written, nullptr), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(written, 0u);
 
   // The C++ API takes empty views, null data included.

@@ -73,12 +73,12 @@ static void test_names(void) {
   CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_INVALID_ARGUMENT), "invalid_argument") == 0);
   CHECK(strcmp(utf8guard_error_name((utf8guard_error)99), "unknown") == 0);
 
-  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_OK), "ok") == 0);
-  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_BUFFER_TOO_SMALL), "buffer_too_small") == 0);
-  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_OVERFLOW), "overflow") == 0);
-  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_ILL_FORMED), "ill_formed") == 0);
-  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_SINK_FAILED), "sink_failed") == 0);
-  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_INVALID_ARGUMENT), "invalid_argument") == 0);
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_STATUS_OK), "ok") == 0);
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_STATUS_BUFFER_TOO_SMALL), "buffer_too_small") == 0);
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_STATUS_OVERFLOW), "overflow") == 0);
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_STATUS_ILL_FORMED), "ill_formed") == 0);
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_STATUS_SINK_FAILED), "sink_failed") == 0);
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_STATUS_INVALID_ARGUMENT), "invalid_argument") == 0);
   CHECK(strcmp(utf8guard_status_name((utf8guard_status)99), "unknown") == 0);
 
   CHECK(strcmp(utf8guard_version(), UTF8GUARD_VERSION_STRING) == 0);
@@ -151,17 +151,17 @@ static void test_sanitize(void) {
   char out[32];
   size_t bound = 0, written = 0, replacements = 0;
 
-  CHECK(utf8guard_sanitize_bound(6, &bound) == UTF8GUARD_OK && bound == 18);
-  CHECK(utf8guard_sanitize_bound(0, &bound) == UTF8GUARD_OK && bound == 0);
-  CHECK(utf8guard_sanitize_bound(SIZE_MAX / 3, &bound) == UTF8GUARD_OK &&
+  CHECK(utf8guard_sanitize_bound(6, &bound) == UTF8GUARD_STATUS_OK && bound == 18);
+  CHECK(utf8guard_sanitize_bound(0, &bound) == UTF8GUARD_STATUS_OK && bound == 0);
+  CHECK(utf8guard_sanitize_bound(SIZE_MAX / 3, &bound) == UTF8GUARD_STATUS_OK &&
         bound == SIZE_MAX / 3 * 3);
-  CHECK(utf8guard_sanitize_bound(SIZE_MAX / 3 + 1, &bound) == UTF8GUARD_OVERFLOW);
+  CHECK(utf8guard_sanitize_bound(SIZE_MAX / 3 + 1, &bound) == UTF8GUARD_STATUS_OVERFLOW);
 
-  CHECK(utf8guard_sanitize(in, 6, out, sizeof out, &written, &replacements) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitize(in, 6, out, sizeof out, &written, &replacements) == UTF8GUARD_STATUS_OK);
   CHECK(written == 9 && memcmp(out, want, 9) == 0 && replacements == 2);
-  CHECK(utf8guard_sanitize(in, 6, out, 8, &written, NULL) == UTF8GUARD_BUFFER_TOO_SMALL);
-  CHECK(utf8guard_sanitize(in, 6, out, 9, NULL, NULL) == UTF8GUARD_OK);
-  CHECK(utf8guard_sanitize(NULL, 0, NULL, 0, &written, &replacements) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitize(in, 6, out, 8, &written, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(utf8guard_sanitize(in, 6, out, 9, NULL, NULL) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitize(NULL, 0, NULL, 0, &written, &replacements) == UTF8GUARD_STATUS_OK);
   CHECK(written == 0 && replacements == 0);
 }
 
@@ -169,41 +169,41 @@ static void test_sanitizer(void) {
   utf8guard_sanitizer s;
   struct buffer b = {{0}, 0};
   utf8guard_sanitizer_init(&s);
-  CHECK(utf8guard_sanitizer_feed(&s, NULL, 0, append, &b) == UTF8GUARD_OK);
-  CHECK(utf8guard_sanitizer_feed(&s, "x\xF0\x9F", 3, append, &b) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitizer_feed(&s, NULL, 0, append, &b) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitizer_feed(&s, "x\xF0\x9F", 3, append, &b) == UTF8GUARD_STATUS_OK);
   CHECK(buffer_is(&b, "x", 1)); /* the cut emoji is held back */
-  CHECK(utf8guard_sanitizer_feed(&s, "\x98\x80\xC0", 3, append, &b) == UTF8GUARD_OK);
-  CHECK(utf8guard_sanitizer_feed(&s, "\xE2", 1, append, &b) == UTF8GUARD_OK);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitizer_feed(&s, "\x98\x80\xC0", 3, append, &b) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitizer_feed(&s, "\xE2", 1, append, &b) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_OK);
   CHECK(buffer_is(&b, "x\xF0\x9F\x98\x80\xEF\xBF\xBD\xEF\xBF\xBD", 11));
   CHECK(utf8guard_sanitizer_replacements(&s) == 2);
 
   utf8guard_sanitizer_init(&s);
   CHECK(utf8guard_sanitizer_replacements(&s) == 0);
-  CHECK(utf8guard_sanitizer_feed(&s, "abc", 3, refuse, NULL) == UTF8GUARD_SINK_FAILED);
+  CHECK(utf8guard_sanitizer_feed(&s, "abc", 3, refuse, NULL) == UTF8GUARD_STATUS_SINK_FAILED);
 }
 
 static void test_scanner(void) {
-  utf8guard_scanner s;
+  utf8guard_error_scanner s;
   struct error_list l;
   int calls = 0;
   l.count = 0;
-  utf8guard_scanner_init(&s);
-  CHECK(utf8guard_scanner_feed(&s, NULL, 0, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_feed(&s, "\x80q\xED", 3, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_feed(&s, "\xA0", 1, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_feed(&s, "\xF0\x90", 2, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_OK);
+  utf8guard_error_scanner_init(&s);
+  CHECK(utf8guard_error_scanner_feed(&s, NULL, 0, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_feed(&s, "\x80q\xED", 3, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_feed(&s, "\xA0", 1, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_feed(&s, "\xF0\x90", 2, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(l.count == 4);
   CHECK(l.count == 4 && same(l.items[0], UTF8GUARD_ERROR_UNEXPECTED_CONTINUATION, 0, 1));
   CHECK(l.count == 4 && same(l.items[1], UTF8GUARD_ERROR_SURROGATE, 2, 1));
   CHECK(l.count == 4 && same(l.items[2], UTF8GUARD_ERROR_UNEXPECTED_CONTINUATION, 3, 1));
   CHECK(l.count == 4 && same(l.items[3], UTF8GUARD_ERROR_INCOMPLETE, 4, 2));
-  CHECK(utf8guard_scanner_errors(&s) == 4);
+  CHECK(utf8guard_error_scanner_errors(&s) == 4);
 
-  utf8guard_scanner_init(&s);
-  CHECK(utf8guard_scanner_errors(&s) == 0);
-  CHECK(utf8guard_scanner_feed(&s, "\xFF\xFF", 2, stop, &calls) == UTF8GUARD_SINK_FAILED);
+  utf8guard_error_scanner_init(&s);
+  CHECK(utf8guard_error_scanner_errors(&s) == 0);
+  CHECK(utf8guard_error_scanner_feed(&s, "\xFF\xFF", 2, stop, &calls) == UTF8GUARD_STATUS_SINK_FAILED);
   CHECK(calls == 1);
 }
 
@@ -225,26 +225,26 @@ static void test_codec(void) {
   CHECK(cp == 0x1234); /* unchanged on error */
   CHECK(same(utf8guard_decode_one(NULL, 0, &cp), UTF8GUARD_ERROR_INCOMPLETE, 0, 0));
 
-  CHECK(utf8guard_decode("$\xC3\xA9\xE2\x82\xAC", 6, cps, 4, &count, &err) == UTF8GUARD_OK);
+  CHECK(utf8guard_decode("$\xC3\xA9\xE2\x82\xAC", 6, cps, 4, &count, &err) == UTF8GUARD_STATUS_OK);
   CHECK(count == 3 && cps[0] == 0x24 && cps[1] == 0xE9 && cps[2] == 0x20AC);
   CHECK(same(err, UTF8GUARD_ERROR_NONE, 0, 0));
-  CHECK(utf8guard_decode("ab\xFF", 3, cps, 4, &count, &err) == UTF8GUARD_ILL_FORMED);
+  CHECK(utf8guard_decode("ab\xFF", 3, cps, 4, &count, &err) == UTF8GUARD_STATUS_ILL_FORMED);
   CHECK(count == 2 && same(err, UTF8GUARD_ERROR_INVALID_BYTE, 2, 1));
-  CHECK(utf8guard_decode("abc", 3, cps, 2, &count, NULL) == UTF8GUARD_BUFFER_TOO_SMALL);
-  CHECK(utf8guard_decode(NULL, 0, NULL, 0, &count, &err) == UTF8GUARD_OK && count == 0);
+  CHECK(utf8guard_decode("abc", 3, cps, 2, &count, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(utf8guard_decode(NULL, 0, NULL, 0, &count, &err) == UTF8GUARD_STATUS_OK && count == 0);
 
   CHECK(utf8guard_encode_one(0x10FFFF, out) == 4 && memcmp(out, "\xF4\x8F\xBF\xBF", 4) == 0);
   CHECK(utf8guard_encode_one(0x7F, out) == 1 && out[0] == 0x7F);
   CHECK(utf8guard_encode_one(0xDFFF, out) == 0);
   CHECK(utf8guard_encode_one(0x110000, out) == 0);
 
-  CHECK(utf8guard_encode(values, 4, out, sizeof out, &written, &bad) == UTF8GUARD_OK);
+  CHECK(utf8guard_encode(values, 4, out, sizeof out, &written, &bad) == UTF8GUARD_STATUS_OK);
   CHECK(written == 10 && memcmp(out, "$\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", 10) == 0);
-  CHECK(utf8guard_encode(values, 4, out, 9, &written, NULL) == UTF8GUARD_BUFFER_TOO_SMALL);
+  CHECK(utf8guard_encode(values, 4, out, 9, &written, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
   CHECK(utf8guard_encode(with_surrogate, 3, out, sizeof out, &written, &bad) ==
-        UTF8GUARD_ILL_FORMED);
+        UTF8GUARD_STATUS_ILL_FORMED);
   CHECK(bad == 1);
-  CHECK(utf8guard_encode(NULL, 0, NULL, 0, &written, &bad) == UTF8GUARD_OK && written == 0);
+  CHECK(utf8guard_encode(NULL, 0, NULL, 0, &written, &bad) == UTF8GUARD_STATUS_OK && written == 0);
 }
 
 /* ---- Policies and hints ----------------------------------------------------- */
@@ -286,7 +286,7 @@ static void test_policy(void) {
   static const char trojan[] = "if (a)\xE2\x80\xAE { }";
   static const char header[] = "value\r\nX-Injected: 1";
   utf8guard_validator v;
-  utf8guard_scanner sc;
+  utf8guard_error_scanner sc;
   utf8guard_sanitizer sz;
   struct error_list l = {{{UTF8GUARD_ERROR_NONE, 0, 0, UTF8GUARD_CATEGORY_NONE, 0}}, 0};
   struct buffer b = {{0}, 0};
@@ -310,25 +310,25 @@ static void test_policy(void) {
                   0x202E));
   CHECK(violation(utf8guard_validator_finish(&v), 6, 3, UTF8GUARD_CATEGORY_BIDI, 0x202E));
 
-  utf8guard_scanner_init_policy(&sc, UTF8GUARD_PROFILE_FIELD);
-  CHECK(utf8guard_scanner_feed(&sc, header, 6, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_feed(&sc, header + 6, strlen(header) - 6, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_finish(&sc, collect, &l) == UTF8GUARD_OK);
+  utf8guard_error_scanner_init_policy(&sc, UTF8GUARD_PROFILE_FIELD);
+  CHECK(utf8guard_error_scanner_feed(&sc, header, 6, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_feed(&sc, header + 6, strlen(header) - 6, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_finish(&sc, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(l.count == 2 && violation(l.items[0], 5, 1, UTF8GUARD_CATEGORY_NEWLINE, 0x0D) &&
         violation(l.items[1], 6, 1, UTF8GUARD_CATEGORY_NEWLINE, 0x0A));
-  CHECK(utf8guard_scanner_errors(&sc) == 2);
+  CHECK(utf8guard_error_scanner_errors(&sc) == 2);
 
   /* Sanitizing: each denied character becomes one U+FFFD. */
   CHECK(utf8guard_sanitize_policy(header, strlen(header), out, sizeof out, &written, &replaced,
-                                  UTF8GUARD_PROFILE_FIELD) == UTF8GUARD_OK);
+                                  UTF8GUARD_PROFILE_FIELD) == UTF8GUARD_STATUS_OK);
   CHECK(replaced == 2 && written == strlen(header) + 4 &&
         memcmp(out, "value\xEF\xBF\xBD\xEF\xBF\xBDX-Injected: 1", written) == 0);
   CHECK(utf8guard_sanitize_policy(header, strlen(header), out, 4, &written, &replaced,
-                                  UTF8GUARD_PROFILE_FIELD) == UTF8GUARD_BUFFER_TOO_SMALL);
+                                  UTF8GUARD_PROFILE_FIELD) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
   utf8guard_sanitizer_init_policy(&sz, UTF8GUARD_PROFILE_SOURCE);
-  CHECK(utf8guard_sanitizer_feed(&sz, trojan, 8, append, &b) == UTF8GUARD_OK);
-  CHECK(utf8guard_sanitizer_feed(&sz, trojan + 8, strlen(trojan) - 8, append, &b) == UTF8GUARD_OK);
-  CHECK(utf8guard_sanitizer_finish(&sz, append, &b) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitizer_feed(&sz, trojan, 8, append, &b) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitizer_feed(&sz, trojan + 8, strlen(trojan) - 8, append, &b) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitizer_finish(&sz, append, &b) == UTF8GUARD_STATUS_OK);
   CHECK(buffer_is(&b, "if (a)\xEF\xBF\xBD { }", 13));
   CHECK(utf8guard_sanitizer_replacements(&sz) == 1);
 }
@@ -392,28 +392,28 @@ static void test_percent(void) {
   size_t written = 99;
   l.count = 0;
 
-  CHECK(utf8guard_is_valid_percent("caf%C3%A9", 9, UTF8GUARD_PROFILE_URL));
-  CHECK(utf8guard_is_valid_percent("caf%c3%a9+%zz", 13, UTF8GUARD_PROFILE_STRICT));
-  CHECK(!utf8guard_is_valid_percent("caf%c3%a9+%zz", 13, UTF8GUARD_PROFILE_URL));
-  CHECK(!utf8guard_is_valid_percent(iis, strlen(iis), UTF8GUARD_PROFILE_STRICT));
-  CHECK(utf8guard_is_valid_percent(NULL, 0, UTF8GUARD_PROFILE_URL));
+  CHECK(utf8guard_is_valid_percent_encoded("caf%C3%A9", 9, UTF8GUARD_PROFILE_URL));
+  CHECK(utf8guard_is_valid_percent_encoded("caf%c3%a9+%zz", 13, UTF8GUARD_PROFILE_STRICT));
+  CHECK(!utf8guard_is_valid_percent_encoded("caf%c3%a9+%zz", 13, UTF8GUARD_PROFILE_URL));
+  CHECK(!utf8guard_is_valid_percent_encoded(iis, strlen(iis), UTF8GUARD_PROFILE_STRICT));
+  CHECK(utf8guard_is_valid_percent_encoded(NULL, 0, UTF8GUARD_PROFILE_URL));
   /* Offsets count encoded bytes; the decoded ones are beside them. */
-  CHECK(percent_is(utf8guard_validate_percent(iis, strlen(iis), UTF8GUARD_PROFILE_STRICT),
+  CHECK(percent_is(utf8guard_validate_percent_encoded(iis, strlen(iis), UTF8GUARD_PROFILE_STRICT),
                    UTF8GUARD_ERROR_OVERLONG, 11, 3, 11, 1));
-  CHECK(percent_denied(utf8guard_validate_percent(trojan, strlen(trojan), UTF8GUARD_PROFILE_URL), 1,
+  CHECK(percent_denied(utf8guard_validate_percent_encoded(trojan, strlen(trojan), UTF8GUARD_PROFILE_URL), 1,
                        9, 1, 3, UTF8GUARD_CATEGORY_BIDI, 0x202E));
-  CHECK(percent_denied(utf8guard_validate_percent("%255c", 5, UTF8GUARD_PROFILE_URL), 0, 3, 0, 1,
+  CHECK(percent_denied(utf8guard_validate_percent_encoded("%255c", 5, UTF8GUARD_PROFILE_URL), 0, 3, 0, 1,
                        UTF8GUARD_CATEGORY_DOUBLE_ENCODING, 0x25));
-  CHECK(percent_denied(utf8guard_validate_percent("a%zz", 4, UTF8GUARD_PROFILE_URL), 1, 1, 1, 1,
+  CHECK(percent_denied(utf8guard_validate_percent_encoded("a%zz", 4, UTF8GUARD_PROFILE_URL), 1, 1, 1, 1,
                        UTF8GUARD_CATEGORY_BAD_ESCAPE, 0x25));
-  CHECK(percent_is(utf8guard_validate_percent("a%zz", 4, UTF8GUARD_PROFILE_STRICT),
+  CHECK(percent_is(utf8guard_validate_percent_encoded("a%zz", 4, UTF8GUARD_PROFILE_STRICT),
                    UTF8GUARD_ERROR_NONE, 0, 0, 0, 0));
 
-  CHECK(utf8guard_percent_decode("..%c0%af..", 10, out, &written) == UTF8GUARD_OK);
+  CHECK(utf8guard_percent_decode("..%c0%af..", 10, out, &written) == UTF8GUARD_STATUS_OK);
   CHECK(written == 6 && memcmp(out, "..\xC0\xAF..", 6) == 0);
-  CHECK(utf8guard_percent_decode("%%41%", 5, out, &written) == UTF8GUARD_OK);
+  CHECK(utf8guard_percent_decode("%%41%", 5, out, &written) == UTF8GUARD_STATUS_OK);
   CHECK(written == 3 && memcmp(out, "%A%", 3) == 0);
-  CHECK(utf8guard_percent_decode(NULL, 0, NULL, &written) == UTF8GUARD_OK && written == 0);
+  CHECK(utf8guard_percent_decode(NULL, 0, NULL, &written) == UTF8GUARD_STATUS_OK && written == 0);
 
   /* An escape cut between feeds; the violation comes with the byte that
    * completes the character. */
@@ -434,9 +434,9 @@ static void test_percent(void) {
 
   /* Every error, in order: a double encoding, then a '%' left at the end. */
   utf8guard_percent_scanner_init(&s, UTF8GUARD_PROFILE_URL);
-  CHECK(utf8guard_percent_scanner_feed(&s, "%25", 3, collect_percent, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_percent_scanner_feed(&s, "5c%", 3, collect_percent, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_percent_scanner_finish(&s, collect_percent, &l) == UTF8GUARD_OK);
+  CHECK(utf8guard_percent_scanner_feed(&s, "%25", 3, collect_percent, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_percent_scanner_feed(&s, "5c%", 3, collect_percent, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_percent_scanner_finish(&s, collect_percent, &l) == UTF8GUARD_STATUS_OK);
   CHECK(l.count == 2);
   CHECK(l.count == 2 &&
         percent_denied(l.items[0], 0, 3, 0, 1, UTF8GUARD_CATEGORY_DOUBLE_ENCODING, 0x25));

@@ -64,12 +64,12 @@ inline void check_one_shot(std::string_view in, policy p, const expected& want) 
   const percent_result first = first_of(want.errors);
   EXPECT_EQ(validate_percent_encoded(in, p), first);
   EXPECT_EQ(is_valid_percent_encoded(in, p), first.ok());
-  EXPECT_EQ(from_c(utf8guard_validate_percent(in.data(), in.size(), p.bits())), first);
-  EXPECT_EQ(utf8guard_is_valid_percent(in.data(), in.size(), p.bits()), first.ok());
+  EXPECT_EQ(from_c(utf8guard_validate_percent_encoded(in.data(), in.size(), p.bits())), first);
+  EXPECT_EQ(utf8guard_is_valid_percent_encoded(in.data(), in.size(), p.bits()), first.ok());
   EXPECT_EQ(hex(percent_decode(in)), hex(want.decoded));
   std::string out(in.size(), '\x55');
   std::size_t written = 99;
-  EXPECT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), &written), UTF8GUARD_OK);
+  EXPECT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), &written), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(hex(out.substr(0, written)), hex(want.decoded));
 }
 

@@ -362,12 +362,12 @@ TEST(PercentEveryKernel, RandomInputsRandomPieces) {
         const std::size_t to = k < c.cuts.size() ? c.cuts[k] : in.size();
         utf8guard_percent_validator_feed(&cv, in.data() + from, to - from);
         ASSERT_EQ(utf8guard_percent_scanner_feed(&cs, in.data() + from, to - from, collect, &cgot),
-                  UTF8GUARD_OK);
+                  UTF8GUARD_STATUS_OK);
         from = to;
       }
       ASSERT_EQ(from_c(utf8guard_percent_validator_finish(&cv)), first_of(want))
           << kernel << ": " << hex(in);
-      ASSERT_EQ(utf8guard_percent_scanner_finish(&cs, collect, &cgot), UTF8GUARD_OK);
+      ASSERT_EQ(utf8guard_percent_scanner_finish(&cs, collect, &cgot), UTF8GUARD_STATUS_OK);
       ASSERT_EQ(cgot, want) << kernel << ": " << hex(in);
       ASSERT_EQ(utf8guard_percent_scanner_errors(&cs), want.size());
     }

@@ -280,7 +280,7 @@ TEST_P(Stream, ASinkThatSaysStopStopsTheSanitizer) {
   utf8guard_sanitizer c;
   utf8guard_sanitizer_init(&c);
   const utf8guard_sink c_refuse = [](void*, const char*, size_t) { return false; };
-  EXPECT_EQ(utf8guard_sanitizer_feed(&c, "\xC0", 1, c_refuse, nullptr), UTF8GUARD_SINK_FAILED);
+  EXPECT_EQ(utf8guard_sanitizer_feed(&c, "\xC0", 1, c_refuse, nullptr), UTF8GUARD_STATUS_SINK_FAILED);
 }
 
 TEST_P(Stream, ACallbackThatSaysStopStopsTheScanner) {
@@ -298,10 +298,10 @@ TEST_P(Stream, ACallbackThatSaysStopStopsTheScanner) {
   EXPECT_FALSE(tail.finish(first_only));
   EXPECT_EQ(errors.back(), (result{error::incomplete, 2, 1}));
 
-  utf8guard_scanner c;
-  utf8guard_scanner_init(&c);
+  utf8guard_error_scanner c;
+  utf8guard_error_scanner_init(&c);
   const utf8guard_error_callback c_stop = [](void*, utf8guard_result) { return false; };
-  EXPECT_EQ(utf8guard_scanner_feed(&c, "\xFF", 1, c_stop, nullptr), UTF8GUARD_SINK_FAILED);
+  EXPECT_EQ(utf8guard_error_scanner_feed(&c, "\xFF", 1, c_stop, nullptr), UTF8GUARD_STATUS_SINK_FAILED);
 }
 
 // How often the engine runs the kernel is part of its speed contract
@@ -375,23 +375,23 @@ TEST_P(Stream, TheCApiStreamsLikeTheCppOne) {
     utf8guard_sanitizer_init(&s);
     std::string out;
     const utf8guard_sink append = append_sink;
-    EXPECT_EQ(utf8guard_sanitizer_feed(&s, in.data(), cut, append, &out), UTF8GUARD_OK);
+    EXPECT_EQ(utf8guard_sanitizer_feed(&s, in.data(), cut, append, &out), UTF8GUARD_STATUS_OK);
     EXPECT_EQ(utf8guard_sanitizer_feed(&s, in.data() + cut, in.size() - cut, append, &out),
-              UTF8GUARD_OK);
-    EXPECT_EQ(utf8guard_sanitizer_finish(&s, append, &out), UTF8GUARD_OK);
+              UTF8GUARD_STATUS_OK);
+    EXPECT_EQ(utf8guard_sanitizer_finish(&s, append, &out), UTF8GUARD_STATUS_OK);
     EXPECT_EQ(hex(out), hex(reference::sanitize(in)));
     EXPECT_EQ(utf8guard_sanitizer_replacements(&s), reference::all_errors(in).size());
 
-    utf8guard_scanner scan;
-    utf8guard_scanner_init(&scan);
+    utf8guard_error_scanner scan;
+    utf8guard_error_scanner_init(&scan);
     std::vector<result> errors;
     const utf8guard_error_callback collect = collect_error;
-    EXPECT_EQ(utf8guard_scanner_feed(&scan, in.data(), cut, collect, &errors), UTF8GUARD_OK);
-    EXPECT_EQ(utf8guard_scanner_feed(&scan, in.data() + cut, in.size() - cut, collect, &errors),
-              UTF8GUARD_OK);
-    EXPECT_EQ(utf8guard_scanner_finish(&scan, collect, &errors), UTF8GUARD_OK);
+    EXPECT_EQ(utf8guard_error_scanner_feed(&scan, in.data(), cut, collect, &errors), UTF8GUARD_STATUS_OK);
+    EXPECT_EQ(utf8guard_error_scanner_feed(&scan, in.data() + cut, in.size() - cut, collect, &errors),
+              UTF8GUARD_STATUS_OK);
+    EXPECT_EQ(utf8guard_error_scanner_finish(&scan, collect, &errors), UTF8GUARD_STATUS_OK);
     EXPECT_EQ(errors, oracle_all_errors(in));
-    EXPECT_EQ(utf8guard_scanner_errors(&scan), errors.size());
+    EXPECT_EQ(utf8guard_error_scanner_errors(&scan), errors.size());
   }
 }
 

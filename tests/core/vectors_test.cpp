@@ -23,12 +23,12 @@ std::string label(const test_vector& v) {
 // sanitized_c runs the C API's one-shot sanitize with a buffer of the bound.
 std::string sanitized_c(std::string_view in, std::size_t* replacements) {
   std::size_t bound = 0;
-  EXPECT_EQ(utf8guard_sanitize_bound(in.size(), &bound), UTF8GUARD_OK);
+  EXPECT_EQ(utf8guard_sanitize_bound(in.size(), &bound), UTF8GUARD_STATUS_OK);
   std::string out(bound, '\0');
   std::size_t written = 0;
   EXPECT_EQ(
       utf8guard_sanitize(in.data(), in.size(), out.data(), out.size(), &written, replacements),
-      UTF8GUARD_OK);
+      UTF8GUARD_STATUS_OK);
   out.resize(written);
   return out;
 }

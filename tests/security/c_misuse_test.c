@@ -83,9 +83,9 @@ static bool stop(void* ctx, utf8guard_result e) {
 static void test_names(void) {
   /* Both enums are numbered for good: the values are part of the ABI. */
   CHECK(UTF8GUARD_ERROR_INVALID_ARGUMENT == 9);
-  CHECK(UTF8GUARD_INVALID_ARGUMENT == 5);
+  CHECK(UTF8GUARD_STATUS_INVALID_ARGUMENT == 5);
   CHECK(strcmp(utf8guard_error_name(UTF8GUARD_ERROR_INVALID_ARGUMENT), "invalid_argument") == 0);
-  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_INVALID_ARGUMENT), "invalid_argument") == 0);
+  CHECK(strcmp(utf8guard_status_name(UTF8GUARD_STATUS_INVALID_ARGUMENT), "invalid_argument") == 0);
   /* Any int may arrive in an enum parameter from C. */
   CHECK(strcmp(utf8guard_error_name((utf8guard_error)-1), "unknown") == 0);
   CHECK(strcmp(utf8guard_error_name((utf8guard_error)256), "unknown") == 0);
@@ -203,36 +203,36 @@ static void test_sanitize(void) {
   char out[16];
   size_t bound = 7, written = 7, replacements = 7, i;
 
-  CHECK(utf8guard_sanitize_bound(1, NULL) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitize_bound(1, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_sanitize_bound(SIZE_MAX, NULL) ==
-        UTF8GUARD_INVALID_ARGUMENT); /* before overflow */
-  CHECK(utf8guard_sanitize_bound(0, &bound) == UTF8GUARD_OK && bound == 0);
+        UTF8GUARD_STATUS_INVALID_ARGUMENT); /* before overflow */
+  CHECK(utf8guard_sanitize_bound(0, &bound) == UTF8GUARD_STATUS_OK && bound == 0);
 
   for (i = 0; i < LENGTHS; ++i) {
     memset(out, 'x', sizeof out);
     written = replacements = 7;
     CHECK(utf8guard_sanitize(NULL, kLengths[i], out, sizeof out, &written, &replacements) ==
-          UTF8GUARD_INVALID_ARGUMENT);
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(written == 0 && replacements == 0);
     CHECK(out[0] == 'x' && out[sizeof out - 1] == 'x');
     CHECK(utf8guard_sanitize(NULL, kLengths[i], out, sizeof out, NULL, NULL) ==
-          UTF8GUARD_INVALID_ARGUMENT);
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     written = replacements = 7;
     CHECK(utf8guard_sanitize("ab\xC0", 3, NULL, kLengths[i], &written, &replacements) ==
-          UTF8GUARD_INVALID_ARGUMENT);
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(written == 0 && replacements == 0);
     CHECK(utf8guard_sanitize(NULL, kLengths[i], NULL, kLengths[i], &written, NULL) ==
-          UTF8GUARD_INVALID_ARGUMENT);
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
   }
   /* A caller bug comes before "too small" and before an empty input. */
-  CHECK(utf8guard_sanitize("abc", 3, NULL, 1, &written, NULL) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_sanitize(NULL, 3, out, 0, &written, NULL) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_sanitize(NULL, 0, NULL, 1, &written, NULL) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitize("abc", 3, NULL, 1, &written, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitize(NULL, 3, out, 0, &written, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitize(NULL, 0, NULL, 1, &written, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   /* What is not a caller bug: (NULL, 0) in and out, and a zero capacity. */
-  CHECK(utf8guard_sanitize(NULL, 0, NULL, 0, &written, &replacements) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitize(NULL, 0, NULL, 0, &written, &replacements) == UTF8GUARD_STATUS_OK);
   CHECK(written == 0 && replacements == 0);
-  CHECK(utf8guard_sanitize("abc", 3, NULL, 0, &written, NULL) == UTF8GUARD_BUFFER_TOO_SMALL);
-  CHECK(utf8guard_sanitize("a\xC0", 2, out, sizeof out, &written, &replacements) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitize("abc", 3, NULL, 0, &written, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(utf8guard_sanitize("a\xC0", 2, out, sizeof out, &written, &replacements) == UTF8GUARD_STATUS_OK);
   CHECK(written == 4 && replacements == 1 && memcmp(out, "a\xEF\xBF\xBD", 4) == 0);
 }
 
@@ -245,9 +245,9 @@ static void test_sanitizer(void) {
 
   utf8guard_sanitizer_init(NULL);
   memset(&b, 0, sizeof b);
-  CHECK(utf8guard_sanitizer_feed(NULL, "ab", 2, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_sanitizer_feed(NULL, NULL, 0, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_sanitizer_finish(NULL, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(NULL, "ab", 2, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(NULL, NULL, 0, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_finish(NULL, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_sanitizer_replacements(NULL) == SIZE_MAX);
   CHECK(b.calls == 0);
 
@@ -256,14 +256,14 @@ static void test_sanitizer(void) {
   for (i = 0; i < LENGTHS; ++i) {
     memset(&b, 0, sizeof b);
     utf8guard_sanitizer_init(&s);
-    CHECK(utf8guard_sanitizer_feed(&s, "x\xC0y\xE2\x82", 5, append, &b) == UTF8GUARD_OK);
+    CHECK(utf8guard_sanitizer_feed(&s, "x\xC0y\xE2\x82", 5, append, &b) == UTF8GUARD_STATUS_OK);
     CHECK(buffer_is(&b, "x\xEF\xBF\xBDy", 5));
     CHECK(utf8guard_sanitizer_feed(&s, NULL, kLengths[i], append, &b) ==
-          UTF8GUARD_INVALID_ARGUMENT);
-    CHECK(utf8guard_sanitizer_feed(&s, "\xAC", 1, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
-    CHECK(utf8guard_sanitizer_feed(&s, NULL, 0, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
-    CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
-    CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_sanitizer_feed(&s, "\xAC", 1, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_sanitizer_feed(&s, NULL, 0, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(buffer_is(&b, "x\xEF\xBF\xBDy", 5));
     CHECK(utf8guard_sanitizer_replacements(&s) == 1); /* still readable */
   }
@@ -271,70 +271,70 @@ static void test_sanitizer(void) {
   /* A NULL sink, to feed or to finish: refused, and the object fails. */
   memset(&b, 0, sizeof b);
   utf8guard_sanitizer_init(&s);
-  CHECK(utf8guard_sanitizer_feed(&s, "ab", 2, NULL, &b) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_sanitizer_feed(&s, "cd", 2, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(&s, "ab", 2, NULL, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(&s, "cd", 2, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(b.calls == 0);
   utf8guard_sanitizer_init(&s);
-  CHECK(utf8guard_sanitizer_feed(&s, "ab\xE2", 3, NULL, NULL) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(&s, "ab\xE2", 3, NULL, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   utf8guard_sanitizer_init(&s);
-  CHECK(utf8guard_sanitizer_feed(&s, NULL, 0, NULL, NULL) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(&s, NULL, 0, NULL, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   utf8guard_sanitizer_init(&s);
-  CHECK(utf8guard_sanitizer_feed(&s, "ab\xE2", 3, append, &b) == UTF8GUARD_OK);
-  CHECK(utf8guard_sanitizer_finish(&s, NULL, &b) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(&s, "ab\xE2", 3, append, &b) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitizer_finish(&s, NULL, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(buffer_is(&b, "ab", 2));
 
   /* A sink that said stop: every later call says so again, calling nothing,
    * so the output never resumes after a hole. */
   memset(&b, 0, sizeof b);
   utf8guard_sanitizer_init(&s);
-  CHECK(utf8guard_sanitizer_feed(&s, "abc", 3, refuse, &b) == UTF8GUARD_SINK_FAILED);
+  CHECK(utf8guard_sanitizer_feed(&s, "abc", 3, refuse, &b) == UTF8GUARD_STATUS_SINK_FAILED);
   CHECK(b.calls == 1);
-  CHECK(utf8guard_sanitizer_feed(&s, "def", 3, append, &b) == UTF8GUARD_SINK_FAILED);
-  CHECK(utf8guard_sanitizer_feed(&s, NULL, 3, append, &b) == UTF8GUARD_SINK_FAILED);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_SINK_FAILED);
+  CHECK(utf8guard_sanitizer_feed(&s, "def", 3, append, &b) == UTF8GUARD_STATUS_SINK_FAILED);
+  CHECK(utf8guard_sanitizer_feed(&s, NULL, 3, append, &b) == UTF8GUARD_STATUS_SINK_FAILED);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_SINK_FAILED);
   CHECK(b.calls == 1 && b.len == 0);
 
   /* feed after finish: refused, for good, with nothing written. */
   memset(&b, 0, sizeof b);
   utf8guard_sanitizer_init(&s);
-  CHECK(utf8guard_sanitizer_feed(&s, "a\xE2", 2, append, &b) == UTF8GUARD_OK);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitizer_feed(&s, "a\xE2", 2, append, &b) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_OK);
   CHECK(buffer_is(&b, "a\xEF\xBF\xBD", 4));
-  CHECK(utf8guard_sanitizer_feed(&s, "\x82\xAC", 2, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_sanitizer_feed(&s, NULL, 0, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(&s, "\x82\xAC", 2, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(&s, NULL, 0, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(buffer_is(&b, "a\xEF\xBF\xBD", 4));
   CHECK(utf8guard_sanitizer_replacements(&s) == 1);
 
   /* finish twice: OK again, and nothing written or counted twice. */
   memset(&b, 0, sizeof b);
   utf8guard_sanitizer_init(&s);
-  CHECK(utf8guard_sanitizer_feed(&s, "a\xF0\x9F", 3, append, &b) == UTF8GUARD_OK);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_OK);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitizer_feed(&s, "a\xF0\x9F", 3, append, &b) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_OK);
   CHECK(buffer_is(&b, "a\xEF\xBF\xBD", 4) && b.calls == 2);
   CHECK(utf8guard_sanitizer_replacements(&s) == 1);
   /* ... and a finish that failed fails again. */
   utf8guard_sanitizer_init(&s);
-  CHECK(utf8guard_sanitizer_feed(&s, "\xE2", 1, append, &b) == UTF8GUARD_OK);
-  CHECK(utf8guard_sanitizer_finish(&s, refuse, &b) == UTF8GUARD_SINK_FAILED);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_SINK_FAILED);
+  CHECK(utf8guard_sanitizer_feed(&s, "\xE2", 1, append, &b) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitizer_finish(&s, refuse, &b) == UTF8GUARD_STATUS_SINK_FAILED);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_SINK_FAILED);
   CHECK(b.len == 4);
 
   /* Never initialised: refused, nothing called, the object left as it was. */
   memset(&b, 0, sizeof b);
   memset(&s, 0, sizeof s);
   memcpy(&before, &s, sizeof s);
-  CHECK(utf8guard_sanitizer_feed(&s, "ok", 2, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(&s, "ok", 2, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_sanitizer_replacements(&s) == SIZE_MAX);
   CHECK(memcmp(&before, &s, sizeof s) == 0);
   memset(&s, 0xA5, sizeof s);
   memcpy(&before, &s, sizeof s);
-  CHECK(utf8guard_sanitizer_feed(&s, "ok", 2, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(&s, "ok", 2, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_sanitizer_replacements(&s) == SIZE_MAX);
   CHECK(memcmp(&before, &s, sizeof s) == 0);
   CHECK(b.calls == 0);
@@ -342,124 +342,124 @@ static void test_sanitizer(void) {
   /* init in the middle of a stream, and after a failure, starts a new one. */
   memset(&b, 0, sizeof b);
   utf8guard_sanitizer_init(&s);
-  CHECK(utf8guard_sanitizer_feed(&s, "\x80\xE2\x82", 3, append, &b) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitizer_feed(&s, "\x80\xE2\x82", 3, append, &b) == UTF8GUARD_STATUS_OK);
   utf8guard_sanitizer_init(&s);
   CHECK(utf8guard_sanitizer_replacements(&s) == 0);
-  CHECK(utf8guard_sanitizer_feed(&s, "\xAC!", 2, append, &b) == UTF8GUARD_OK);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitizer_feed(&s, "\xAC!", 2, append, &b) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_OK);
   CHECK(buffer_is(&b, "\xEF\xBF\xBD\xEF\xBF\xBD!", 7));
-  CHECK(utf8guard_sanitizer_feed(&s, "x", 1, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(&s, "x", 1, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   utf8guard_sanitizer_init(&s);
-  CHECK(utf8guard_sanitizer_feed(&s, "x", 1, append, &b) == UTF8GUARD_OK);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_OK);
+  CHECK(utf8guard_sanitizer_feed(&s, "x", 1, append, &b) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_OK);
   CHECK(buffer_is(&b, "\xEF\xBF\xBD\xEF\xBF\xBD!x", 8));
 }
 
 /* ---- Every error of a stream -------------------------------------------------- */
 
 static void test_scanner(void) {
-  utf8guard_scanner s, before;
+  utf8guard_error_scanner s, before;
   struct error_list l;
   size_t i;
 
-  utf8guard_scanner_init(NULL);
+  utf8guard_error_scanner_init(NULL);
   memset(&l, 0, sizeof l);
-  CHECK(utf8guard_scanner_feed(NULL, "\x80", 1, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_scanner_feed(NULL, NULL, 0, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_scanner_finish(NULL, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_scanner_errors(NULL) == SIZE_MAX);
+  CHECK(utf8guard_error_scanner_feed(NULL, "\x80", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_feed(NULL, NULL, 0, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_finish(NULL, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_errors(NULL) == SIZE_MAX);
   CHECK(l.calls == 0);
 
   /* A lost chunk: refused, for good; the carried F0 90 is never reported as
    * the end of the input. */
   for (i = 0; i < LENGTHS; ++i) {
     memset(&l, 0, sizeof l);
-    utf8guard_scanner_init(&s);
-    CHECK(utf8guard_scanner_feed(&s, "\xFFq\xF0\x90", 4, collect, &l) == UTF8GUARD_OK);
+    utf8guard_error_scanner_init(&s);
+    CHECK(utf8guard_error_scanner_feed(&s, "\xFFq\xF0\x90", 4, collect, &l) == UTF8GUARD_STATUS_OK);
     CHECK(l.count == 1 && same(l.items[0], UTF8GUARD_ERROR_INVALID_BYTE, 0, 1));
-    CHECK(utf8guard_scanner_feed(&s, NULL, kLengths[i], collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-    CHECK(utf8guard_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-    CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
+    CHECK(utf8guard_error_scanner_feed(&s, NULL, kLengths[i], collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(l.calls == 1);
-    CHECK(utf8guard_scanner_errors(&s) == 1);
+    CHECK(utf8guard_error_scanner_errors(&s) == 1);
   }
 
   /* A NULL callback, to feed or to finish. */
   memset(&l, 0, sizeof l);
-  utf8guard_scanner_init(&s);
-  CHECK(utf8guard_scanner_feed(&s, "ok", 2, NULL, &l) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-  utf8guard_scanner_init(&s);
-  CHECK(utf8guard_scanner_feed(&s, NULL, 0, NULL, NULL) == UTF8GUARD_INVALID_ARGUMENT);
-  utf8guard_scanner_init(&s);
-  CHECK(utf8guard_scanner_feed(&s, "a\xE2", 2, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_finish(&s, NULL, NULL) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
+  utf8guard_error_scanner_init(&s);
+  CHECK(utf8guard_error_scanner_feed(&s, "ok", 2, NULL, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  utf8guard_error_scanner_init(&s);
+  CHECK(utf8guard_error_scanner_feed(&s, NULL, 0, NULL, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  utf8guard_error_scanner_init(&s);
+  CHECK(utf8guard_error_scanner_feed(&s, "a\xE2", 2, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_finish(&s, NULL, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(l.calls == 0);
 
   /* A callback that said stop: every later call says so again. */
   memset(&l, 0, sizeof l);
-  utf8guard_scanner_init(&s);
-  CHECK(utf8guard_scanner_feed(&s, "\xFF\xFF", 2, stop, &l) == UTF8GUARD_SINK_FAILED);
-  CHECK(utf8guard_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_SINK_FAILED);
-  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_SINK_FAILED);
-  CHECK(l.calls == 1 && utf8guard_scanner_errors(&s) == 1);
+  utf8guard_error_scanner_init(&s);
+  CHECK(utf8guard_error_scanner_feed(&s, "\xFF\xFF", 2, stop, &l) == UTF8GUARD_STATUS_SINK_FAILED);
+  CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_STATUS_SINK_FAILED);
+  CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_SINK_FAILED);
+  CHECK(l.calls == 1 && utf8guard_error_scanner_errors(&s) == 1);
 
   /* feed after finish: refused, for good. */
   memset(&l, 0, sizeof l);
-  utf8guard_scanner_init(&s);
-  CHECK(utf8guard_scanner_feed(&s, "ab\xE2", 3, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_OK);
+  utf8guard_error_scanner_init(&s);
+  CHECK(utf8guard_error_scanner_feed(&s, "ab\xE2", 3, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(l.count == 1 && same(l.items[0], UTF8GUARD_ERROR_INCOMPLETE, 2, 1));
-  CHECK(utf8guard_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(l.calls == 1 && utf8guard_scanner_errors(&s) == 1);
+  CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(l.calls == 1 && utf8guard_error_scanner_errors(&s) == 1);
 
   /* finish twice: OK again, "incomplete" reported once. */
   memset(&l, 0, sizeof l);
-  utf8guard_scanner_init(&s);
-  CHECK(utf8guard_scanner_feed(&s, "\xF0\x9F\x98", 3, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_OK);
+  utf8guard_error_scanner_init(&s);
+  CHECK(utf8guard_error_scanner_feed(&s, "\xF0\x9F\x98", 3, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(l.calls == 1 && same(l.items[0], UTF8GUARD_ERROR_INCOMPLETE, 0, 3));
-  CHECK(utf8guard_scanner_errors(&s) == 1);
+  CHECK(utf8guard_error_scanner_errors(&s) == 1);
   /* ... and a finish that failed fails again. */
-  utf8guard_scanner_init(&s);
-  CHECK(utf8guard_scanner_feed(&s, "\xE2", 1, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_finish(&s, stop, &l) == UTF8GUARD_SINK_FAILED);
-  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_SINK_FAILED);
+  utf8guard_error_scanner_init(&s);
+  CHECK(utf8guard_error_scanner_feed(&s, "\xE2", 1, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_finish(&s, stop, &l) == UTF8GUARD_STATUS_SINK_FAILED);
+  CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_SINK_FAILED);
   CHECK(l.calls == 2);
 
   /* Never initialised. */
   memset(&l, 0, sizeof l);
   memset(&s, 0, sizeof s);
   memcpy(&before, &s, sizeof s);
-  CHECK(utf8guard_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_scanner_errors(&s) == SIZE_MAX);
+  CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_errors(&s) == SIZE_MAX);
   CHECK(memcmp(&before, &s, sizeof s) == 0);
   memset(&s, 0xA5, sizeof s);
   memcpy(&before, &s, sizeof s);
-  CHECK(utf8guard_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_scanner_errors(&s) == SIZE_MAX);
+  CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_errors(&s) == SIZE_MAX);
   CHECK(memcmp(&before, &s, sizeof s) == 0);
   CHECK(l.calls == 0);
 
   /* init in the middle of a stream, and after a failure. */
   memset(&l, 0, sizeof l);
-  utf8guard_scanner_init(&s);
-  CHECK(utf8guard_scanner_feed(&s, "\xFF\xE2", 2, collect, &l) == UTF8GUARD_OK);
-  utf8guard_scanner_init(&s);
-  CHECK(utf8guard_scanner_errors(&s) == 0);
-  CHECK(utf8guard_scanner_feed(&s, "\xAC", 1, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_OK);
+  utf8guard_error_scanner_init(&s);
+  CHECK(utf8guard_error_scanner_feed(&s, "\xFF\xE2", 2, collect, &l) == UTF8GUARD_STATUS_OK);
+  utf8guard_error_scanner_init(&s);
+  CHECK(utf8guard_error_scanner_errors(&s) == 0);
+  CHECK(utf8guard_error_scanner_feed(&s, "\xAC", 1, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(l.count == 2 && same(l.items[1], UTF8GUARD_ERROR_UNEXPECTED_CONTINUATION, 0, 1));
-  CHECK(utf8guard_scanner_feed(&s, NULL, 2, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
-  utf8guard_scanner_init(&s);
-  CHECK(utf8guard_scanner_feed(&s, "a\x80", 2, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_finish(&s, collect, &l) == UTF8GUARD_OK);
+  CHECK(utf8guard_error_scanner_feed(&s, NULL, 2, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  utf8guard_error_scanner_init(&s);
+  CHECK(utf8guard_error_scanner_feed(&s, "a\x80", 2, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(l.count == 3 && same(l.items[2], UTF8GUARD_ERROR_UNEXPECTED_CONTINUATION, 1, 1));
 }
 
@@ -489,20 +489,20 @@ static void test_codec(void) {
     count = 7;
     err.kind = UTF8GUARD_ERROR_NONE;
     err.offset = err.length = 7;
-    CHECK(utf8guard_decode(NULL, kLengths[i], cps, 4, &count, &err) == UTF8GUARD_INVALID_ARGUMENT);
+    CHECK(utf8guard_decode(NULL, kLengths[i], cps, 4, &count, &err) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(count == 0 && refused(err, 0));
-    CHECK(utf8guard_decode(NULL, kLengths[i], cps, 4, NULL, NULL) == UTF8GUARD_INVALID_ARGUMENT);
+    CHECK(utf8guard_decode(NULL, kLengths[i], cps, 4, NULL, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
     count = 7;
-    CHECK(utf8guard_decode("ab", 2, NULL, kLengths[i], &count, &err) == UTF8GUARD_INVALID_ARGUMENT);
+    CHECK(utf8guard_decode("ab", 2, NULL, kLengths[i], &count, &err) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(count == 0 && refused(err, 0));
   }
   CHECK(cps[0] == 7 && cps[3] == 7);
   /* Before "ill-formed" and "too small". */
-  CHECK(utf8guard_decode("\xFF", 1, NULL, 1, &count, &err) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_decode(NULL, 2, cps, 0, &count, &err) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_decode("\xFF", 1, NULL, 1, &count, &err) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_decode(NULL, 2, cps, 0, &count, &err) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   /* Not caller bugs. */
-  CHECK(utf8guard_decode(NULL, 0, NULL, 0, &count, &err) == UTF8GUARD_OK && count == 0);
-  CHECK(utf8guard_decode("ab", 2, NULL, 0, &count, NULL) == UTF8GUARD_BUFFER_TOO_SMALL);
+  CHECK(utf8guard_decode(NULL, 0, NULL, 0, &count, &err) == UTF8GUARD_STATUS_OK && count == 0);
+  CHECK(utf8guard_decode("ab", 2, NULL, 0, &count, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
 
   /* encode_one: nowhere to write. */
   CHECK(utf8guard_encode_one(0x41, NULL) == 0);
@@ -514,22 +514,22 @@ static void test_codec(void) {
     memset(out, 'x', sizeof out);
     written = bad = 7;
     CHECK(utf8guard_encode(NULL, kLengths[i], out, sizeof out, &written, &bad) ==
-          UTF8GUARD_INVALID_ARGUMENT);
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(written == 0 && bad == 7 && out[0] == 'x');
     written = 7;
     CHECK(utf8guard_encode(values, 3, NULL, kLengths[i], &written, &bad) ==
-          UTF8GUARD_INVALID_ARGUMENT);
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(written == 0 && bad == 7);
     CHECK(utf8guard_encode(NULL, kLengths[i], NULL, kLengths[i], NULL, NULL) ==
-          UTF8GUARD_INVALID_ARGUMENT);
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
   }
   /* Before "ill-formed" and "too small". */
-  CHECK(utf8guard_encode(with_surrogate, 3, NULL, 8, &written, &bad) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_encode(with_surrogate, 3, NULL, 8, &written, &bad) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(bad == 7);
-  CHECK(utf8guard_encode(NULL, 1, out, 0, &written, NULL) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_encode(NULL, 1, out, 0, &written, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   /* Not caller bugs. */
-  CHECK(utf8guard_encode(NULL, 0, NULL, 0, &written, &bad) == UTF8GUARD_OK && written == 0);
-  CHECK(utf8guard_encode(values, 3, NULL, 0, &written, NULL) == UTF8GUARD_BUFFER_TOO_SMALL);
+  CHECK(utf8guard_encode(NULL, 0, NULL, 0, &written, &bad) == UTF8GUARD_STATUS_OK && written == 0);
+  CHECK(utf8guard_encode(values, 3, NULL, 0, &written, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
 }
 
 /* ---- Policies and hints ------------------------------------------------------- */
@@ -539,7 +539,7 @@ static void test_policies(void) {
   utf8guard_policy p = 7;
   utf8guard_validator v;
   utf8guard_sanitizer s;
-  utf8guard_scanner sc;
+  utf8guard_error_scanner sc;
   struct buffer b;
   struct error_list l;
   char out[16];
@@ -550,10 +550,10 @@ static void test_policies(void) {
     CHECK(!utf8guard_is_valid_policy(NULL, kLengths[i], 0));
     CHECK(refused(utf8guard_validate_policy(NULL, kLengths[i], deny), 0));
     CHECK(utf8guard_sanitize_policy(NULL, kLengths[i], out, sizeof out, &written, &replacements,
-                                    deny) == UTF8GUARD_INVALID_ARGUMENT);
+                                    deny) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(written == 0 && replacements == 0);
     CHECK(utf8guard_sanitize_policy("a", 1, NULL, kLengths[i], &written, NULL, deny) ==
-          UTF8GUARD_INVALID_ARGUMENT);
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     /* A lost name is no name; a lost input has nothing to explain. */
     CHECK(utf8guard_category_from_name(NULL, kLengths[i]) == UTF8GUARD_CATEGORY_NONE);
     CHECK(!utf8guard_profile_from_name(NULL, kLengths[i], &p) && p == 7);
@@ -570,21 +570,21 @@ static void test_policies(void) {
    * life as init's. */
   utf8guard_validator_init_policy(NULL, deny);
   utf8guard_sanitizer_init_policy(NULL, deny);
-  utf8guard_scanner_init_policy(NULL, deny);
+  utf8guard_error_scanner_init_policy(NULL, deny);
   utf8guard_validator_init_policy(&v, deny);
   CHECK(same(utf8guard_validator_feed(&v, "ab", 2), UTF8GUARD_ERROR_NONE, 0, 0));
   CHECK(refused(utf8guard_validator_feed(&v, NULL, 2), 2));
   CHECK(refused(utf8guard_validator_finish(&v), 2));
   memset(&b, 0, sizeof b);
   utf8guard_sanitizer_init_policy(&s, deny);
-  CHECK(utf8guard_sanitizer_feed(&s, "ab", 2, NULL, &b) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(&s, "ab", 2, NULL, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(b.calls == 0);
   memset(&l, 0, sizeof l);
-  utf8guard_scanner_init_policy(&sc, deny);
-  CHECK(utf8guard_scanner_feed(&sc, "a", 1, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_finish(&sc, collect, &l) == UTF8GUARD_OK);
-  CHECK(utf8guard_scanner_feed(&sc, "\x01", 1, collect, &l) == UTF8GUARD_INVALID_ARGUMENT);
+  utf8guard_error_scanner_init_policy(&sc, deny);
+  CHECK(utf8guard_error_scanner_feed(&sc, "a", 1, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_finish(&sc, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_feed(&sc, "\x01", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(l.calls == 0);
 }
 
@@ -614,18 +614,18 @@ static void test_percent(void) {
   int calls = 0;
 
   for (i = 0; i < LENGTHS; ++i) {
-    CHECK(!utf8guard_is_valid_percent(NULL, kLengths[i], 0));
-    CHECK(!utf8guard_is_valid_percent(NULL, kLengths[i], url));
-    CHECK(refused_percent(utf8guard_validate_percent(NULL, kLengths[i], url), 0));
+    CHECK(!utf8guard_is_valid_percent_encoded(NULL, kLengths[i], 0));
+    CHECK(!utf8guard_is_valid_percent_encoded(NULL, kLengths[i], url));
+    CHECK(refused_percent(utf8guard_validate_percent_encoded(NULL, kLengths[i], url), 0));
     written = 7;
-    CHECK(utf8guard_percent_decode(NULL, kLengths[i], out, &written) == UTF8GUARD_INVALID_ARGUMENT);
+    CHECK(utf8guard_percent_decode(NULL, kLengths[i], out, &written) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(written == 0);
   }
   written = 7;
-  CHECK(utf8guard_percent_decode("%41", 3, NULL, &written) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_decode("%41", 3, NULL, &written) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(written == 0);
-  CHECK(utf8guard_percent_decode("%41", 3, out, NULL) == UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_percent_decode(NULL, 0, NULL, &written) == UTF8GUARD_OK && written == 0);
+  CHECK(utf8guard_percent_decode("%41", 3, out, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_decode(NULL, 0, NULL, &written) == UTF8GUARD_STATUS_OK && written == 0);
 
   /* NULL objects. */
   utf8guard_percent_validator_init(NULL, url);
@@ -633,9 +633,9 @@ static void test_percent(void) {
   CHECK(refused_percent(utf8guard_percent_validator_feed(NULL, "a", 1), 0));
   CHECK(refused_percent(utf8guard_percent_validator_finish(NULL), 0));
   CHECK(utf8guard_percent_scanner_feed(NULL, "a", 1, count_percent, &calls) ==
-        UTF8GUARD_INVALID_ARGUMENT);
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_percent_scanner_finish(NULL, count_percent, &calls) ==
-        UTF8GUARD_INVALID_ARGUMENT);
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_percent_scanner_errors(NULL) == SIZE_MAX);
 
   /* A lost chunk in the middle of an escape: refused at the stream's
@@ -648,26 +648,26 @@ static void test_percent(void) {
     CHECK(refused_percent(utf8guard_percent_validator_finish(&v), 4));
     calls = 0;
     utf8guard_percent_scanner_init(&s, url);
-    CHECK(utf8guard_percent_scanner_feed(&s, "ab%C", 4, count_percent, &calls) == UTF8GUARD_OK);
+    CHECK(utf8guard_percent_scanner_feed(&s, "ab%C", 4, count_percent, &calls) == UTF8GUARD_STATUS_OK);
     CHECK(utf8guard_percent_scanner_feed(&s, NULL, kLengths[i], count_percent, &calls) ==
-          UTF8GUARD_INVALID_ARGUMENT);
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) ==
-          UTF8GUARD_INVALID_ARGUMENT);
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(calls == 0 && utf8guard_percent_scanner_errors(&s) == 0);
   }
 
   /* A NULL callback; a callback that said stop. */
   calls = 0;
   utf8guard_percent_scanner_init(&s, url);
-  CHECK(utf8guard_percent_scanner_feed(&s, "a", 1, NULL, &calls) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_scanner_feed(&s, "a", 1, NULL, &calls) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_percent_scanner_feed(&s, "%zz", 3, count_percent, &calls) ==
-        UTF8GUARD_INVALID_ARGUMENT);
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   utf8guard_percent_scanner_init(&s, url);
-  CHECK(utf8guard_percent_scanner_finish(&s, NULL, NULL) == UTF8GUARD_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_scanner_finish(&s, NULL, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   utf8guard_percent_scanner_init(&s, url);
   CHECK(utf8guard_percent_scanner_feed(&s, "%zz%zz", 6, stop_percent, &calls) ==
-        UTF8GUARD_SINK_FAILED);
-  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_SINK_FAILED);
+        UTF8GUARD_STATUS_SINK_FAILED);
+  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_STATUS_SINK_FAILED);
   CHECK(calls == 1);
 
   /* feed after finish: refused; finish twice: the same answer. */
@@ -679,20 +679,20 @@ static void test_percent(void) {
   CHECK(refused_percent(utf8guard_percent_validator_finish(&v), 3));
   calls = 0;
   utf8guard_percent_scanner_init(&s, url);
-  CHECK(utf8guard_percent_scanner_feed(&s, "a%", 2, count_percent, &calls) == UTF8GUARD_OK);
-  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_OK);
-  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_OK);
+  CHECK(utf8guard_percent_scanner_feed(&s, "a%", 2, count_percent, &calls) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_STATUS_OK);
   CHECK(calls == 1 && utf8guard_percent_scanner_errors(&s) == 1);
   CHECK(utf8guard_percent_scanner_feed(&s, "b", 1, count_percent, &calls) ==
-        UTF8GUARD_INVALID_ARGUMENT);
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
 
   /* A stream set up by one init is refused by the other's functions. */
   calls = 0;
   utf8guard_percent_validator_init(&v, url);
   utf8guard_percent_scanner_init(&s, url);
   CHECK(utf8guard_percent_scanner_feed(&v, "%zz", 3, count_percent, &calls) ==
-        UTF8GUARD_INVALID_ARGUMENT);
-  CHECK(utf8guard_percent_scanner_finish(&v, count_percent, &calls) == UTF8GUARD_INVALID_ARGUMENT);
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_scanner_finish(&v, count_percent, &calls) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(refused_percent(utf8guard_percent_validator_feed(&s, "%zz", 3), 0));
   CHECK(refused_percent(utf8guard_percent_validator_finish(&s), 0));
   CHECK(calls == 0);
@@ -704,9 +704,9 @@ static void test_percent(void) {
     CHECK(refused_percent(utf8guard_percent_validator_feed(&s, "a", 1), 0));
     CHECK(refused_percent(utf8guard_percent_validator_finish(&s), 0));
     CHECK(utf8guard_percent_scanner_feed(&s, "%zz", 3, count_percent, &calls) ==
-          UTF8GUARD_INVALID_ARGUMENT);
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) ==
-          UTF8GUARD_INVALID_ARGUMENT);
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(utf8guard_percent_scanner_errors(&s) == SIZE_MAX);
     CHECK(memcmp(&before, &s, sizeof s) == 0);
   }
@@ -714,8 +714,8 @@ static void test_percent(void) {
 
   /* init is the way back, also after a failure. */
   utf8guard_percent_scanner_init(&s, url);
-  CHECK(utf8guard_percent_scanner_feed(&s, "%zz", 3, count_percent, &calls) == UTF8GUARD_OK);
-  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_OK);
+  CHECK(utf8guard_percent_scanner_feed(&s, "%zz", 3, count_percent, &calls) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_STATUS_OK);
   CHECK(calls == 1);
   utf8guard_percent_validator_init(&v, url);
   CHECK(utf8guard_percent_validator_feed(&v, "%zz", 3).error.kind == UTF8GUARD_ERROR_DISALLOWED);

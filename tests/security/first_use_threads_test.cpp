@@ -114,10 +114,10 @@ int call(int which, const shared& sh) {
     }
     case 8: {
       std::size_t bound = 0, written = 0;
-      if (utf8guard_sanitize_bound(in.size(), &bound) != UTF8GUARD_OK) return 1;
+      if (utf8guard_sanitize_bound(in.size(), &bound) != UTF8GUARD_STATUS_OK) return 1;
       std::string out(bound, '\0');
       if (utf8guard_sanitize(in.data(), in.size(), out.data(), bound, &written, nullptr) !=
-          UTF8GUARD_OK)
+          UTF8GUARD_STATUS_OK)
         return 1;
       out.resize(written);
       return out == w.sanitized ? 0 : 1;
@@ -137,7 +137,7 @@ int call(int which, const shared& sh) {
       const utf8guard_status fed =
           utf8guard_sanitizer_feed(&s, in.data(), in.size(), append_sink, &out);
       const utf8guard_status done = utf8guard_sanitizer_finish(&s, append_sink, &out);
-      return fed == UTF8GUARD_OK && done == UTF8GUARD_OK && out == w.sanitized ? 0 : 1;
+      return fed == UTF8GUARD_STATUS_OK && done == UTF8GUARD_STATUS_OK && out == w.sanitized ? 0 : 1;
     }
     case 11: {
       std::vector<utf8guard::result> got;
@@ -151,13 +151,13 @@ int call(int which, const shared& sh) {
     }
     case 12: {
       std::size_t n = 0;
-      utf8guard_scanner scan;
-      utf8guard_scanner_init(&scan);
+      utf8guard_error_scanner scan;
+      utf8guard_error_scanner_init(&scan);
       const utf8guard_status fed =
-          utf8guard_scanner_feed(&scan, in.data(), in.size(), count_error, &n);
-      const utf8guard_status done = utf8guard_scanner_finish(&scan, count_error, &n);
-      return fed == UTF8GUARD_OK && done == UTF8GUARD_OK && n == w.all.size() &&
-                     utf8guard_scanner_errors(&scan) == n
+          utf8guard_error_scanner_feed(&scan, in.data(), in.size(), count_error, &n);
+      const utf8guard_status done = utf8guard_error_scanner_finish(&scan, count_error, &n);
+      return fed == UTF8GUARD_STATUS_OK && done == UTF8GUARD_STATUS_OK && n == w.all.size() &&
+                     utf8guard_error_scanner_errors(&scan) == n
                  ? 0
                  : 1;
     }
@@ -176,7 +176,7 @@ int call(int which, const shared& sh) {
       utf8guard_result err{};
       const utf8guard_status st =
           utf8guard_decode(in.data(), in.size(), out.data(), out.size(), &count, &err);
-      return st == UTF8GUARD_ILL_FORMED && same(r, w.first) && cps == w.code_points &&
+      return st == UTF8GUARD_STATUS_ILL_FORMED && same(r, w.first) && cps == w.code_points &&
                      same(err, w.first) && count == w.code_points.size()
                  ? 0
                  : 1;
@@ -191,7 +191,7 @@ int call(int which, const shared& sh) {
       const utf8guard_status st =
           utf8guard_encode(cps, w.code_points.size(), cbuf.data(), cbuf.size(), &written, nullptr);
       const std::string prefix = w.input.substr(0, w.first.offset);
-      return ok && out == prefix && st == UTF8GUARD_OK &&
+      return ok && out == prefix && st == UTF8GUARD_STATUS_OK &&
                      std::string(cbuf.data(), written) == prefix &&
                      utf8guard::encode_one(U'\u20AC', buf) == 3 &&
                      utf8guard_encode_one(0x1F600, buf) == 4
@@ -205,7 +205,7 @@ int call(int which, const shared& sh) {
       if (utf8guard_kernel_name(0, &usable) == nullptr || !usable) return 1;
       if (utf8guard::version() != utf8guard_version()) return 1;
       if (utf8guard::to_string(utf8guard::error::overlong) != "overlong") return 1;
-      if (std::strcmp(utf8guard_status_name(UTF8GUARD_OK), "ok") != 0) return 1;
+      if (std::strcmp(utf8guard_status_name(UTF8GUARD_STATUS_OK), "ok") != 0) return 1;
       return 0;
     }
     case 17: {  // which kernel is active, and why an env request was ignored

@@ -151,7 +151,7 @@ void check_guarded(const guarded_buffer& g) {
     ASSERT_EQ(std::string_view(out.data(), out.size()), sanitized);
     std::size_t written = 0, replaced = 0;
     ASSERT_EQ(utf8guard_sanitize(in.data(), in.size(), out.data(), out.size(), &written, &replaced),
-              UTF8GUARD_OK);
+              UTF8GUARD_STATUS_OK);
     ASSERT_EQ(written, sanitized.size());
     ASSERT_EQ(replaced, all.size());
   }
@@ -159,7 +159,7 @@ void check_guarded(const guarded_buffer& g) {
     guarded_output out(sanitized.size() - 1);
     ASSERT_EQ(utf8guard::sanitize_to(in, out.data(), out.size()), SIZE_MAX);
     ASSERT_EQ(utf8guard_sanitize(in.data(), in.size(), out.data(), out.size(), nullptr, nullptr),
-              UTF8GUARD_BUFFER_TOO_SMALL);
+              UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
   }
   {
     std::string out;
@@ -171,8 +171,8 @@ void check_guarded(const guarded_buffer& g) {
     utf8guard_sanitizer cs;
     utf8guard_sanitizer_init(&cs);
     for (std::size_t i = 0; i < in.size(); ++i)
-      ASSERT_EQ(utf8guard_sanitizer_feed(&cs, in.data() + i, 1, append_sink, &cout), UTF8GUARD_OK);
-    ASSERT_EQ(utf8guard_sanitizer_finish(&cs, append_sink, &cout), UTF8GUARD_OK);
+      ASSERT_EQ(utf8guard_sanitizer_feed(&cs, in.data() + i, 1, append_sink, &cout), UTF8GUARD_STATUS_OK);
+    ASSERT_EQ(utf8guard_sanitizer_finish(&cs, append_sink, &cout), UTF8GUARD_STATUS_OK);
     ASSERT_EQ(cout, sanitized);
   }
 
@@ -206,11 +206,11 @@ void check_guarded(const guarded_buffer& g) {
   scan.finish([&errors](const utf8guard::result&) { ++errors; });
   ASSERT_EQ(errors, all.size());
   std::size_t cerrors = 0;
-  utf8guard_scanner cscan;
-  utf8guard_scanner_init(&cscan);
-  ASSERT_EQ(utf8guard_scanner_feed(&cscan, in.data(), in.size(), count_error, &cerrors),
-            UTF8GUARD_OK);
-  ASSERT_EQ(utf8guard_scanner_finish(&cscan, count_error, &cerrors), UTF8GUARD_OK);
+  utf8guard_error_scanner cscan;
+  utf8guard_error_scanner_init(&cscan);
+  ASSERT_EQ(utf8guard_error_scanner_feed(&cscan, in.data(), in.size(), count_error, &cerrors),
+            UTF8GUARD_STATUS_OK);
+  ASSERT_EQ(utf8guard_error_scanner_finish(&cscan, count_error, &cerrors), UTF8GUARD_STATUS_OK);
   ASSERT_EQ(cerrors, all.size());
 
   // decode_one at the last four positions, where a decoder that assumes "a
@@ -245,7 +245,7 @@ void check_guarded(const guarded_buffer& g) {
     utf8guard_result err{};
     const utf8guard_status st =
         utf8guard_decode(in.data(), in.size(), cp_out, cps.size(), &count, &err);
-    ASSERT_EQ(st, first.ok() ? UTF8GUARD_OK : UTF8GUARD_ILL_FORMED);
+    ASSERT_EQ(st, first.ok() ? UTF8GUARD_STATUS_OK : UTF8GUARD_STATUS_ILL_FORMED);
     ASSERT_EQ(count, cps.size());
     ASSERT_TRUE(same(err, first));
   }
@@ -262,7 +262,7 @@ void check_encode_guarded(const std::u32string& cps, guarded_buffer::side side) 
   for (char32_t c : cps) want += reference::encode(c);
   guarded_output out(want.size());
   std::size_t written = 0, bad = 99;
-  ASSERT_EQ(utf8guard_encode(in, cps.size(), out.data(), out.size(), &written, &bad), UTF8GUARD_OK);
+  ASSERT_EQ(utf8guard_encode(in, cps.size(), out.data(), out.size(), &written, &bad), UTF8GUARD_STATUS_OK);
   ASSERT_EQ(std::string_view(out.data(), written), want);
   ASSERT_EQ(bad, 99u);  // untouched on success
   std::string cpp;
@@ -273,7 +273,7 @@ void check_encode_guarded(const std::u32string& cps, guarded_buffer::side side) 
     guarded_output short_out(want.size() - 1);
     ASSERT_EQ(
         utf8guard_encode(in, cps.size(), short_out.data(), short_out.size(), &written, nullptr),
-        UTF8GUARD_BUFFER_TOO_SMALL);
+        UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
   }
 }
 
@@ -373,11 +373,11 @@ TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
     EXPECT_EQ(utf8guard::sanitize(empty), "");
     EXPECT_EQ(utf8guard::sanitize_to(empty, out, 0), 0u);
     std::size_t written = 7, replaced = 7;
-    EXPECT_EQ(utf8guard_sanitize(p, 0, out, 0, &written, &replaced), UTF8GUARD_OK);
+    EXPECT_EQ(utf8guard_sanitize(p, 0, out, 0, &written, &replaced), UTF8GUARD_STATUS_OK);
     EXPECT_EQ(written, 0u);
     EXPECT_EQ(replaced, 0u);
     std::size_t bound = 7;
-    EXPECT_EQ(utf8guard_sanitize_bound(0, &bound), UTF8GUARD_OK);
+    EXPECT_EQ(utf8guard_sanitize_bound(0, &bound), UTF8GUARD_STATUS_OK);
     EXPECT_EQ(bound, 0u);
     EXPECT_EQ(utf8guard::sanitize_bound(0), 0u);
 
@@ -393,8 +393,8 @@ TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
     std::string cgot;
     utf8guard_sanitizer cs;
     utf8guard_sanitizer_init(&cs);
-    EXPECT_EQ(utf8guard_sanitizer_feed(&cs, p, 0, append_sink, &cgot), UTF8GUARD_OK);
-    EXPECT_EQ(utf8guard_sanitizer_finish(&cs, append_sink, &cgot), UTF8GUARD_OK);
+    EXPECT_EQ(utf8guard_sanitizer_feed(&cs, p, 0, append_sink, &cgot), UTF8GUARD_STATUS_OK);
+    EXPECT_EQ(utf8guard_sanitizer_finish(&cs, append_sink, &cgot), UTF8GUARD_STATUS_OK);
     EXPECT_EQ(cgot, "");
     EXPECT_EQ(utf8guard_sanitizer_replacements(&cs), 0u);
 
@@ -402,12 +402,12 @@ TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
     utf8guard::error_scanner scan;
     EXPECT_TRUE(scan.feed(empty, [&errors](const utf8guard::result&) { ++errors; }));
     EXPECT_TRUE(scan.finish([&errors](const utf8guard::result&) { ++errors; }));
-    utf8guard_scanner cscan;
-    utf8guard_scanner_init(&cscan);
-    EXPECT_EQ(utf8guard_scanner_feed(&cscan, p, 0, count_error, &errors), UTF8GUARD_OK);
-    EXPECT_EQ(utf8guard_scanner_finish(&cscan, count_error, &errors), UTF8GUARD_OK);
+    utf8guard_error_scanner cscan;
+    utf8guard_error_scanner_init(&cscan);
+    EXPECT_EQ(utf8guard_error_scanner_feed(&cscan, p, 0, count_error, &errors), UTF8GUARD_STATUS_OK);
+    EXPECT_EQ(utf8guard_error_scanner_finish(&cscan, count_error, &errors), UTF8GUARD_STATUS_OK);
     EXPECT_EQ(errors, 0u);
-    EXPECT_EQ(utf8guard_scanner_errors(&cscan), 0u);
+    EXPECT_EQ(utf8guard_error_scanner_errors(&cscan), 0u);
 
     // decode_one: the empty input is "incomplete" with length 0 (the headers).
     const utf8guard::decoded d = utf8guard::decode_one(empty);
@@ -425,7 +425,7 @@ TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
     std::size_t count = 7;
     utf8guard_result err{UTF8GUARD_ERROR_OVERLONG, 1, 1, UTF8GUARD_CATEGORY_NONE, 0};
     EXPECT_EQ(utf8guard_decode(p, 0, reinterpret_cast<std::uint32_t*>(out), 0, &count, &err),
-              UTF8GUARD_OK);
+              UTF8GUARD_STATUS_OK);
     EXPECT_EQ(count, 0u);
     EXPECT_EQ(err.kind, UTF8GUARD_ERROR_NONE);
 
@@ -435,7 +435,7 @@ TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
         utf8guard::encode(std::u32string_view(reinterpret_cast<const char32_t*>(p), 0), enc));
     EXPECT_EQ(enc, "");
     written = 7;
-    EXPECT_EQ(utf8guard_encode(no_cps, 0, out, 0, &written, nullptr), UTF8GUARD_OK);
+    EXPECT_EQ(utf8guard_encode(no_cps, 0, out, 0, &written, nullptr), UTF8GUARD_STATUS_OK);
     EXPECT_EQ(written, 0u);
   }
 
@@ -444,17 +444,17 @@ TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
   // misuse_test.cpp try every entry point with it. A non-empty result into
   // (NULL, 0) is "too small", never a write.
   std::size_t written = 7, count = 7;
-  EXPECT_EQ(utf8guard_sanitize("a", 1, nullptr, 0, &written, nullptr), UTF8GUARD_BUFFER_TOO_SMALL);
-  EXPECT_EQ(utf8guard_decode("a", 1, nullptr, 0, &count, nullptr), UTF8GUARD_BUFFER_TOO_SMALL);
+  EXPECT_EQ(utf8guard_sanitize("a", 1, nullptr, 0, &written, nullptr), UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  EXPECT_EQ(utf8guard_decode("a", 1, nullptr, 0, &count, nullptr), UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
   const std::uint32_t one_cp = 0x41;
   EXPECT_EQ(utf8guard_encode(&one_cp, 1, nullptr, 0, &written, nullptr),
-            UTF8GUARD_BUFFER_TOO_SMALL);
+            UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
 
   // The remaining C functions take no input buffer; their edge arguments.
   EXPECT_FALSE(utf8guard_set_kernel(nullptr));
   EXPECT_EQ(utf8guard_kernel_name(utf8guard_kernel_count(), nullptr), nullptr);
   std::size_t bound = 0;
-  EXPECT_EQ(utf8guard_sanitize_bound(SIZE_MAX, &bound), UTF8GUARD_OVERFLOW);
+  EXPECT_EQ(utf8guard_sanitize_bound(SIZE_MAX, &bound), UTF8GUARD_STATUS_OVERFLOW);
   EXPECT_EQ(utf8guard::sanitize_bound(SIZE_MAX), SIZE_MAX);
   guarded_output four(4);
   EXPECT_EQ(utf8guard_encode_one(0x10FFFF, four.data()), 4u);

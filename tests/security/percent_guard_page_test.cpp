@@ -85,8 +85,8 @@ void check_guarded(const guarded_buffer& g, policy p, bool oracle) {
   const percent_result first = first_of(want);
   ASSERT_EQ(validate_percent_encoded(in, p), first);
   ASSERT_EQ(is_valid_percent_encoded(in, p), first.ok());
-  ASSERT_EQ(from_c(utf8guard_validate_percent(in.data(), in.size(), p.bits())), first);
-  ASSERT_EQ(utf8guard_is_valid_percent(in.data(), in.size(), p.bits()), first.ok());
+  ASSERT_EQ(from_c(utf8guard_validate_percent_encoded(in.data(), in.size(), p.bits())), first);
+  ASSERT_EQ(utf8guard_is_valid_percent_encoded(in.data(), in.size(), p.bits()), first.ok());
 
   // Whole, then one byte per feed: the last feed is the byte against the
   // guard, or the first one the byte after it.
@@ -106,7 +106,7 @@ void check_decode_guarded(const guarded_buffer& g) {
   ASSERT_EQ(percent_decode(in), decoded);
   guarded_output out(in.size());
   std::size_t written = 0;
-  ASSERT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), &written), UTF8GUARD_OK);
+  ASSERT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), &written), UTF8GUARD_STATUS_OK);
   ASSERT_EQ(hex(std::string_view(out.data(), written)), hex(decoded));
 }
 
@@ -144,12 +144,12 @@ TEST_P(PercentGuardPage, EmptyInputEveryEntryPoint) {
     const std::string_view empty(p, 0);
     EXPECT_TRUE(is_valid_percent_encoded(empty, policy::url()));
     EXPECT_TRUE(validate_percent_encoded(empty, policy::url()).ok());
-    EXPECT_TRUE(utf8guard_is_valid_percent(p, 0, UTF8GUARD_PROFILE_URL));
-    EXPECT_EQ(utf8guard_validate_percent(p, 0, UTF8GUARD_PROFILE_URL).error.kind,
+    EXPECT_TRUE(utf8guard_is_valid_percent_encoded(p, 0, UTF8GUARD_PROFILE_URL));
+    EXPECT_EQ(utf8guard_validate_percent_encoded(p, 0, UTF8GUARD_PROFILE_URL).error.kind,
               UTF8GUARD_ERROR_NONE);
     EXPECT_EQ(percent_decode(empty), "");
     std::size_t written = 7;
-    EXPECT_EQ(utf8guard_percent_decode(p, 0, out, &written), UTF8GUARD_OK);
+    EXPECT_EQ(utf8guard_percent_decode(p, 0, out, &written), UTF8GUARD_STATUS_OK);
     EXPECT_EQ(written, 0u);
 
     // An empty chunk in the middle of an escape changes nothing.

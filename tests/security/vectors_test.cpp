@@ -184,7 +184,7 @@ void check_one_shot(std::string_view in, const placed& p) {
   std::size_t written = 0, replacements = 0;
   EXPECT_EQ(utf8guard_sanitize(in.data(), in.size(), buf.data(), p.sanitized.size(), &written,
                                &replacements),
-            UTF8GUARD_OK)
+            UTF8GUARD_STATUS_OK)
       << p.label;
   EXPECT_EQ(written, p.sanitized.size()) << p.label;
   EXPECT_EQ(replacements, p.all_errors.size()) << p.label;
@@ -199,7 +199,7 @@ void check_one_shot(std::string_view in, const placed& p) {
   utf8guard_result first{};
   const utf8guard_status st =
       utf8guard_decode(in.data(), in.size(), cbuf.data(), cbuf.size(), &count, &first);
-  EXPECT_EQ(st, p.kind == "none" ? UTF8GUARD_OK : UTF8GUARD_ILL_FORMED) << p.label;
+  EXPECT_EQ(st, p.kind == "none" ? UTF8GUARD_STATUS_OK : UTF8GUARD_STATUS_ILL_FORMED) << p.label;
   EXPECT_TRUE(same(first, p));
   EXPECT_EQ(count, p.code_points.size()) << p.label;
 }
@@ -248,8 +248,8 @@ void check_chunks(const placed& p, const std::vector<std::size_t>& cuts) {
   utf8guard_sanitizer cs;
   utf8guard_sanitizer_init(&cs);
   utf8guard::error_scanner scan;
-  utf8guard_scanner cscan;
-  utf8guard_scanner_init(&cscan);
+  utf8guard_error_scanner cscan;
+  utf8guard_error_scanner_init(&cscan);
   std::string out, cout;
   std::vector<utf8guard::result> errors, cerrors;
   auto append = [&out](std::string_view b) { out.append(b); };
@@ -271,11 +271,11 @@ void check_chunks(const placed& p, const std::vector<std::size_t>& cuts) {
     }
     ASSERT_TRUE(s.feed(chunk, append)) << where();
     ASSERT_EQ(utf8guard_sanitizer_feed(&cs, chunk.data(), chunk.size(), append_sink, &cout),
-              UTF8GUARD_OK)
+              UTF8GUARD_STATUS_OK)
         << where();
     ASSERT_TRUE(scan.feed(chunk, collect)) << where();
-    ASSERT_EQ(utf8guard_scanner_feed(&cscan, chunk.data(), chunk.size(), collect_error, &cerrors),
-              UTF8GUARD_OK)
+    ASSERT_EQ(utf8guard_error_scanner_feed(&cscan, chunk.data(), chunk.size(), collect_error, &cerrors),
+              UTF8GUARD_STATUS_OK)
         << where();
     begin = end;
   }
@@ -283,13 +283,13 @@ void check_chunks(const placed& p, const std::vector<std::size_t>& cuts) {
   ASSERT_TRUE(same(utf8guard_validator_finish(&cv), p)) << where();
   ASSERT_EQ(v.bytes_fed(), in.size()) << where();
   ASSERT_TRUE(s.finish(append)) << where();
-  ASSERT_EQ(utf8guard_sanitizer_finish(&cs, append_sink, &cout), UTF8GUARD_OK) << where();
+  ASSERT_EQ(utf8guard_sanitizer_finish(&cs, append_sink, &cout), UTF8GUARD_STATUS_OK) << where();
   ASSERT_TRUE(same_bytes(out, p.sanitized)) << where();
   ASSERT_TRUE(same_bytes(cout, p.sanitized)) << where();
   ASSERT_EQ(s.replacements(), p.all_errors.size()) << where();
   ASSERT_EQ(utf8guard_sanitizer_replacements(&cs), p.all_errors.size()) << where();
   ASSERT_TRUE(scan.finish(collect)) << where();
-  ASSERT_EQ(utf8guard_scanner_finish(&cscan, collect_error, &cerrors), UTF8GUARD_OK) << where();
+  ASSERT_EQ(utf8guard_error_scanner_finish(&cscan, collect_error, &cerrors), UTF8GUARD_STATUS_OK) << where();
   ASSERT_TRUE(same_errors(errors, p)) << where();
   ASSERT_TRUE(same_errors(cerrors, p)) << where();
   assert_no_ascii_swallowed(p, out);

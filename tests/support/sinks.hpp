@@ -1,5 +1,5 @@
 // sinks.hpp - the callbacks the tests hand to the C API's streaming objects
-// (utf8guard_sanitizer, utf8guard_scanner): each records what it is given
+// (utf8guard_sanitizer, utf8guard_error_scanner): each records what it is given
 // in the object its context points to, and never refuses.
 #ifndef UTF8GUARD_TESTS_SUPPORT_SINKS_HPP
 #define UTF8GUARD_TESTS_SUPPORT_SINKS_HPP
