@@ -3,7 +3,8 @@
 //   PATH:LINE:COLUMN: disallowed CATEGORY U+XXXX at byte OFFSET (HEX BYTES)
 // and with --hints, after an ill-formed subpart's line: " [HINT U+XXXX]" or
 // " [HINT]" when it has one.
-// PATH is the argument exactly as given (its bytes, whatever they are).
+// PATH is the argument exactly as given (its bytes, whatever they are). An
+// input that cannot be read shows only in its message on standard error.
 #include "format.hpp"
 #include "report.hpp"
 
@@ -22,35 +23,15 @@ class text_reporter final : public reporter {
     line_.push_back(':');
     append_number(line_, e.column);
     line_.append(": ");
-    line_.append(to_string(e.kind));
-    if (e.kind == error::disallowed) {
-      line_.push_back(' ');
-      line_.append(to_string(e.category));
-      line_.push_back(' ');
-      append_code_point(line_, e.code_point);
-    }
-    line_.append(" at byte ");
-    append_number(line_, e.offset);
-    line_.append(" (");
-    append_hex(line_, e.context, e.shown());
-    line_.push_back(')');
-    if (e.want_hint && e.kind != error::disallowed) {
-      const hint h = e.the_hint();
-      if (h.kind != hint_kind::none) {
-        line_.append(" [");
-        line_.append(to_string(h.kind));
-        if (h.has_value) {
-          line_.push_back(' ');
-          append_code_point(line_, h.value);
-        }
-        line_.push_back(']');
-      }
-    }
+    append_description(line_, e);
     line_.push_back('\n');
     return out_.out(line_);
   }
 
   bool finish(bool, std::uint64_t) override { return !out_.failed(); }
+
+  // The message on standard error is all the text format says.
+  bool unreadable(const std::string&) override { return !out_.failed(); }
 
  private:
   std::string prefix_;
