@@ -48,8 +48,14 @@ void json_plain(std::string& out, std::string_view text) {
   }
 }
 
-void percent_escape(std::string& out, char32_t, std::string_view bytes) {
-  append_percent(out, bytes);
+// github_escape writes a denied character as the visible text %XX per byte:
+// its '%' escaped as %25, so that GitHub's unescaping shows "%0D", never CR.
+void github_escape(std::string& out, char32_t, std::string_view bytes) {
+  for (const char c : bytes) {
+    out.append("%25");
+    append_percent(out, std::string_view(&c, 1));
+    out.erase(out.size() - 3, 1);  // the '%' append_percent wrote
+  }
 }
 
 void github_data_plain(std::string& out, std::string_view text) {
@@ -103,11 +109,11 @@ std::string json_quote_ci(std::string_view raw) {
 }
 
 std::string github_property(std::string_view raw) {
-  return safe_text(raw, github_property_plain, percent_escape);
+  return safe_text(raw, github_property_plain, github_escape);
 }
 
 std::string github_data(std::string_view raw) {
-  return safe_text(raw, github_data_plain, percent_escape);
+  return safe_text(raw, github_data_plain, github_escape);
 }
 
 std::string uri_reference(std::string_view path) {

@@ -28,12 +28,13 @@ std::string json_quote_ci(std::string_view raw);
 
 // github_property is safe_text(raw) escaped for a property of a GitHub
 // workflow command (file=...): % CR LF : , as %25 %0D %0A %3A %2C, the way
-// GitHub's toolkit escapes them, and the denied characters as %XX of their
-// bytes, which GitHub shows as they are.
+// GitHub's toolkit escapes them, and the denied characters as %25XX per
+// byte, which GitHub shows as the text %XX.
 std::string github_property(std::string_view raw);
 
 // github_data is safe_text(raw) escaped for the message of a GitHub workflow
-// command (after "::"): % CR LF as %25 %0D %0A, the denied characters as %XX.
+// command (after "::"): % as %25, the denied characters (CR and LF among
+// them) as %25XX per byte.
 std::string github_data(std::string_view raw);
 
 // uri_reference percent-encodes every byte of a path but the unreserved
