@@ -105,8 +105,9 @@ def json_errors(errors):
 
 
 def summary(files, nbytes, errors):
-    """The --all summary line on stderr, as bytes."""
-    counts = [(k, sum(1 for e in errors if e["kind"] == k)) for k in KINDS]
+    """The --all summary line on stderr, as bytes (the kinds in the order
+    of the kind table, then the characters a policy denied)."""
+    counts = [(k, sum(1 for e in errors if e["kind"] == k)) for k in KINDS + ["disallowed"]]
     noun = lambda n, w: "%d %s%s" % (n, w, "" if n == 1 else "s")
     text = "utf8guard: %s, %s, %s" % (noun(files, "file"), noun(nbytes, "byte"),
                                       noun(len(errors), "error"))
