@@ -85,7 +85,7 @@ JSON output, one object per input, on one line:
   {"path":"a.txt","valid":false,"bytes":1234,"errors":[{"offset":17,"length":1,
    "kind":"overlong","line":2,"column":5}]}
   A path that is not UTF-8 is shown with U+FFFD in place of its bad bytes.
-  An input that cannot be read: {"path":"a.txt","error":"No such file or directory"}
+  One that cannot be read: {"path":"a.txt","error":"No such file or directory"}
 
 CI formats: each finding says what its text line says after PATH:LINE:COLUMN:,
   and an input that cannot be read is a finding of the rule "unreadable".
