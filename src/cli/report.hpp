@@ -62,6 +62,10 @@ void append_code_point(std::string& out, char32_t value);
 // Printable ASCII only, whatever the input holds.
 void append_description(std::string& out, const found_error& e);
 
+// append_hint_members appends the JSON members of a hint that exists:
+// ,"hint":"NAME" and, when it has a value, ,"VALUE_KEY":"U+XXXX".
+void append_hint_members(std::string& out, const hint& h, std::string_view value_key);
+
 // A rule is what a finding is an instance of, for the formats that group
 // findings by rule (SARIF, GitLab): each error kind ("overlong"), each
 // category a policy may deny ("disallowed-bidi"), and "unreadable".

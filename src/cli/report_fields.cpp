@@ -55,6 +55,19 @@ void append_description(std::string& out, const found_error& e) {
   }
 }
 
+void append_hint_members(std::string& out, const hint& h, std::string_view value_key) {
+  out.append(",\"hint\":\"");
+  out.append(to_string(h.kind));
+  out.push_back('"');
+  if (h.has_value) {
+    out.append(",\"");
+    out.append(value_key);
+    out.append("\":\"");
+    append_code_point(out, h.value);
+    out.push_back('"');
+  }
+}
+
 namespace {
 
 // The kinds in the enum's order, the categories in bit order, then unreadable.

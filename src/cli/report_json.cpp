@@ -58,16 +58,7 @@ class json_reporter final : public reporter {
     append_number(entry_, e.column);
     if (e.want_hint && e.kind != error::disallowed) {
       const hint h = e.the_hint();
-      if (h.kind != hint_kind::none) {
-        entry_.append(",\"hint\":\"");
-        entry_.append(to_string(h.kind));
-        entry_.push_back('"');
-        if (h.has_value) {
-          entry_.append(",\"hint_value\":\"");
-          append_code_point(entry_, h.value);
-          entry_.push_back('"');
-        }
-      }
+      if (h.kind != hint_kind::none) append_hint_members(entry_, h, "hint_value");
     }
     entry_.push_back('}');
     if (errors_.append(entry_)) return true;

@@ -48,17 +48,8 @@ class sarif_reporter final : public reporter {
     append_number(entry_, e.length);
     entry_.push_back('}');
     const hint h = e.kind != error::disallowed ? e.the_hint() : hint{};
-    std::string properties;
-    if (h.kind != hint_kind::none) {
-      properties.append("\"hint\":\"");
-      properties.append(to_string(h.kind));
-      properties.push_back('"');
-      if (h.has_value) {
-        properties.append(",\"hintValue\":\"");
-        append_code_point(properties, h.value);
-        properties.push_back('"');
-      }
-    }
+    std::string properties;  // members, each after a comma
+    if (h.kind != hint_kind::none) append_hint_members(properties, h, "hintValue");
     return end(&e, properties);
   }
 
@@ -91,7 +82,7 @@ class sarif_reporter final : public reporter {
     entry_.append("\"}");
     if (!properties.empty()) {
       entry_.append(",\"properties\":{");
-      entry_.append(properties);
+      entry_.append(properties, 1, std::string::npos);  // less the first comma
       entry_.push_back('}');
     }
     entry_.append("}\n");

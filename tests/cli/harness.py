@@ -213,6 +213,20 @@ def shell_quote(arg):
     return shlex.quote(os.fsdecode(arg))
 
 
+def tool_on_path(folder):
+    """Makes folder/utf8guard, a script that runs the CLI under test (and
+    UTF8GUARD_CLI_WRAPPER), for what finds utf8guard on PATH; returns an
+    environment with folder first on PATH."""
+    os.makedirs(folder, exist_ok=True)
+    tool = os.path.join(folder, "utf8guard")
+    with open(tool, "w") as f:
+        f.write("#!/bin/sh\nexec %s \"$@\"\n" % " ".join(shell_quote(a) for a in WRAPPER + [CLI]))
+    os.chmod(tool, 0o755)
+    env = dict(os.environ, PATH=folder + os.pathsep + os.environ["PATH"])
+    env.pop("UTF8GUARD_KERNEL", None)
+    return env
+
+
 # ---- test plumbing ------------------------------------------------------------
 
 USAGE_HINT = b"utf8guard: try 'utf8guard --help' for more information\n"

@@ -19,7 +19,6 @@ clean repository passes."""
 import json
 import os
 import shutil
-import stat
 import subprocess
 import unittest
 import urllib.parse
@@ -100,15 +99,7 @@ SOURCE = test_policy.PROFILES["source"]
 class CiTemplates(CliTest):
     def setUp(self):
         super().setUp()
-        bin_dir = self.path("bin")
-        os.mkdir(bin_dir)
-        tool = os.path.join(bin_dir, "utf8guard")
-        with open(tool, "w") as f:
-            f.write("#!/bin/sh\nexec %s \"$@\"\n" % " ".join(
-                harness.shell_quote(a) for a in harness.WRAPPER + [harness.CLI]))
-        os.chmod(tool, os.stat(tool).st_mode | stat.S_IXUSR)
-        self.env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"])
-        self.env.pop("UTF8GUARD_KERNEL", None)
+        self.env = harness.tool_on_path(self.path("bin"))
         yaml = yaml_module()
         with open(os.path.join(EXAMPLES, "ci", "github-actions.yml")) as f:
             steps = yaml.safe_load(f)["jobs"]["utf8guard"]["steps"]

@@ -9,7 +9,6 @@ PATH. Without pre-commit or git the test skips, except under CI=true."""
 
 import os
 import shutil
-import stat
 import subprocess
 import unittest
 
@@ -37,19 +36,11 @@ class PreCommit(CliTest):
             if os.environ.get("CI") == "true":
                 self.fail("%s not installed (scripts/install-deps.sh)" % ", ".join(missing))
             self.skipTest("needs %s" % ", ".join(missing))
-        bin_dir = self.path("bin")
-        os.mkdir(bin_dir)
-        tool = os.path.join(bin_dir, "utf8guard")
-        with open(tool, "w") as f:
-            f.write("#!/bin/sh\nexec %s \"$@\"\n" % " ".join(
-                harness.shell_quote(a) for a in harness.WRAPPER + [harness.CLI]))
-        os.chmod(tool, os.stat(tool).st_mode | stat.S_IXUSR)
-        self.env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ["PATH"],
+        self.env = dict(harness.tool_on_path(self.path("bin")),
                         PRE_COMMIT_HOME=self.path("cache"), HOME=self.dir,
                         GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.com",
                         GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com",
                         GIT_CONFIG_NOSYSTEM="1")
-        self.env.pop("UTF8GUARD_KERNEL", None)
         # The hooks' repository: this project's .pre-commit-hooks.yaml, committed.
         self.hooks = self.path("hooks")
         os.mkdir(self.hooks)
