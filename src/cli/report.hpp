@@ -1,7 +1,7 @@
 // report.hpp - what check says about one input: the errors it finds, in order,
 // then the verdict, or that it could not be read. The formats (text, JSON
 // Lines, SARIF, GitHub workflow commands, GitLab Code Quality) differ only in
-// how they print it; every one says the same words (append_description).
+// how they print it; every one says the same words (found_error::describe).
 #ifndef UTF8GUARD_CLI_REPORT_HPP
 #define UTF8GUARD_CLI_REPORT_HPP
 
@@ -17,17 +17,24 @@
 
 namespace utf8guard::cli {
 
-// kContextBytes: the bytes shown from an error's offset. kHintAhead and
-// kHintBehind: the bytes around it that a hint may read (explain()).
+// kContextBytes: the checked bytes a report shows from an error's offset.
+// kHintAhead and kHintBehind: the checked bytes around it that a hint may
+// read (explain()). kUnitMax: the input bytes that carry one checked byte at
+// most (an escape %XX with --percent).
 inline constexpr unsigned kContextBytes = 4;
-inline constexpr unsigned kHintAhead = 6;
-inline constexpr unsigned kHintBehind = 3;
+inline constexpr unsigned kHintAhead = UTF8GUARD_DESCRIBE_AHEAD;
+inline constexpr unsigned kHintBehind = UTF8GUARD_DESCRIBE_BEHIND;
+inline constexpr unsigned kUnitMax = 3;
+static_assert(kHintAhead * kUnitMax == UTF8GUARD_DESCRIBE_PERCENT_AHEAD &&
+              kHintBehind * kUnitMax == UTF8GUARD_DESCRIBE_PERCENT_BEHIND);
 
 // found_error is one maximal subpart, or one denied character (kind
-// disallowed, with its category and code point), with its position. context
-// holds the input's bytes from offset: the subpart and what follows, 4 bytes
-// in all, or 6 when hints are asked for (fewer only at the end of the input);
-// before holds up to 3 bytes before offset, for hints.
+// disallowed, with its category and code point), with its position. window
+// holds the input bytes kept around it (the encoded ones with --percent):
+// window_at of them before offset, then the subpart and what follows, as many
+// as the report shows (its checked bytes: 4, or 6 when hints are asked for,
+// fewer only at the end of the input). The library's describe and explain
+// read them: one formatter for the CLI and every other caller.
 struct found_error {
   error kind = error::none;
   std::uint64_t offset = 0;
@@ -36,31 +43,23 @@ struct found_error {
   std::uint64_t column = 0;
   utf8guard::category category = utf8guard::category::none;
   char32_t code_point = 0;
-  unsigned char context[kHintAhead] = {};
-  unsigned context_len = 0;
-  unsigned char before[kHintBehind] = {};
-  unsigned before_len = 0;
-  std::uint64_t input_offset = 0;  // offset from the start of the whole input, for hints
-  bool want_hint = false;          // --hints: the description names the hint
-  [[nodiscard]] unsigned shown() const noexcept {
-    return context_len < kContextBytes ? context_len : kContextBytes;
-  }
-  // the_hint is explain() over the bytes kept around the error: exact,
-  // because a hint reads no further than they reach.
+  unsigned char window[(kHintBehind + kHintAhead) * kUnitMax] = {};
+  unsigned window_len = 0;
+  unsigned window_at = 0;
+  bool percent = false;
+  bool want_hint = false;  // --hints: the description names the hint
+  // the_hint is explain() over the window: exact, because a hint reads no
+  // further than it reaches.
   [[nodiscard]] hint the_hint() const noexcept;
+  // describe appends the text after "PATH:LINE:COLUMN: " to out, what every
+  // format says of the finding, e.g. "overlong at byte 166 (C0 AF 2E 2E)"
+  // (printable ASCII only, whatever the input holds).
+  void describe(std::string& out) const;
 };
 
 // append_code_point appends "U+" and 4 to 6 uppercase hex digits (as many
 // as the value needs, at least 4).
 void append_code_point(std::string& out, char32_t value);
-
-// append_description appends what every format says of a finding: the text
-// line's words after "PATH:LINE:COLUMN: ", e.g.
-//   overlong at byte 166 (C0 AF 2E 2E)
-//   disallowed bidi U+202E at byte 6 (E2 80 AE 20)
-//   surrogate at byte 1 (ED A0 BD ED) [cesu8_pair U+1F600]   (with --hints)
-// Printable ASCII only, whatever the input holds.
-void append_description(std::string& out, const found_error& e);
 
 // append_hint_members appends the JSON members of a hint that exists:
 // ,"hint":"NAME" and, when it has a value, ,"VALUE_KEY":"U+XXXX".

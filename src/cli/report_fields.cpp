@@ -1,23 +1,50 @@
 // report_fields.cpp - what every report format prints alike: code points as
-// U+XXXX, an error's hint, the description of a finding, the rules and the
-// fingerprints.
-#include "format.hpp"
+// U+XXXX, an error's message and hint, which the library writes from the
+// bytes kept around the error, the rules and the fingerprints.
 #include "report.hpp"
 
 namespace utf8guard::cli {
+namespace {
+
+// The result that the window's bytes belong to. With --percent the decoded
+// offset matters only as "is it 0" (the utf16_bom hint), and the decoded
+// stream starts where the encoded one does.
+percent_result as_result(const found_error& e) noexcept {
+  percent_result r;
+  r.kind = e.kind;
+  r.offset = e.offset;
+  r.length = e.length;
+  r.category = e.category;
+  r.code_point = e.code_point;
+  r.decoded_offset = e.offset;
+  return r;
+}
+
+std::string_view window_of(const found_error& e) noexcept {
+  return {reinterpret_cast<const char*>(e.window), e.window_len};
+}
+
+}  // namespace
 
 hint found_error::the_hint() const noexcept {
-  // The kept bytes, before then from the offset, as one small input; the
-  // offset inside it is before_len. Whether the error is at byte 0 of the
-  // whole input matters to one rule (utf16_bom), so the window starts there
-  // only when the input does.
-  unsigned char window[kHintBehind + kHintAhead];
-  for (unsigned k = 0; k < before_len; ++k) window[k] = before[k];
-  for (unsigned k = 0; k < context_len; ++k) window[before_len + k] = context[k];
-  const std::string_view bytes(reinterpret_cast<const char*>(window), before_len + context_len);
-  const hint h = explain(bytes, before_len);
-  if (h.kind == hint_kind::utf16_bom && input_offset != 0) return {};
+  const percent_result r = as_result(*this);
+  const std::uint64_t base = offset - window_at;
+  if (percent) return explain(window_of(*this), r, base);
+  const hint h = explain(window_of(*this), window_at);
+  if (h.kind == hint_kind::utf16_bom && offset != 0) return {};
   return h;
+}
+
+void found_error::describe(std::string& out) const {
+  const percent_result r = as_result(*this);
+  const unsigned flags = want_hint ? describe_hint : 0;
+  const std::uint64_t base = offset - window_at;
+  char text[describe_max];
+  const std::size_t n =
+      percent ? utf8guard::describe(window_of(*this), r, text, sizeof text, flags, base)
+              : utf8guard::describe(window_of(*this), static_cast<const result&>(r), text,
+                                    sizeof text, flags, base);
+  out.append(text, n < sizeof text ? n : sizeof text - 1);
 }
 
 void append_code_point(std::string& out, char32_t value) {
@@ -26,33 +53,6 @@ void append_code_point(std::string& out, char32_t value) {
   int digits = 4;
   while (digits < 8 && (value >> (4 * digits)) != 0) ++digits;
   for (int k = digits - 1; k >= 0; --k) out.push_back(kDigits[(value >> (4 * k)) & 0xF]);
-}
-
-void append_description(std::string& out, const found_error& e) {
-  out.append(to_string(e.kind));
-  if (e.kind == error::disallowed) {
-    out.push_back(' ');
-    out.append(to_string(e.category));
-    out.push_back(' ');
-    append_code_point(out, e.code_point);
-  }
-  out.append(" at byte ");
-  append_number(out, e.offset);
-  out.append(" (");
-  append_hex(out, e.context, e.shown());
-  out.push_back(')');
-  if (e.want_hint && e.kind != error::disallowed) {
-    const hint h = e.the_hint();
-    if (h.kind != hint_kind::none) {
-      out.append(" [");
-      out.append(to_string(h.kind));
-      if (h.has_value) {
-        out.push_back(' ');
-        append_code_point(out, h.value);
-      }
-      out.push_back(']');
-    }
-  }
 }
 
 void append_hint_members(std::string& out, const hint& h, std::string_view value_key) {
@@ -152,7 +152,12 @@ std::string fingerprint_source::next(const found_error* e) {
   mix(path_.data(), path_.size() + 1);  // with its NUL: the fields cannot run together
   const std::string_view id = rule(index).id;
   mix(id.data(), id.size());
-  if (e != nullptr) mix(e->context, e->shown());
+  if (e != nullptr) {
+    // The input's first bytes from the offset (encoded ones with --percent),
+    // as many as every format keeps, hints or not.
+    const unsigned kept = e->window_len - e->window_at;
+    mix(e->window + e->window_at, kept < kContextBytes ? kept : kContextBytes);
+  }
   unsigned char count[8];
   for (unsigned k = 0; k < 8; ++k) count[k] = static_cast<unsigned char>(nth >> (8 * k));
   mix(count, sizeof count);

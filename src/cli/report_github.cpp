@@ -28,7 +28,7 @@ class github_reporter final : public reporter {
     line_.append(",title=utf8guard ");
     line_.append(rule(rule_index(&e)).id);
     line_.append("::");
-    append_description(line_, e);
+    e.describe(line_);
     line_.push_back('\n');
     return out_.out(line_);
   }

@@ -21,7 +21,7 @@ class gitlab_reporter final : public reporter {
 
   bool error(const found_error& e) override {
     std::string text;
-    append_description(text, e);
+    e.describe(text);
     return put(&e, text, e.line);
   }
 

@@ -36,7 +36,7 @@ class sarif_reporter final : public reporter {
 
   bool error(const found_error& e) override {
     std::string text;
-    append_description(text, e);
+    e.describe(text);
     start(&e, text);
     entry_.append(",\"region\":{\"startLine\":");
     append_number(entry_, e.line);

@@ -23,7 +23,7 @@ class text_reporter final : public reporter {
     line_.push_back(':');
     append_number(line_, e.column);
     line_.append(": ");
-    append_description(line_, e);
+    e.describe(line_);
     line_.push_back('\n');
     return out_.out(line_);
   }

@@ -28,6 +28,7 @@
 #include "hex.hpp"
 #include "kernel_check.hpp"
 #include "kernels.hpp"
+#include "message_reference.hpp"
 #include "reference.hpp"
 #include "results.hpp"
 #include "sinks.hpp"
@@ -157,9 +158,11 @@ void check_guarded(const guarded_buffer& g) {
   }
   if (!sanitized.empty()) {  // one byte short: refused, and nothing past the end
     guarded_output out(sanitized.size() - 1);
-    ASSERT_EQ(utf8guard::sanitize_to(in, out.data(), out.size()), SIZE_MAX);
-    ASSERT_EQ(utf8guard_sanitize(in.data(), in.size(), out.data(), out.size(), nullptr, nullptr),
+    ASSERT_EQ(utf8guard::sanitize_to(in, out.data(), out.size()), sanitized.size());
+    std::size_t needed = 0;
+    ASSERT_EQ(utf8guard_sanitize(in.data(), in.size(), out.data(), out.size(), &needed, nullptr),
               UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+    ASSERT_EQ(needed, sanitized.size());
   }
   {
     std::string out;
@@ -233,6 +236,24 @@ void check_guarded(const guarded_buffer& g) {
     }
   }
 
+  // Messages read only the bytes they are given: each error described from
+  // the whole input and from a window that starts 3 bytes before it; and
+  // truncation at the lengths that reach the guard.
+  for (const reference::error& e : all) {
+    const utf8guard::result r = utf8guard::testing::from_reference(e);
+    const std::string want = reference::message(in, e, true);
+    ASSERT_EQ(utf8guard::describe(in, r, utf8guard::describe_hint), want);
+    const std::size_t from = e.offset < 3 ? 0 : e.offset - 3;
+    ASSERT_EQ(utf8guard::describe(in.substr(from), r, utf8guard::describe_hint, from), want);
+  }
+  for (std::size_t max : {std::size_t{0}, std::size_t{1}, in.size() / 2, in.size() - 3,
+                          in.size() - 2, in.size() - 1, in.size(), in.size() + 1}) {
+    if (max > in.size() + 1) continue;  // in.size() - k wrapped around
+    ASSERT_EQ(utf8guard::truncate(in, max).size(), reference::truncate(in, max, false));
+    ASSERT_EQ(utf8guard_truncate(in.data(), in.size(), max, UTF8GUARD_TRUNCATE_KEEP_ILL_FORMED),
+              reference::truncate(in, max, true));
+  }
+
   // decode into an output of exactly the needed capacity, against a guard.
   std::u32string got;
   ASSERT_TRUE(same(utf8guard::decode(in, got), first));
@@ -274,6 +295,7 @@ void check_encode_guarded(const std::u32string& cps, guarded_buffer::side side) 
     ASSERT_EQ(
         utf8guard_encode(in, cps.size(), short_out.data(), short_out.size(), &written, nullptr),
         UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+    ASSERT_EQ(written, want.size());
   }
 }
 
