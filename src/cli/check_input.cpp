@@ -453,7 +453,7 @@ struct where_reading {
 template <class Checker>
 bool wait_for_input(int fd, Checker& checker) {
   if (!checker.waiting()) return true;
-  pollfd p{fd, POLLIN, 0};
+  pollfd p{fd, static_cast<short>(POLLIN), 0};
   int ready;
   do {
     ready = ::poll(&p, 1, kContextWaitMs);
