@@ -40,11 +40,7 @@ static void* ngx_http_utf8guard_create_loc_conf(ngx_conf_t* cf);
 static char* ngx_http_utf8guard_merge_loc_conf(ngx_conf_t* cf, void* parent, void* child);
 static char* ngx_http_utf8guard_rule(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
 static char* ngx_http_utf8guard_status(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
-
-static ngx_conf_enum_t ngx_http_utf8guard_modes[] = {
-    {ngx_string("block"), NGX_HTTP_UTF8GUARD_BLOCK},
-    {ngx_string("detect"), NGX_HTTP_UTF8GUARD_DETECT},
-    {ngx_null_string, 0}};
+static char* ngx_http_utf8guard_mode(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
 
 #define NGX_HTTP_UTF8GUARD_CONF (NGX_HTTP_MAIN_CONF | NGX_HTTP_SRV_CONF | NGX_HTTP_LOC_CONF)
 #define NGX_HTTP_UTF8GUARD_RULE(slot, name)                                           \
@@ -55,8 +51,7 @@ static ngx_command_t ngx_http_utf8guard_commands[] = {
     {ngx_string("utf8guard"), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_FLAG, ngx_conf_set_flag_slot,
      NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_utf8guard_loc_conf_t, enable), NULL},
     {ngx_string("utf8guard_mode"), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_TAKE1,
-     ngx_conf_set_enum_slot, NGX_HTTP_LOC_CONF_OFFSET,
-     offsetof(ngx_http_utf8guard_loc_conf_t, mode), &ngx_http_utf8guard_modes},
+     ngx_http_utf8guard_mode, NGX_HTTP_LOC_CONF_OFFSET, 0, NULL},
     {ngx_string("utf8guard_status"), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_TAKE1,
      ngx_http_utf8guard_status, NGX_HTTP_LOC_CONF_OFFSET, 0, NULL},
     NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_TARGET, "utf8guard_target"),
@@ -147,6 +142,23 @@ static char* ngx_http_utf8guard_status(ngx_conf_t* cf, ngx_command_t* cmd, void*
     return NGX_CONF_ERROR;
   }
   lcf->status = (ngx_uint_t)status;
+  return NGX_CONF_OK;
+}
+
+static char* ngx_http_utf8guard_mode(ngx_conf_t* cf, ngx_command_t* cmd, void* conf) {
+  ngx_http_utf8guard_loc_conf_t* lcf = conf;
+  ngx_str_t* value = cf->args->elts;
+  if (lcf->mode != NGX_CONF_UNSET_UINT) return "is duplicate";
+  if (value[1].len == 5 && ngx_strncmp(value[1].data, "block", 5) == 0) {
+    lcf->mode = NGX_HTTP_UTF8GUARD_BLOCK;
+  } else if (value[1].len == 6 && ngx_strncmp(value[1].data, "detect", 6) == 0) {
+    lcf->mode = NGX_HTTP_UTF8GUARD_DETECT;
+  } else {
+    ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                       "invalid value \"%V\" in \"%V\" directive: expected \"block\" or \"detect\"",
+                       &value[1], &cmd->name);
+    return NGX_CONF_ERROR;
+  }
   return NGX_CONF_OK;
 }
 

@@ -87,6 +87,12 @@ SITE = """
         utf8guard_status 403;
         proxy_pass http://127.0.0.1:{port}/sink/;
     }}
+    location /strict/ {{
+        utf8guard_target strict;
+        utf8guard_body_json off;
+        utf8guard_body_other "strict";
+        proxy_pass http://127.0.0.1:{port}/sink/;
+    }}
     location /return/ {{
         return 200 "ok\\n";
     }}
