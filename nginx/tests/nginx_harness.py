@@ -106,7 +106,7 @@ pid {prefix}/nginx.pid;
 error_log {prefix}/error.log info;
 events {{ worker_connections 256; }}
 http {{
-    log_format ug '$status "$utf8guard"';
+    log_format ug '{log_format}';
     access_log {prefix}/access.log ug;
     client_body_temp_path {prefix}/body;
     proxy_temp_path {prefix}/proxy;
@@ -125,10 +125,12 @@ http {{
 
 class Nginx:
     """nginx in a temporary prefix. http: directives of the http block;
-    server: of the server block (SITE by default). wrapper: a command
-    prefixed to nginx (valgrind), which then runs as one process."""
+    server: of the server block (SITE by default, formatted with port).
+    modules: the dynamic modules to load (the utf8guard module by default).
+    wrapper: a command prefixed to nginx (valgrind), which then runs as one
+    process."""
 
-    def __init__(self, http="utf8guard on;", server=None, wrapper=None, module=True,
+    def __init__(self, http="utf8guard on;", server=None, wrapper=None, modules=None,
                  start_timeout=15):
         self.prefix = tempfile.mkdtemp(prefix="utf8guard-nginx-")
         # Workers run as an unprivileged user when nginx starts as root: they
@@ -138,7 +140,7 @@ class Nginx:
         self.http = http
         self.server = SITE if server is None else server
         self.wrapper = wrapper or []
-        self.module = module
+        self.modules = [MODULE] if modules is None else modules
         self.start_timeout = start_timeout
         self.proc = None
         self.log_mark = 0
@@ -148,8 +150,10 @@ class Nginx:
     def write_conf(self, http=None):
         if http is not None:
             self.http = http
-        load = "load_module %s;" % MODULE if self.module else ""
-        text = CONF.format(load=load, master="off" if self.wrapper else "on", prefix=self.prefix,
+        load = "".join("load_module %s;\n" % m for m in self.modules)
+        log_format = '$status "$utf8guard"' if MODULE in self.modules else "$status"
+        text = CONF.format(load=load, log_format=log_format,
+                           master="off" if self.wrapper else "on", prefix=self.prefix,
                            port=self.port, http=self.http,
                            server=self.server.format(port=self.port))
         with open(self.conf, "w") as f:
