@@ -211,9 +211,19 @@ class Nginx:
         with open(os.path.join(self.prefix, "stderr.log"), "rb") as f:
             return f.read().decode(errors="replace")
 
-    def reload(self):
+    def reload(self, timeout=15):
+        """`nginx -s reload`: (exit status, stderr). When it succeeds, returns
+        once the old workers are gone, so that new connections all meet the
+        new configuration."""
+        old = set(self.worker_pids())
         p = subprocess.run(self.command("-s", "reload"), stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, timeout=30)
+        deadline = time.monotonic() + timeout
+        while p.returncode == 0 and time.monotonic() < deadline:
+            now = set(self.worker_pids())
+            if now and not now & old:
+                break
+            time.sleep(0.05)
         return p.returncode, p.stderr.decode(errors="replace")
 
     def worker_pids(self):
