@@ -186,9 +186,13 @@ class Nginx:
                 raise RuntimeError("nginx exited at start: %s" % self.output())
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
             except OSError:
                 time.sleep(0.05)
+                continue
+            # The master listens before its worker runs.
+            if self.wrapper or self.worker_pids():
+                return
+            time.sleep(0.05)
         self.stop()
         raise RuntimeError("nginx did not listen within %d s" % self.start_timeout)
 
