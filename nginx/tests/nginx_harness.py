@@ -269,6 +269,18 @@ class Nginx:
             return read_response(s)[0]
 
 
+class SiteTest(unittest.TestCase):
+    """Tests that share one nginx serving SITE with the module's defaults."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.nginx = Nginx().__enter__()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.nginx.__exit__(None, None, None)
+
+
 def request(method, target, headers=(), body=None, chunked=False):
     """One HTTP/1.1 request as bytes (target and header values raw)."""
     lines = [method + b" " + target + b" HTTP/1.1", b"Host: localhost"]

@@ -7,10 +7,9 @@ there (a percent-encoded row in a header or a JSON string is plain ASCII
 there). Multilingual text in every part is never blocked."""
 
 import os
-import unittest
 
 import nginx_harness as h
-from nginx_harness import Nginx, finding, request
+from nginx_harness import finding, request
 
 VECTORS = os.path.join(h.ROOT, "security", "vectors", "vectors.tsv")
 
@@ -79,15 +78,7 @@ PARTS = {"path": (path_case, carried_in_target), "query": (query_case, carried_i
          "json": (json_case, None)}
 
 
-class Attacks(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.nginx = Nginx().__enter__()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nginx.__exit__(None, None, None)
-
+class Attacks(h.SiteTest):
     def check(self, raw, part, data, deny, percent):
         want = finding(part, data, deny, percent)
         status = self.nginx.exchange(raw)

@@ -4,12 +4,10 @@ encoding in 1-byte chunks with the error at every position, pipelined
 keep-alive requests, clients that stop in the middle of a body, and a 100 MiB
 body during which the worker's memory stays flat."""
 
-import socket
 import time
-import unittest
 
 import nginx_harness as h
-from nginx_harness import Nginx, finding, read_response, request
+from nginx_harness import finding, read_response, request
 
 BASE = "café שלום 月 text".encode()
 JSON_TYPE = [(b"Content-Type", b"application/json")]
@@ -26,15 +24,7 @@ def rss_kib(pid):
     raise RuntimeError("no VmRSS for %d" % pid)
 
 
-class Bodies(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.nginx = Nginx().__enter__()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nginx.__exit__(None, None, None)
-
+class Bodies(h.SiteTest):
     def expect(self, raw, want):
         status = self.nginx.exchange(raw)
         got = self.nginx.new_findings()

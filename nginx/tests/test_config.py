@@ -50,15 +50,7 @@ class Directives(unittest.TestCase):
         self.assertEqual(status, 0, err)
 
 
-class Site(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.nginx = Nginx().__enter__()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nginx.__exit__(None, None, None)
-
+class Site(h.SiteTest):
     def expect(self, raw, status, findings):
         self.assertEqual(self.nginx.exchange(raw), status)
         self.assertEqual(self.nginx.new_findings(), findings)
