@@ -10,8 +10,10 @@ the OWASP CRS (nginx/compare_modsecurity.py's "CRS" setup), side by side.
             queries), read into memory (client_body_buffer_size) and passed
             to a second server by proxy_pass: the module's body check
 
-The setups alternate, ROUNDS times each, DURATION seconds a run; the table
-gives each setup's median and the ratio of the medians.
+The setups alternate, ROUNDS times each, DURATION seconds a run; the tables
+give each setup's median requests per second and the worker's median CPU time
+per request (user + system, from /proc: on a shared machine the steadier
+figure), and the ratios of the medians to "module off".
 
 Usage: bench/nginx/speed.py --module PATH [--data FILE] [--rounds N]
        [--duration S] [--connections C]
@@ -61,15 +63,28 @@ def cpu_name():
     return platform.processor()
 
 
-def wrk(port, args, env):
+def cpu_seconds(pid):
+    """User + system CPU time of a process, in seconds."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(n, args, env):
+    """One wrk run: (requests per second, worker CPU microseconds per request)."""
+    port = n.port
+    worker = n.worker_pids()[0]
+    cpu0 = cpu_seconds(worker)
     cmd = ["wrk", "-t1", "-c%d" % args.connections, "-d%ds" % args.duration,
            "-s", os.path.join(HERE, "requests.lua"), "http://127.0.0.1:%d/" % port]
     out = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          timeout=args.duration + 60).stdout.decode()
+    cpu = cpu_seconds(worker) - cpu0
     m = re.search(r"Requests/sec:\s+([\d.]+)", out)
-    if not m or "Non-2xx" in out:
+    total = re.search(r"(\d+) requests in", out)
+    if not m or not total or "Non-2xx" in out:
         raise RuntimeError("wrk: " + out)
-    return float(m.group(1))
+    return float(m.group(1)), cpu * 1e6 / int(total.group(1))
 
 
 def measure(setups, args, env, form):
@@ -91,7 +106,7 @@ def measure(setups, args, env, form):
             n.start()
         for _ in range(args.rounds):
             for name, n in running:
-                results[name].append(wrk(n.port, args, env))
+                results[name].append(wrk(n, args, env))
     finally:
         for _, n in running:
             n.__exit__(None, None, None)
@@ -99,12 +114,14 @@ def measure(setups, args, env, form):
 
 
 def table(title, results, base):
-    lines = ["| %s | median req/s | runs | ratio to %s |" % (title, base), "|---|---:|---|---:|"]
-    b = statistics.median(results[base])
+    lines = ["| %s | median req/s | runs | ratio | worker CPU µs/request | ratio |" % title,
+             "|---|---:|---|---:|---:|---:|"]
+    rate = {name: statistics.median(r for r, _ in runs) for name, runs in results.items()}
+    cpu = {name: statistics.median(c for _, c in runs) for name, runs in results.items()}
     for name, runs in results.items():
-        m = statistics.median(runs)
-        lines.append("| %s | %.0f | %s | %.3f |" % (name, m, " ".join("%.0f" % r for r in runs),
-                                                     m / b))
+        lines.append("| %s | %.0f | %s | %.3f | %.1f | %.3f |" % (
+            name, rate[name], " ".join("%.0f" % r for r, _ in runs), rate[name] / rate[base],
+            cpu[name], cpu[base] / cpu[name]))
     return "\n".join(lines)
 
 
@@ -141,6 +158,7 @@ def main():
           (commit, cpu_name(), os.cpu_count(), args.connections, args.duration, args.rounds,
            subprocess.run([args.nginx, "-v"], stderr=subprocess.PIPE).stderr.decode().strip()
            .split("/")[-1]))
+    print("Ratios are to \"module off\" (the CPU ratio as off/on: above 1 is cheaper).")
     print()
     print(table("targets + 12 headers", targets, "module off"))
     print()
