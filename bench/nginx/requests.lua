@@ -1,8 +1,9 @@
--- requests.lua - wrk sends the request lines of UTF8GUARD_BENCH_DATA (one
--- "METHOD TARGET HTTP/1.1" a line), in turn, each with a dozen ordinary
--- headers (HEAD as GET: wrk's parser would wait for the body that the
--- Content-Length of a HEAD response announces); with UTF8GUARD_BENCH_FORM=N instead, a POST of an N-byte
--- application/x-www-form-urlencoded body made of those targets' queries.
+-- requests.lua - wrk sends the request lines of UTF8GUARD_BENCH_REQUESTS
+-- (one "METHOD TARGET HTTP/1.1" a line) in turn, each with a dozen ordinary
+-- headers; HEAD goes as GET, since wrk's parser would wait for the body that
+-- a HEAD response's Content-Length announces. With UTF8GUARD_BENCH_FORM=N
+-- instead: a POST of an N-byte application/x-www-form-urlencoded body made
+-- of those targets' queries.
 local headers = {
   ["Host"] = "bench.example",
   ["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Firefox/115.0",
@@ -18,7 +19,7 @@ local headers = {
   ["X-Forwarded-For"] = "203.0.113.7",
 }
 
-local path = os.getenv("UTF8GUARD_BENCH_DATA")
+local path = os.getenv("UTF8GUARD_BENCH_REQUESTS")
 local lines = {}
 for line in io.lines(path) do
   local method, target = line:match("^(%u+) (%S+)")

@@ -17,7 +17,8 @@ figure), and the ratios of the medians to "module off".
 
 Usage: bench/nginx/speed.py --module PATH [--data FILE] [--rounds N]
        [--duration S] [--connections C]
-The data file: --data, or UTF8GUARD_BENCH_DATA (lines "METHOD TARGET HTTP/1.1").
+The request lines ("METHOD TARGET HTTP/1.1", one a line): --data FILE, else
+$UTF8GUARD_BENCH_DATA/urls/requests_1MiB.txt (the benchmarks' data folder).
 """
 
 import argparse
@@ -129,16 +130,18 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nginx", default="/usr/sbin/nginx")
     parser.add_argument("--module", required=True)
-    parser.add_argument("--data", default=os.environ.get("UTF8GUARD_BENCH_DATA"))
+    folder = os.environ.get("UTF8GUARD_BENCH_DATA")
+    parser.add_argument("--data", default=folder and os.path.join(folder, "urls",
+                                                                  "requests_1MiB.txt"))
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--duration", type=int, default=4)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--form-bytes", type=int, default=10 << 20)
     args = parser.parse_args()
-    if not args.data:
-        parser.error("give the data file: --data FILE or UTF8GUARD_BENCH_DATA")
+    if not args.data or not os.path.isfile(args.data):
+        parser.error("no request lines: give --data FILE or UTF8GUARD_BENCH_DATA=FOLDER")
     h.NGINX, h.MODULE = args.nginx, os.path.abspath(args.module)
-    env = dict(os.environ, UTF8GUARD_BENCH_DATA=os.path.abspath(args.data))
+    env = dict(os.environ, UTF8GUARD_BENCH_REQUESTS=os.path.abspath(args.data))
 
     scratch = h.Nginx(modules=[])  # a prefix for ModSecurity's rules file
     try:
