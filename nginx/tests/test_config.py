@@ -69,6 +69,14 @@ class Site(h.SiteTest):
         # The rewrite phase's handlers: the module's runs before `return`.
         self.expect(request(b"GET", b"/return/?" + OVERLONG), 400, [bad])
         self.expect(request(b"GET", b"/return/?v=%C3%A9"), 200, [])
+        # The body follows the location's setting too.
+        json = [(b"Content-Type", b"application/json")]
+        body = b'{"a":"\xf4\x90\x80\x80"}'
+        want = finding("body", body, h.JSON, False)
+        self.expect(request(b"POST", b"/on/", json, body, chunked=True), 400, [want])
+        self.expect(request(b"POST", b"/off/", json, body, chunked=True), 200, [])
+        self.expect(request(b"POST", b"/detect/", json, body, chunked=True), 200, [want])
+        self.expect(request(b"POST", b"/forbidden/", json, body), 403, [want])
 
     def test_rules_per_part(self):
         bidi = finding("query", BIDI, h.TARGET, True)
