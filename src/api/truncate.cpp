@@ -46,9 +46,7 @@ std::string_view truncate(std::string_view bytes, std::size_t max,
 extern "C" {
 
 size_t utf8guard_truncate(const char* data, size_t len, size_t max, utf8guard_truncate_mode mode) {
-  int m;  // any int a C caller passes, read before it is compared
-  static_assert(sizeof m == sizeof mode, "C enums are int-sized");
-  std::memcpy(&m, &mode, sizeof m);
+  const int m = utf8guard::detail::c_int(mode);
   if (m != UTF8GUARD_TRUNCATE_WELL_FORMED && m != UTF8GUARD_TRUNCATE_KEEP_ILL_FORMED) return 0;
   return utf8guard::truncate(utf8guard::detail::c_bytes(data, len), max,
                              static_cast<utf8guard::truncate_mode>(m))

@@ -31,13 +31,23 @@ inline percent_result from_c(const utf8guard_percent_result& r) noexcept {
   return out;
 }
 
+// c_int reads an enum argument a C caller passed as the int it holds: a C
+// caller may pass any int in an enum parameter, but loading a value outside
+// the enumerators' range into a C++ enum is undefined, so the C entry points
+// read its bytes first and compare after.
+template <class Enum>
+int c_int(const Enum& e) noexcept {
+  static_assert(sizeof(Enum) == sizeof(int), "C enums are int-sized on every supported ABI");
+  int value;
+  std::memcpy(&value, &e, sizeof value);
+  return value;
+}
+
 // from_caller converts a result that a C caller hands in, whose kind may be
 // any int: one outside error's range becomes a value to_string calls
 // "unknown" (loading it into error as it is would be undefined).
 inline result from_caller(utf8guard_result r) noexcept {
-  int kind;
-  static_assert(sizeof kind == sizeof r.kind, "C enums are int-sized");
-  std::memcpy(&kind, &r.kind, sizeof kind);
+  int kind = c_int(r.kind);
   if (kind < 0 || kind > 0xFF) kind = 0xFF;
   r.kind = UTF8GUARD_ERROR_NONE;
   result out = from_c(r);

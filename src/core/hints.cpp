@@ -159,19 +159,3 @@ std::string_view to_string(hint_kind kind) noexcept {
 
 }  // namespace utf8guard
 
-extern "C" {
-
-utf8guard_hint utf8guard_explain(const char* data, size_t len, size_t offset) {
-  return utf8guard::detail::to_c(
-      utf8guard::explain(utf8guard::detail::c_bytes(data, len), offset));
-}
-
-const char* utf8guard_hint_name(utf8guard_hint_kind kind) {
-  int value;  // any int a C caller passes, read before it is compared
-  static_assert(sizeof value == sizeof kind, "C enums are int-sized");
-  std::memcpy(&value, &kind, sizeof value);
-  if (value < UTF8GUARD_HINT_NONE || value > UTF8GUARD_HINT_WINDOWS1252) return "unknown";
-  return utf8guard::to_string(static_cast<utf8guard::hint_kind>(value)).data();
-}
-
-}  // extern "C"

@@ -272,51 +272,6 @@ policy_parse_result policy_parse(std::string_view text) noexcept {
 
 }  // namespace utf8guard
 
-extern "C" {
-
-bool utf8guard_policy_parse(const char* text, size_t len, utf8guard_policy* policy,
-                            size_t* error_offset, size_t* error_length) {
-  utf8guard::policy_parse_result r;
-  if (policy != nullptr) r = utf8guard::policy_parse(utf8guard::detail::c_bytes(text, len));
-  if (r.ok) {
-    *policy = r.policy.bits();
-  } else {
-    if (error_offset != nullptr) *error_offset = r.error_offset;
-    if (error_length != nullptr) *error_length = r.error_length;
-  }
-  return r.ok;
-}
-
-const char* utf8guard_category_name(utf8guard_category c) {
-  std::uint32_t bits;  // any int a C caller passes, read before it is compared
-  static_assert(sizeof bits == sizeof c, "C enums are int-sized");
-  std::memcpy(&bits, &c, sizeof bits);
-  // to_string returns views of string literals, so data() is NUL-terminated.
-  return utf8guard::to_string(static_cast<utf8guard::category>(bits)).data();
-}
-
-utf8guard_category utf8guard_category_from_name(const char* name, size_t len) {
-  return static_cast<utf8guard_category>(
-      utf8guard::category_from_name(utf8guard::detail::c_bytes(name, len)));
-}
-
-const char* utf8guard_profile_name(size_t index) {
-  const std::string_view name = utf8guard::profile_name(index);
-  return name.empty() ? nullptr : name.data();
-}
-
-bool utf8guard_profile_from_name(const char* name, size_t len, utf8guard_policy* policy) {
-  utf8guard::policy p;
-  if (policy == nullptr ||
-      !utf8guard::profile_from_name(utf8guard::detail::c_bytes(name, len), p)) {
-    return false;
-  }
-  *policy = p.bits();
-  return true;
-}
-
-}  // extern "C"
-
 // The profiles' constants in utf8guard.h, spelled out as the categories they
 // hold (docs/design.md's profile table).
 static_assert(UTF8GUARD_PROFILE_SOURCE ==
