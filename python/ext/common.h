@@ -1,0 +1,75 @@
+/* common.h - what the functions (module.c) and the streams (stream.c) of the
+ * utf8guard extension share: input buffers, policies by name, and the Python
+ * objects that carry a finding (Result, Hint, DecodeError). */
+#ifndef UTF8GUARD_PY_COMMON_H
+#define UTF8GUARD_PY_COMMON_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <utf8guard/utf8guard.h>
+
+/* Inputs at least this long are checked with the GIL released: below it the
+ * release and the re-acquire cost more than other threads gain. */
+#define UG_NOGIL_MIN ((Py_ssize_t)1 << 16)
+
+/* An input as (pointer, length); |view.obj| is set when a buffer is held. */
+typedef struct {
+  const char* data;
+  Py_ssize_t len;
+  Py_buffer view;
+} ug_input;
+
+/* ug_input_get reads |obj| without copying it: bytes directly, anything else
+ * through the buffer protocol (bytearray, memoryview, mmap, array). Returns
+ * -1 with TypeError set for anything without a contiguous buffer (str). */
+int ug_input_get(PyObject* obj, ug_input* in);
+void ug_input_release(ug_input* in);
+
+/* ug_policy_from reads profile= and deny= (either may be NULL or None):
+ * profile is a profile name, deny a category name, a comma-separated string
+ * of them, or an iterable of names. Returns -1 with ValueError or TypeError. */
+int ug_policy_from(PyObject* profile, PyObject* deny, utf8guard_policy* policy);
+
+/* ug_kwargs matches keyword arguments of a METH_FASTCALL|METH_KEYWORDS call
+ * against |names| (NULL-terminated) and stores each value (borrowed) in
+ * |values|, which the caller has set to NULL. Returns -1 with TypeError for
+ * an unknown or repeated keyword. */
+int ug_kwargs(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, const char* const* names,
+              PyObject** values, const char* func);
+
+/* The Python classes of utf8guard/_types.py, registered at import. */
+typedef struct {
+  PyObject* result_type;   /* Result */
+  PyObject* hint_type;     /* Hint */
+  PyObject* decode_error;  /* DecodeError */
+  PyObject* stream_error;  /* StreamError */
+  PyObject* clean;         /* the Result of a clean input */
+} ug_types;
+extern ug_types ug_registered;
+
+/* ug_hint_object: a Hint for |h|, or a new reference to None. */
+PyObject* ug_hint_object(utf8guard_hint h);
+
+/* ug_result_object builds the Result of |r| found in data[0..len), whose
+ * first byte is at absolute offset |base|. For percent-encoded input,
+ * |percent| holds the encoded result; |data| are then the DECODED bytes from
+ * decoded offset |base|. The hint is computed only when |with_hint|. */
+PyObject* ug_result_object(const char* data, size_t len, size_t base, utf8guard_result r,
+                           const utf8guard_percent_result* percent, int with_hint);
+
+/* ug_percent_result_object builds the Result of |pr| found in the encoded
+ * data[0..len) (absolute offset 0 at data[0]). */
+PyObject* ug_percent_result_object(const char* data, size_t len, utf8guard_percent_result pr);
+
+/* ug_describe writes the CLI's text for |r| (after "PATH:LINE:COLUMN: ") to
+ * out[0..cap): the bytes shown come from data[0..len), which starts at
+ * absolute offset |base|; |shown_offset| is the offset the text names (the
+ * encoded one for percent-encoded input). Returns the length written. */
+size_t ug_describe(const char* data, size_t len, size_t base, utf8guard_result r,
+                   size_t shown_offset, const utf8guard_hint* hint, char* out, size_t cap);
+#define UG_DESCRIBE_MAX 160
+
+extern PyTypeObject ug_validator_type;
+
+#endif
