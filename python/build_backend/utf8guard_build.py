@@ -9,9 +9,6 @@ standard library. pip therefore needs no package index:
 Environment:
   UTF8GUARD_PYTHON_BUILD     a folder to build in, kept for the next build
                              (default: a temporary folder)
-  UTF8GUARD_PYTHON_PREBUILT  a package folder that a build of the repository
-                             has already assembled (BUILD/python/utf8guard):
-                             it is packaged as it is, with no build
   CMAKE_BUILD_PARALLEL_LEVEL jobs for the build (default 2)
 """
 
@@ -87,11 +84,6 @@ def _build(build_dir):
     return Path(build_dir) / "python" / NAME
 
 
-def _package_dir(temp):
-    prebuilt = os.environ.get("UTF8GUARD_PYTHON_PREBUILT")
-    if prebuilt:
-        return Path(prebuilt)
-    return _build(os.environ.get("UTF8GUARD_PYTHON_BUILD") or temp)
 
 
 def _record_line(name, data):
@@ -101,7 +93,7 @@ def _record_line(name, data):
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     with tempfile.TemporaryDirectory(prefix="utf8guard-build-") as temp:
-        package = _package_dir(temp)
+        package = _build(os.environ.get("UTF8GUARD_PYTHON_BUILD") or temp)
         files = sorted(p for p in package.iterdir()
                        if p.is_file() and p.name.endswith(PACKAGE_FILES))
         if not any(p.suffix == ".so" for p in files):

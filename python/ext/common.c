@@ -81,8 +81,70 @@ static int deny_one(PyObject* name, utf8guard_policy* policy) {
   return 0;
 }
 
-int ug_policy_from(PyObject* profile, PyObject* deny, utf8guard_policy* policy) {
+/* policy_spec reads "field,-newline,+bidi": profile or category names, each
+ * optionally prefixed '+' (add, the default) or '-' (remove), left to right. */
+static int policy_spec(PyObject* spec, utf8guard_policy* policy) {
+  Py_ssize_t n;
+  const char* s = PyUnicode_AsUTF8AndSize(spec, &n);
+  if (s == NULL) return -1;
+  utf8guard_policy out = UTF8GUARD_PROFILE_STRICT;
+  Py_ssize_t i = 0;
+  while (i < n) {
+    Py_ssize_t end = i;
+    while (end < n && s[end] != ',') ++end;
+    Py_ssize_t a = i, b = end;
+    while (a < b && s[a] == ' ') ++a;
+    while (b > a && s[b - 1] == ' ') --b;
+    int remove = 0;
+    if (a < b && (s[a] == '+' || s[a] == '-')) remove = s[a++] == '-';
+    utf8guard_policy bits = 0;
+    utf8guard_category c = utf8guard_category_from_name(s + a, (size_t)(b - a));
+    if (c != UTF8GUARD_CATEGORY_NONE) {
+      bits = (utf8guard_policy)c;
+    } else if (a == b || !utf8guard_profile_from_name(s + a, (size_t)(b - a), &bits)) {
+      PyObject* item = PyUnicode_FromStringAndSize(s + a, b - a);
+      PyObject* profiles = item != NULL ? known_names(1) : NULL;
+      PyObject* categories = profiles != NULL ? known_names(0) : NULL;
+      if (categories != NULL) {
+        PyErr_Format(PyExc_ValueError,
+                     "policy %R: unknown name %R at %zd (profiles: %U; categories: %U)", spec, item,
+                     a, profiles, categories);
+      }
+      Py_XDECREF(item);
+      Py_XDECREF(profiles);
+      Py_XDECREF(categories);
+      return -1;
+    }
+    out = remove ? (out & ~bits) : (out | bits);
+    i = end + 1;
+  }
+  *policy = out;
+  return 0;
+}
+
+int ug_policy_from(PyObject* profile, PyObject* deny, PyObject* spec, utf8guard_policy* policy) {
   *policy = UTF8GUARD_PROFILE_STRICT;
+  if (spec != NULL && spec != Py_None) {
+    if (profile != NULL && profile != Py_None) {
+      PyErr_SetString(PyExc_TypeError, "policy= replaces profile=: give one of them");
+      return -1;
+    }
+    if (PyLong_Check(spec)) {
+      unsigned long bits = PyLong_AsUnsignedLong(spec);
+      if (bits == (unsigned long)-1 && PyErr_Occurred()) return -1;
+      if (bits >> UTF8GUARD_CATEGORY_COUNT) {
+        PyErr_Format(PyExc_ValueError, "policy %lu: not a set of categories", bits);
+        return -1;
+      }
+      *policy = (utf8guard_policy)bits;
+    } else if (PyUnicode_Check(spec)) {
+      if (policy_spec(spec, policy) < 0) return -1;
+    } else {
+      PyErr_Format(PyExc_TypeError, "policy: a str such as \"field,-newline\" or an int, not '%.100s'",
+                   Py_TYPE(spec)->tp_name);
+      return -1;
+    }
+  }
   if (profile != NULL && profile != Py_None) {
     if (!PyUnicode_Check(profile)) {
       PyErr_Format(PyExc_TypeError, "profile: a name (str) is required, not '%.100s'",

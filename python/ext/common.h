@@ -26,10 +26,13 @@ typedef struct {
 int ug_input_get(PyObject* obj, ug_input* in);
 void ug_input_release(ug_input* in);
 
-/* ug_policy_from reads profile= and deny= (either may be NULL or None):
- * profile is a profile name, deny a category name, a comma-separated string
- * of them, or an iterable of names. Returns -1 with ValueError or TypeError. */
-int ug_policy_from(PyObject* profile, PyObject* deny, utf8guard_policy* policy);
+/* ug_policy_from reads profile=, deny= and policy= (each may be NULL or
+ * None): profile is a profile name; deny a category name, a comma-separated
+ * string of them, or an iterable of names, added to the profile; policy
+ * instead of profile, a spec such as "url,-newline" (profile and category
+ * names, each added, or removed with '-', left to right) or the bits of
+ * policy_bits(). Returns -1 with ValueError or TypeError. */
+int ug_policy_from(PyObject* profile, PyObject* deny, PyObject* spec, utf8guard_policy* policy);
 
 /* ug_kwargs matches keyword arguments of a METH_FASTCALL|METH_KEYWORDS call
  * against |names| (NULL-terminated) and stores each value (borrowed) in

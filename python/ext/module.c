@@ -7,7 +7,7 @@
  * UG_NOGIL_MIN bytes or more are checked with the GIL released. */
 #include "common.h"
 
-static const char* const policy_kw[] = {"profile", "deny", NULL};
+static const char* const policy_kw[] = {"profile", "deny", "policy", NULL};
 
 /* One positional input and the policy keywords: the shape of most calls. */
 static int input_and_policy(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
@@ -19,9 +19,9 @@ static int input_and_policy(PyObject* const* args, Py_ssize_t nargs, PyObject* k
   }
   *policy = UTF8GUARD_PROFILE_STRICT;
   if (kwnames != NULL) {
-    PyObject* kw[2] = {NULL, NULL};
+    PyObject* kw[3] = {NULL, NULL, NULL};
     if (ug_kwargs(args, nargs, kwnames, policy_kw, kw, func) < 0) return -1;
-    if (ug_policy_from(kw[0], kw[1], policy) < 0) return -1;
+    if (ug_policy_from(kw[0], kw[1], kw[2], policy) < 0) return -1;
   }
   return ug_input_get(args[0], in);
 }
@@ -268,10 +268,10 @@ static PyObject* policy_bits(PyObject* self, PyObject* const* args, Py_ssize_t n
     PyErr_SetString(PyExc_TypeError, "policy() takes keyword arguments only");
     return NULL;
   }
-  PyObject* kw[2] = {NULL, NULL};
+  PyObject* kw[3] = {NULL, NULL, NULL};
   if (ug_kwargs(args, nargs, kwnames, policy_kw, kw, "policy") < 0) return NULL;
   utf8guard_policy policy;
-  if (ug_policy_from(kw[0], kw[1], &policy) < 0) return NULL;
+  if (ug_policy_from(kw[0], kw[1], kw[2], &policy) < 0) return NULL;
   return PyLong_FromUnsignedLong(policy);
 }
 
@@ -301,25 +301,25 @@ static PyObject* active_kernel(PyObject* self, PyObject* unused) {
 #define FAST(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
 
 static PyMethodDef methods[] = {
-    FASTKW(is_valid, "is_valid(data, /, *, profile=None, deny=None)\n--\n\n"
+    FASTKW(is_valid, "is_valid(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
                      "Whether data is well-formed UTF-8 with no character the policy denies."),
-    FASTKW(validate, "validate(data, /, *, profile=None, deny=None)\n--\n\n"
+    FASTKW(validate, "validate(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
                      "The first finding in data, as a Result (true when there is none)."),
-    FASTKW(sanitize, "sanitize(data, /, *, profile=None, deny=None)\n--\n\n"
+    FASTKW(sanitize, "sanitize(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
                      "data with each ill-formed subpart and denied character replaced by U+FFFD."),
-    FASTKW(decode, "decode(data, /, *, profile=None, deny=None)\n--\n\n"
+    FASTKW(decode, "decode(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
                    "data as str after strict validation; raises DecodeError."),
     FASTKW(is_valid_percent,
-           "is_valid_percent(data, /, *, profile=None, deny=None)\n--\n\n"
+           "is_valid_percent(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
            "Whether data, percent-decoded, is well-formed with nothing denied."),
     FASTKW(validate_percent,
-           "validate_percent(data, /, *, profile=None, deny=None)\n--\n\n"
+           "validate_percent(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
            "The first finding in data, percent-decoded, with encoded offsets."),
     FAST(percent_decode, "percent_decode(data, /)\n--\n\n"
                          "data with each %XX replaced by the byte XX."),
     FAST(explain, "explain(data, offset, /)\n--\n\n"
                   "The Hint for the ill-formed subpart at offset, or None."),
-    FASTKW(policy_bits, "policy_bits(*, profile=None, deny=None)\n--\n\n"
+    FASTKW(policy_bits, "policy_bits(*, profile=None, deny=None, policy=None)\n--\n\n"
                         "The policy as the C API's bit set."),
     FAST(register_types, "Register the Python types (internal)."),
     {"active_kernel", active_kernel, METH_NOARGS,

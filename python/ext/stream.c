@@ -38,11 +38,12 @@ static void start(validator_object* self) {
 }
 
 static int validator_init(validator_object* self, PyObject* args, PyObject* kwargs) {
-  static char* names[] = {"profile", "deny", "percent", NULL};
+  static char* names[] = {"profile", "deny", "policy", "percent", NULL};
   PyObject* profile = NULL;
   PyObject* deny = NULL;
+  PyObject* spec = NULL;
   int percent = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOp:Validator", names, &profile, &deny,
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOOp:Validator", names, &profile, &deny, &spec,
                                    &percent)) {
     return -1;
   }
@@ -50,7 +51,7 @@ static int validator_init(validator_object* self, PyObject* args, PyObject* kwar
     PyErr_SetString(PyExc_RuntimeError, "Validator is in use by another thread");
     return -1;
   }
-  if (ug_policy_from(profile, deny, &self->policy) < 0) return -1;
+  if (ug_policy_from(profile, deny, spec, &self->policy) < 0) return -1;
   self->percent = percent;
   start(self);
   return 0;
@@ -302,7 +303,7 @@ PyTypeObject ug_validator_type = {
     .tp_dealloc = (destructor)validator_dealloc,
     .tp_repr = (reprfunc)validator_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Validator(*, profile=None, deny=None, percent=False)\n--\n\n"
+    .tp_doc = "Validator(*, profile=None, deny=None, policy=None, percent=False)\n--\n\n"
               "Validate input that arrives in chunks, in constant memory: feed() each\n"
               "chunk, then finish(). Offsets in its Results count from the start of the\n"
               "whole input. With percent=True each chunk is percent-encoded text (an\n"

@@ -18,7 +18,8 @@ mmap) and reads it in place; long inputs are checked with the GIL released.
 Policies deny well-formed characters by name: ``profile`` is one of PROFILES
 (strict, source, field, json, url) and ``deny`` a category name, a
 comma-separated string or an iterable of names from CATEGORIES; the two add
-up. The offsets agree with Python's own decoder: ``validate(b).offset`` is
+up. ``policy`` replaces both with one spec read left to right, each name
+added or, after '-', removed: ``policy="url,-newline"``. The offsets agree with Python's own decoder: ``validate(b).offset`` is
 ``UnicodeDecodeError.start`` and ``sanitize(b)`` is
 ``b.decode('utf-8', 'replace').encode()``.
 
@@ -39,6 +40,7 @@ is_valid_percent = _utf8guard.is_valid_percent
 validate_percent = _utf8guard.validate_percent
 percent_decode = _utf8guard.percent_decode
 explain = _utf8guard.explain
+policy_bits = _utf8guard.policy_bits
 active_kernel = _utf8guard.active_kernel
 Validator = _utf8guard.Validator
 PROFILES = _utf8guard.PROFILES
@@ -49,6 +51,6 @@ __version__ = LIBRARY_VERSION
 
 __all__ = [
     "is_valid", "validate", "sanitize", "decode", "is_valid_percent", "validate_percent",
-    "percent_decode", "explain", "active_kernel", "Validator", "Result", "Hint", "DecodeError",
+    "percent_decode", "explain", "policy_bits", "active_kernel", "Validator", "Result", "Hint", "DecodeError",
     "StreamError", "PROFILES", "CATEGORIES", "KINDS", "LIBRARY_VERSION",
 ]
