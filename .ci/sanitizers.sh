@@ -6,7 +6,9 @@
 #             (run once, by scripts/test.sh on the Release build), the
 #             "consumer" label (install and packaging: nested builds of the
 #             library that check CMake and pkg-config files, which a sanitizer
-#             does not change; scripts/test.sh runs them) and
+#             does not change; scripts/test.sh runs them), the "python"
+#             label (an extension module for the system's Python, which
+#             cannot load a sanitized library) and
 #             fuzz.oss_fuzz_build (a build check, not a test of the code).
 #             Includes the library's inputs past 4 GiB, not the CLI's
 #             (security.large_input_cli: 4 GiB through the CLI's read loop,
@@ -124,7 +126,7 @@ for job in "${selected[@]}"; do
     asan)
       run_job asan "${clang[@]}" -DUTF8GUARD_SANITIZE=address,undefined \
         -DUTF8GUARD_BUILD_FUZZ=ON -DUTF8GUARD_BUILD_EXAMPLES=ON -- -- \
-        -LE '^(exhaustive|consumer)$' -E '^(fuzz\.oss_fuzz_build|security\.large_input_cli)$'
+        -LE '^(exhaustive|consumer|python)$' -E '^(fuzz\.oss_fuzz_build|security\.large_input_cli)$'
       ;;
     integer)
       run_job integer "${clang[@]}" \
