@@ -24,6 +24,13 @@
  *  - Offsets and lengths are size_t and count bytes from the start of the whole
  *    input, also when it is fed in chunks.
  *  - No C++ exception ever crosses this interface.
+ *  - Sizes follow snprintf: a function that writes into a caller's buffer
+ *    always reports the size its whole output needs, also when the buffer is
+ *    too small (then UTF8GUARD_STATUS_BUFFER_TOO_SMALL, or a returned size
+ *    above the capacity), so one call with a zero capacity asks the size.
+ *  - One vocabulary: every function is utf8guard_ followed by its C++ name.
+ *    Where C++ overloads a name, C adds what tells the overloads apart: the
+ *    argument's type (_policy, _percent), or _name for to_string.
  *
  * Compiles as C99 and as C++. */
 #ifndef UTF8GUARD_H
@@ -169,6 +176,22 @@ UTF8GUARD_EXPORT const char* utf8guard_profile_name(size_t index);
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT bool utf8guard_profile_from_name(const char* name, size_t len,
                                                                       utf8guard_policy* policy);
 
+/* utf8guard_policy_parse reads a policy written as text, the way the CLI's
+ * --profile and --deny spell it: names of profiles and categories separated by
+ * commas, each optionally preceded by '+' (add its categories, the default) or
+ * '-' (remove them), applied from left to right. "field,-newline" is the field
+ * profile that allows line breaks; "nul,bidi" denies two categories; "" (and
+ * "strict") denies nothing. Names are exact and lowercase, with no spaces.
+ * It returns true and stores the policy in |*policy|; or returns false,
+ * leaving |*policy| alone, and stores in |*error_offset| and |*error_length|
+ * (either may be NULL) where text[0..len) holds the first item that is no
+ * name (an empty item has length 0). (NULL, len > 0) and a NULL |policy| are
+ * refused: false, with offset and length 0. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT bool utf8guard_policy_parse(const char* text, size_t len,
+                                                                 utf8guard_policy* policy,
+                                                                 size_t* error_offset,
+                                                                 size_t* error_length);
+
 /* utf8guard_is_valid_policy returns whether data[0..len) is well-formed and
  * holds no character that |policy| denies; false for (NULL, len > 0). */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT bool utf8guard_is_valid_policy(const char* data, size_t len,
@@ -215,6 +238,55 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_hint utf8guard_explain(const char
  * ("none", "utf16_bom", "modified_utf8_nul", "overlong_form", "cesu8_pair",
  * "surrogate_code_point", "beyond_unicode", "windows1252"), or "unknown". */
 UTF8GUARD_EXPORT const char* utf8guard_hint_name(utf8guard_hint_kind kind);
+
+/* ---- Messages ---------------------------------------------------------------
+ * utf8guard_describe writes the message for one result, the text the CLI
+ * prints after "PATH:LINE:COLUMN: ":
+ *   KIND at byte OFFSET (HEX BYTES)
+ *   disallowed CATEGORY U+XXXX at byte OFFSET (HEX BYTES)
+ * HEX BYTES are the input's bytes from OFFSET, the subpart or character and
+ * what follows, 4 in all (fewer at the input's end), as uppercase hex pairs.
+ * With UTF8GUARD_DESCRIBE_HINT an ill-formed subpart that has a hint gets
+ * " [HINT U+XXXX]", or " [HINT]" when the hint has no value (utf8guard_explain).
+ * A result of kind NONE is "none"; INVALID_ARGUMENT is
+ * "invalid_argument at byte OFFSET".
+ *
+ * data[0..len) holds the input's bytes from offset |base| on: 0 when it is the
+ * whole input; a stream passes the bytes it kept around the error, at least
+ * UTF8GUARD_DESCRIBE_BEHIND before and UTF8GUARD_DESCRIBE_AHEAD from the
+ * error's offset where the input has them, for the bytes and the hint to be
+ * those of the whole input. Only bytes inside data[0..len) are read; the end
+ * of the window is taken as the end of the input.
+ *
+ * Like snprintf, it writes at most |cap| bytes to |out|, the last a NUL, and
+ * returns the length of the whole message without its NUL; a |cap| of
+ * UTF8GUARD_DESCRIBE_MAX always suffices. (NULL, len > 0) and (NULL, cap > 0)
+ * are refused: it returns 0 and writes nothing. */
+#define UTF8GUARD_DESCRIBE_HINT 1u
+#define UTF8GUARD_DESCRIBE_MAX 128
+#define UTF8GUARD_DESCRIBE_BEHIND 3
+#define UTF8GUARD_DESCRIBE_AHEAD 6
+UTF8GUARD_EXPORT size_t utf8guard_describe(const char* data, size_t len, size_t base,
+                                           utf8guard_result result, unsigned flags, char* out,
+                                           size_t cap);
+
+/* ---- Truncation -------------------------------------------------------------
+ * utf8guard_truncate returns the length of the longest prefix of
+ * data[0..len) of at most |max| bytes that never splits a character. With
+ * UTF8GUARD_TRUNCATE_WELL_FORMED the prefix is also well-formed: it ends
+ * before the input's first ill-formed subpart. With
+ * UTF8GUARD_TRUNCATE_KEEP_ILL_FORMED each maximal subpart counts as one unit,
+ * as sanitizing sees it: the prefix keeps the subparts before the cut and
+ * never splits one, so sanitizing the prefix gives a prefix of the sanitized
+ * input. 0 for (NULL, len > 0) and for a mode that is neither. */
+typedef enum utf8guard_truncate_mode {
+  UTF8GUARD_TRUNCATE_WELL_FORMED = 0,
+  UTF8GUARD_TRUNCATE_KEEP_ILL_FORMED = 1
+} utf8guard_truncate_mode;
+
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT size_t utf8guard_truncate(const char* data, size_t len,
+                                                               size_t max,
+                                                               utf8guard_truncate_mode mode);
 
 /* utf8guard_status_name returns a static lowercase name for |status| ("ok",
  * "buffer_too_small", "overflow", "ill_formed", "sink_failed",
@@ -299,13 +371,13 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitize_bound(s
                                                                                size_t* bound);
 
 /* utf8guard_sanitize writes the sanitized form of data[0..len) to
- * out[0..cap) and stores its size in |*written| (which may be NULL). It
- * returns UTF8GUARD_STATUS_BUFFER_TOO_SMALL, writing nothing meaningful, when |cap|
- * is too small; a |cap| of utf8guard_sanitize_bound(len) always suffices. If
- * |replacements| is not NULL it receives the number of U+FFFD inserted. It
- * returns UTF8GUARD_STATUS_INVALID_ARGUMENT for (NULL, len > 0) or (NULL, cap > 0);
- * then, as on every status but UTF8GUARD_STATUS_OK, |*written| and |*replacements|
- * are 0. */
+ * out[0..cap) and stores its size in |*written| (which may be NULL). If
+ * |replacements| is not NULL it receives the number of U+FFFD inserted. When
+ * |cap| is too small it returns UTF8GUARD_STATUS_BUFFER_TOO_SMALL, writing
+ * nothing meaningful, and still stores the exact size needed and the count of
+ * replacements; a |cap| of utf8guard_sanitize_bound(len) always suffices. It
+ * returns UTF8GUARD_STATUS_INVALID_ARGUMENT for (NULL, len > 0) or
+ * (NULL, cap > 0), with |*written| and |*replacements| 0. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_sanitize(
     const char* data, size_t len, char* out, size_t cap, size_t* written, size_t* replacements);
 
@@ -432,15 +504,37 @@ UTF8GUARD_EXPORT bool utf8guard_is_valid_percent_encoded(const char* data, size_
 UTF8GUARD_EXPORT utf8guard_percent_result utf8guard_validate_percent_encoded(const char* data, size_t len,
                                                                      utf8guard_policy policy);
 
-/* utf8guard_percent_decode writes data[0..len) percent-decoded to out, which
- * has room for |len| bytes (decoding never grows), and stores the number
- * written in |*written|. A bad escape's '%' is copied as it is. Returns
- * UTF8GUARD_STATUS_INVALID_ARGUMENT for (NULL, len > 0), a NULL out with len > 0 or
- * a NULL |written|. */
+/* utf8guard_percent_decode writes data[0..len) percent-decoded to
+ * out[0..cap) and stores the number of bytes in |*written|; a bad escape's '%'
+ * is copied as it is. Decoding never grows, so a |cap| of |len| suffices. When
+ * |cap| is too small it returns UTF8GUARD_STATUS_BUFFER_TOO_SMALL, writing
+ * nothing meaningful, and stores the size needed in |*written|. Returns
+ * UTF8GUARD_STATUS_INVALID_ARGUMENT for (NULL, len > 0), (NULL, cap > 0) or a
+ * NULL |written|. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_percent_decode(const char* data,
                                                                                size_t len,
                                                                                char* out,
+                                                                               size_t cap,
                                                                                size_t* written);
+
+/* utf8guard_describe_percent is utf8guard_describe for a result of
+ * percent-encoded input: data[0..len) holds the encoded bytes from encoded
+ * offset |base| on, and the library decodes what it shows: HEX BYTES are the
+ * decoded bytes of the subpart or character and what follows, and the hint is
+ * that of the decoded bytes. A stream keeps UTF8GUARD_DESCRIBE_PERCENT_BEHIND
+ * encoded bytes before the error's offset and UTF8GUARD_DESCRIBE_PERCENT_AHEAD
+ * from it (three per decoded byte). */
+#define UTF8GUARD_DESCRIBE_PERCENT_BEHIND 9
+#define UTF8GUARD_DESCRIBE_PERCENT_AHEAD 18
+UTF8GUARD_EXPORT size_t utf8guard_describe_percent(const char* data, size_t len, size_t base,
+                                                   utf8guard_percent_result result, unsigned flags,
+                                                   char* out, size_t cap);
+
+/* utf8guard_explain_percent is utf8guard_explain for a result of
+ * percent-encoded input, over the same window as utf8guard_describe_percent:
+ * the hint of the decoded bytes at the error. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_hint utf8guard_explain_percent(
+    const char* data, size_t len, size_t base, utf8guard_percent_result result);
 
 /* utf8guard_percent_stream checks percent-encoded input that arrives in
  * chunks, in constant memory: an escape may be split across chunks (%C | 3%A9)
@@ -512,10 +606,11 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_result utf8guard_decode_one(const
                                                                            uint32_t* code_point);
 
 /* utf8guard_decode decodes all of data[0..len) into out[0..cap). It stores
- * the number of code points written in |*count| (which may be NULL) and, if
- * |error| is not NULL, the first error. It returns UTF8GUARD_STATUS_ILL_FORMED at the
- * first error (the code points before it are written), and
- * UTF8GUARD_STATUS_BUFFER_TOO_SMALL when |cap| is too small (|len| always suffices).
+ * the number of code points the whole decode writes in |*count| (which may be
+ * NULL) and, if |error| is not NULL, the first error. It returns
+ * UTF8GUARD_STATUS_BUFFER_TOO_SMALL when |cap| is less than that count (|len|
+ * always suffices), else UTF8GUARD_STATUS_ILL_FORMED at the first error (the
+ * code points before it are written).
  * For (NULL, len > 0) or (NULL, cap > 0) it returns UTF8GUARD_STATUS_INVALID_ARGUMENT,
  * with |*count| 0 and |*error| of kind UTF8GUARD_ERROR_INVALID_ARGUMENT. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_decode(const char* data, size_t len,
@@ -528,11 +623,13 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_decode(const cha
  * Unicode scalar value (a surrogate, or above U+10FFFF) or |out| is NULL. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT size_t utf8guard_encode_one(uint32_t code_point, char out[4]);
 
-/* utf8guard_encode encodes code_points[0..count) into out[0..cap), storing the
- * byte count in |*written| (which may be NULL). It returns
- * UTF8GUARD_STATUS_ILL_FORMED at the first value that is not a scalar value (its
- * index is stored in |*bad_index| if that is not NULL) and
- * UTF8GUARD_STATUS_BUFFER_TOO_SMALL when |cap| is too small (4 * count suffices).
+/* utf8guard_encode encodes code_points[0..count) into out[0..cap), storing
+ * the number of bytes the whole encode writes in |*written| (which may be
+ * NULL). It returns UTF8GUARD_STATUS_BUFFER_TOO_SMALL when |cap| is less than
+ * that (4 * count suffices), else UTF8GUARD_STATUS_ILL_FORMED at the first
+ * value that is not a scalar value (the values before it are written; its
+ * index is stored in |*bad_index| if that is not NULL; the status
+ * BUFFER_TOO_SMALL stores it too).
  * For (NULL, count > 0) or (NULL, cap > 0) it returns
  * UTF8GUARD_STATUS_INVALID_ARGUMENT, with |*written| 0 and |*bad_index| unchanged. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_encode(const uint32_t* code_points,

@@ -111,6 +111,21 @@ UTF8GUARD_EXPORT std::string_view to_string(category c) noexcept;
 // or returns false and leaves out alone.
 [[nodiscard]] UTF8GUARD_EXPORT bool profile_from_name(std::string_view name, policy& out) noexcept;
 
+// policy_parse_result is policy_parse's answer: ok and the policy, or where
+// the text holds its first item that is no name (an empty item has length 0).
+struct policy_parse_result {
+  utf8guard::policy policy;
+  bool ok = false;
+  std::size_t error_offset = 0;
+  std::size_t error_length = 0;
+};
+
+// policy_parse reads a policy written as the CLI's --profile and --deny spell
+// it: profile and category names separated by commas, each optionally after
+// '+' (add, the default) or '-' (remove), from left to right: "field,-newline",
+// "nul,bidi". "" (and "strict") deny nothing. See utf8guard_policy_parse.
+[[nodiscard]] UTF8GUARD_EXPORT policy_parse_result policy_parse(std::string_view text) noexcept;
+
 // result is the first maximal subpart of an input, or the first character a
 // policy denies: its kind, the index of its first byte, and its size in bytes
 // (1..3 for a subpart, 1..4 for a character). A denied character (kind
@@ -198,6 +213,39 @@ struct hint {
 // to_string returns the stable name of a hint kind ("cesu8_pair", ...).
 UTF8GUARD_EXPORT std::string_view to_string(hint_kind kind) noexcept;
 
+// describe returns the message for a result, the text the CLI prints after
+// "PATH:LINE:COLUMN: ": "overlong at byte 166 (C0 AF 2E 2E)", "disallowed
+// bidi U+202E at byte 6 (E2 80 AE 20)", and with describe_hint the hint of an
+// ill-formed subpart: "surrogate at byte 1 (ED A0 BD ED) [cesu8_pair U+1F600]".
+// bytes holds the input from offset base on (0: the whole input); a stream
+// passes the bytes it kept around the error (utf8guard_describe says how
+// many). The second form writes to out[0..cap), NUL-terminated, and returns
+// the message's length as snprintf does (describe_max always suffices); it
+// returns 0, writing nothing, for a (nullptr, n > 0) view or a null out with a
+// cap above 0, where the first throws std::invalid_argument.
+inline constexpr unsigned describe_hint = UTF8GUARD_DESCRIBE_HINT;
+inline constexpr std::size_t describe_max = UTF8GUARD_DESCRIBE_MAX;
+[[nodiscard]] UTF8GUARD_EXPORT std::string describe(std::string_view bytes, const result& r,
+                                                    unsigned flags = 0, std::size_t base = 0);
+UTF8GUARD_EXPORT std::size_t describe(std::string_view bytes, const result& r, char* out,
+                                      std::size_t cap, unsigned flags = 0,
+                                      std::size_t base = 0) noexcept;
+
+// truncate_mode says what truncate does with ill-formed bytes: well_formed
+// ends the prefix before the first ill-formed subpart, keep_ill_formed keeps
+// subparts as units, as sanitize sees them (utf8guard_truncate).
+enum class truncate_mode : int {
+  well_formed = UTF8GUARD_TRUNCATE_WELL_FORMED,
+  keep_ill_formed = UTF8GUARD_TRUNCATE_KEEP_ILL_FORMED,
+};
+
+// truncate returns the longest prefix of the bytes of at most max bytes that
+// never splits a character (nor, with keep_ill_formed, a maximal subpart).
+// An empty view for a (nullptr, n > 0) view.
+[[nodiscard]] UTF8GUARD_EXPORT std::string_view truncate(
+    std::string_view bytes, std::size_t max,
+    truncate_mode mode = truncate_mode::well_formed) noexcept;
+
 // validator checks input that arrives in chunks, in constant memory. feed()
 // returns the first error so far; an error is reported by the feed() that
 // delivers the byte making the input impossible. finish() also reports an
@@ -253,10 +301,12 @@ Fn unless_null(const F& f, Fn trampoline) noexcept {
 // string would drop the n bytes without a word.
 [[nodiscard]] UTF8GUARD_EXPORT std::string sanitize(std::string_view bytes);
 
-// sanitize_to writes the sanitized bytes to out[0..capacity) and returns the
-// number written; it returns SIZE_MAX (writing nothing meaningful) when
-// capacity is too small, and for a (nullptr, n > 0) view or a null out with a
-// capacity above 0. A capacity of sanitize_bound(bytes.size()) suffices.
+// sanitize_to writes the sanitized bytes to out[0..capacity) and returns
+// their size. As snprintf does, it returns the size the whole output needs
+// when that is more than capacity (writing nothing meaningful then), so a
+// capacity of 0 asks the size; a capacity of sanitize_bound(bytes.size())
+// always suffices. It returns SIZE_MAX, writing nothing, for a
+// (nullptr, n > 0) view or a null out with a capacity above 0.
 UTF8GUARD_EXPORT std::size_t sanitize_to(std::string_view bytes, char* out,
                                          std::size_t capacity) noexcept;
 
@@ -392,6 +442,18 @@ struct percent_result : result {
 // percent_decode returns the decoded bytes (a bad escape's '%' as it is). It
 // throws std::invalid_argument for a (nullptr, n > 0) view.
 [[nodiscard]] UTF8GUARD_EXPORT std::string percent_decode(std::string_view bytes);
+
+// describe and explain for a percent_result: bytes holds the encoded input
+// from encoded offset base on, and the library decodes what it shows and
+// what the hint reads (utf8guard_describe_percent).
+[[nodiscard]] UTF8GUARD_EXPORT std::string describe(std::string_view bytes,
+                                                    const percent_result& r, unsigned flags = 0,
+                                                    std::size_t base = 0);
+UTF8GUARD_EXPORT std::size_t describe(std::string_view bytes, const percent_result& r, char* out,
+                                      std::size_t cap, unsigned flags = 0,
+                                      std::size_t base = 0) noexcept;
+[[nodiscard]] UTF8GUARD_EXPORT hint explain(std::string_view bytes, const percent_result& r,
+                                            std::size_t base = 0) noexcept;
 
 // percent_validator is validator for percent-encoded input: an escape may be
 // cut between chunks (%C | 3%A9), offsets are absolute, and an error is

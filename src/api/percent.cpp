@@ -15,14 +15,6 @@ namespace utf8guard {
 namespace detail {
 namespace {
 
-percent_result to_cpp(const utf8guard_percent_result& r) noexcept {
-  percent_result out;
-  static_cast<result&>(out) = detail::from_c(r.error);
-  out.decoded_offset = r.decoded_offset;
-  out.decoded_length = r.decoded_length;
-  return out;
-}
-
 utf8guard_percent_result refused_at(std::size_t offset) noexcept {
   utf8guard_percent_result r{};
   r.error = kRefusedC;
@@ -189,6 +181,44 @@ std::size_t decode_percent(std::string_view in, char* out) {
   return percent_run<no_sink>(s, sink).decode_all(bytes(in.data()), in.size(), out);
 }
 
+// decoded_size is the size of in percent-decoded: each escape decodes 3
+// bytes to 1.
+std::size_t decoded_size(std::string_view in) noexcept {
+  const auto* p = bytes(in.data());
+  std::size_t size = in.size();
+  for (std::size_t i = 0; i + 3 <= in.size(); ++i) {
+    if (escape_at(p, i)) {
+      size -= 2;
+      i += 2;
+    }
+  }
+  return size;
+}
+
+// decode_percent_to is decode_percent into out[0..cap), cap < in.size() but
+// at least decoded_size(in): the decoders want room for in.size() bytes, so
+// pieces that end at unit boundaries go through a buffer on the stack.
+void decode_percent_to(std::string_view in, char* out) noexcept {
+  char piece[1024];
+  std::size_t written = 0;
+  while (!in.empty()) {
+    std::size_t n = in.size() < sizeof piece ? in.size() : sizeof piece;
+    // An escape cut by the piece's end has its '%' in the last two bytes (a
+    // '%' always starts a unit); the piece ends before it.
+    if (n < in.size()) {
+      if (in[n - 1] == '%') {
+        n -= 1;
+      } else if (in[n - 2] == '%') {
+        n -= 2;
+      }
+    }
+    const std::size_t got = decode_percent(in.substr(0, n), piece);
+    std::memcpy(out + written, piece, got);  // SAFETY: the caller's cap >= decoded_size(in)
+    written += got;
+    in.remove_prefix(n);
+  }
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -197,7 +227,7 @@ bool is_valid_percent_encoded(std::string_view bytes, policy p) noexcept {
 }
 
 percent_result validate_percent_encoded(std::string_view bytes, policy p) noexcept {
-  return detail::to_cpp(detail::validate_percent(bytes, p.bits()));
+  return detail::from_c(detail::validate_percent(bytes, p.bits()));
 }
 
 std::string percent_decode(std::string_view bytes) {
@@ -212,11 +242,11 @@ percent_validator::percent_validator(policy p) noexcept {
 }
 
 percent_result percent_validator::feed(std::string_view chunk) noexcept {
-  return detail::to_cpp(detail::percent_validator_feed(&state_, chunk));
+  return detail::from_c(detail::percent_validator_feed(&state_, chunk));
 }
 
 percent_result percent_validator::finish() noexcept {
-  return detail::to_cpp(detail::percent_validator_finish(&state_));
+  return detail::from_c(detail::percent_validator_finish(&state_));
 }
 
 void percent_validator::reset() noexcept {
@@ -255,14 +285,21 @@ utf8guard_percent_result utf8guard_validate_percent_encoded(const char* data, si
   return utf8guard::detail::validate_percent(utf8guard::detail::c_bytes(data, len), policy);
 }
 
-utf8guard_status utf8guard_percent_decode(const char* data, size_t len, char* out,
+utf8guard_status utf8guard_percent_decode(const char* data, size_t len, char* out, size_t cap,
                                           size_t* written) {
+  using namespace utf8guard::detail;
   if (written == nullptr) return UTF8GUARD_STATUS_INVALID_ARGUMENT;
-  if (utf8guard::detail::bad_span(data, len) || utf8guard::detail::bad_span(out, len)) {
+  if (bad_span(data, len) || bad_span(out, cap)) {
     *written = 0;  // a refused call reports no bytes (utf8guard.h, conventions)
     return UTF8GUARD_STATUS_INVALID_ARGUMENT;
   }
-  *written = utf8guard::detail::decode_percent(utf8guard::detail::c_bytes(data, len), out);
+  if (cap >= len) {
+    *written = decode_percent(c_bytes(data, len), out);
+    return UTF8GUARD_STATUS_OK;
+  }
+  *written = decoded_size(c_bytes(data, len));
+  if (*written > cap) return UTF8GUARD_STATUS_BUFFER_TOO_SMALL;
+  decode_percent_to(c_bytes(data, len), out);
   return UTF8GUARD_STATUS_OK;
 }
 

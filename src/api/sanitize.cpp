@@ -85,6 +85,26 @@ bool sanitize_into(std::string_view in, char* out, std::size_t cap, std::size_t&
   return run_whole_policy(in, h, deny);
 }
 
+// sanitized_size is the size of the sanitized input, and its count of
+// replacements, without writing it: what a buffer too small needed.
+std::size_t sanitized_size(std::string_view in, std::size_t& replacements,
+                           utf8guard_policy deny) noexcept {
+  std::size_t size = 0;
+  replacements = 0;
+  replacing_handler h{[&size](const char*, std::size_t n) {
+                        size += n;
+                        return true;
+                      },
+                      replacements};
+  run_whole_policy(in, h, deny);
+  return size;
+}
+
+std::size_t sanitized_size(std::string_view in, utf8guard_policy deny) noexcept {
+  std::size_t replacements;
+  return sanitized_size(in, replacements, deny);
+}
+
 // bad_buffers is a caller bug in a one-shot sanitize's arguments (the
 // conventions of utf8guard.h): a lost input or a lost output.
 bool bad_buffers(std::string_view in, const char* out, std::size_t cap) noexcept {
@@ -114,8 +134,9 @@ utf8guard_status c_sanitize(const char* data, size_t len, char* out, size_t cap,
   std::size_t w = 0, r = 0;
   const bool refused = bad_buffers(c_bytes(data, len), out, cap);
   const bool fits = !refused && sanitize_into(c_bytes(data, len), out, cap, w, r, deny);
-  if (written != nullptr) *written = fits ? w : 0;
-  if (replacements != nullptr) *replacements = fits ? r : 0;
+  if (!refused && !fits) w = sanitized_size(c_bytes(data, len), r, deny);
+  if (written != nullptr) *written = w;
+  if (replacements != nullptr) *replacements = r;
   if (refused) return UTF8GUARD_STATUS_INVALID_ARGUMENT;
   return fits ? UTF8GUARD_STATUS_OK : UTF8GUARD_STATUS_BUFFER_TOO_SMALL;
 }
@@ -156,13 +177,15 @@ std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity)
   // A short well-formed input, the common case of a header value or a key,
   // is copied as it is: the engine's setup would cost several times the copy.
   // The kernel checks and copies (an AVX-512 kernel from the same registers).
+  std::size_t written;
   if (n <= detail::kShortCopy && n <= capacity) {
     const detail::kernel* k = detail::g_active.load(std::memory_order_acquire);
-    if (k == nullptr)
-      return detail::sanitize_to_first(detail::bytes(bytes.data()), n, out, capacity);
-    return k->short_copy(detail::bytes(bytes.data()), n, out, capacity);
+    written = k == nullptr ? detail::sanitize_to_first(detail::bytes(bytes.data()), n, out, capacity)
+                           : k->short_copy(detail::bytes(bytes.data()), n, out, capacity);
+  } else {
+    written = detail::sanitize_rest(detail::bytes(bytes.data()), n, out, capacity);
   }
-  return detail::sanitize_rest(detail::bytes(bytes.data()), n, out, capacity);
+  return written != SIZE_MAX ? written : detail::sanitized_size(bytes, 0);
 }
 
 std::string sanitize(std::string_view bytes) { return detail::sanitize_string(bytes, 0); }
@@ -171,8 +194,9 @@ std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity,
                         policy p) noexcept {
   if (detail::bad_buffers(bytes, out, capacity)) return SIZE_MAX;
   std::size_t written, replacements;
-  return detail::sanitize_into(bytes, out, capacity, written, replacements, p.bits()) ? written
-                                                                                      : SIZE_MAX;
+  return detail::sanitize_into(bytes, out, capacity, written, replacements, p.bits())
+             ? written
+             : detail::sanitized_size(bytes, p.bits());
 }
 
 std::string sanitize(std::string_view bytes, policy p) {

@@ -22,7 +22,7 @@ bool is_hex(unsigned char b) noexcept {
 unsigned decode(const unsigned char* enc, unsigned n, unsigned char* out) noexcept {
   std::size_t written = 0;
   if (utf8guard_percent_decode(reinterpret_cast<const char*>(enc), n, reinterpret_cast<char*>(out),
-                               &written) != UTF8GUARD_STATUS_OK) {
+                               kMaxWindow, &written) != UTF8GUARD_STATUS_OK) {
     return 0;  // cannot happen: the arguments are never null
   }
   return static_cast<unsigned>(written);

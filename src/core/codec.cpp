@@ -145,16 +145,16 @@ utf8guard_status utf8guard_decode(const char* data, size_t len, uint32_t* out, s
     return UTF8GUARD_STATUS_INVALID_ARGUMENT;
   }
   std::size_t written = 0;
-  bool full = false;
+  // Past a full buffer the code points are still counted: the size needed.
   const utf8guard::result r = utf8guard::detail::decode_each(c_bytes(data, len), [&](char32_t cp) {
-    if (written == cap) return !(full = true);
-    out[written++] = cp;  // SAFETY: written < cap, checked above
+    if (written < cap) out[written] = cp;  // SAFETY: written < cap
+    ++written;
     return true;
   });
   if (count != nullptr) *count = written;
   if (error != nullptr) *error = utf8guard::detail::to_c(r);
-  if (!r.ok()) return UTF8GUARD_STATUS_ILL_FORMED;
-  return full ? UTF8GUARD_STATUS_BUFFER_TOO_SMALL : UTF8GUARD_STATUS_OK;
+  if (written > cap) return UTF8GUARD_STATUS_BUFFER_TOO_SMALL;
+  return r.ok() ? UTF8GUARD_STATUS_OK : UTF8GUARD_STATUS_ILL_FORMED;
 }
 
 size_t utf8guard_encode_one(uint32_t code_point, char out[4]) {
@@ -169,23 +169,22 @@ utf8guard_status utf8guard_encode(const uint32_t* code_points, size_t count, cha
     if (written != nullptr) *written = 0;
     return UTF8GUARD_STATUS_INVALID_ARGUMENT;
   }
+  // Past a full buffer the bytes are still counted: the size needed.
   std::size_t w = 0;
-  bool full = false;
   // SAFETY: uint32_t and char32_t have the same size and representation.
   const auto* cps = reinterpret_cast<const char32_t*>(code_points);
   const std::size_t bad =
       utf8guard::detail::encode_each(cps, count, [&](const char* p, std::size_t len) {
-        if (len > cap - w) return !(full = true);
-        for (std::size_t k = 0; k < len; ++k) out[w + k] = p[k];  // SAFETY: w + len <= cap
+        if (w <= cap && len <= cap - w) {
+          for (std::size_t k = 0; k < len; ++k) out[w + k] = p[k];  // SAFETY: w + len <= cap
+        }
         w += len;
         return true;
       });
   if (written != nullptr) *written = w;
-  if (bad != count) {
-    if (bad_index != nullptr) *bad_index = bad;
-    return UTF8GUARD_STATUS_ILL_FORMED;
-  }
-  return full ? UTF8GUARD_STATUS_BUFFER_TOO_SMALL : UTF8GUARD_STATUS_OK;
+  if (bad != count && bad_index != nullptr) *bad_index = bad;
+  if (w > cap) return UTF8GUARD_STATUS_BUFFER_TOO_SMALL;
+  return bad == count ? UTF8GUARD_STATUS_OK : UTF8GUARD_STATUS_ILL_FORMED;
 }
 
 }  // extern "C"

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "utf8guard/utf8guard.hpp"
@@ -20,6 +21,37 @@ inline utf8guard_result to_c(const result& r) noexcept {
 inline result from_c(const utf8guard_result& r) noexcept {
   return {static_cast<error>(r.kind), r.offset, r.length, static_cast<category>(r.category),
           r.code_point};
+}
+
+inline percent_result from_c(const utf8guard_percent_result& r) noexcept {
+  percent_result out;
+  static_cast<result&>(out) = from_c(r.error);
+  out.decoded_offset = r.decoded_offset;
+  out.decoded_length = r.decoded_length;
+  return out;
+}
+
+// from_caller converts a result that a C caller hands in, whose kind may be
+// any int: one outside error's range becomes a value to_string calls
+// "unknown" (loading it into error as it is would be undefined).
+inline result from_caller(utf8guard_result r) noexcept {
+  int kind;
+  static_assert(sizeof kind == sizeof r.kind, "C enums are int-sized");
+  std::memcpy(&kind, &r.kind, sizeof kind);
+  if (kind < 0 || kind > 0xFF) kind = 0xFF;
+  r.kind = UTF8GUARD_ERROR_NONE;
+  result out = from_c(r);
+  out.kind = static_cast<error>(kind);
+  return out;
+}
+inline percent_result from_caller(const utf8guard_percent_result& r) noexcept {
+  percent_result out = from_c(r);
+  static_cast<result&>(out) = from_caller(r.error);
+  return out;
+}
+
+inline utf8guard_hint to_c(const hint& h) noexcept {
+  return {static_cast<utf8guard_hint_kind>(h.kind), h.value, h.has_value};
 }
 
 // c_bytes turns a C (data, len) pair into a view, a lost pointer included:

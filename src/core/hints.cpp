@@ -162,8 +162,8 @@ std::string_view to_string(hint_kind kind) noexcept {
 extern "C" {
 
 utf8guard_hint utf8guard_explain(const char* data, size_t len, size_t offset) {
-  const utf8guard::hint h = utf8guard::explain(utf8guard::detail::c_bytes(data, len), offset);
-  return {static_cast<utf8guard_hint_kind>(h.kind), h.value, h.has_value};
+  return utf8guard::detail::to_c(
+      utf8guard::explain(utf8guard::detail::c_bytes(data, len), offset));
 }
 
 const char* utf8guard_hint_name(utf8guard_hint_kind kind) {

@@ -241,9 +241,51 @@ bool profile_from_name(std::string_view name, policy& out) noexcept {
   return false;
 }
 
+policy_parse_result policy_parse(std::string_view text) noexcept {
+  policy_parse_result out;
+  if (detail::bad_span(text)) return out;
+  utf8guard_policy bits = 0;
+  std::size_t start = 0;
+  while (!text.empty()) {
+    const std::size_t comma = text.find(',', start);
+    const std::size_t end = comma == std::string_view::npos ? text.size() : comma;
+    std::string_view item = text.substr(start, end - start);
+    const bool remove = !item.empty() && item.front() == '-';
+    if (!item.empty() && (item.front() == '-' || item.front() == '+')) item.remove_prefix(1);
+    policy named;
+    const category c = category_from_name(item);
+    if (c != category::none) {
+      named = c;
+    } else if (!profile_from_name(item, named)) {
+      out.error_offset = start;
+      out.error_length = end - start;
+      return out;
+    }
+    bits = remove ? bits & ~named.bits() : bits | named.bits();
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  out.policy = policy::from_bits(bits);
+  out.ok = true;
+  return out;
+}
+
 }  // namespace utf8guard
 
 extern "C" {
+
+bool utf8guard_policy_parse(const char* text, size_t len, utf8guard_policy* policy,
+                            size_t* error_offset, size_t* error_length) {
+  utf8guard::policy_parse_result r;
+  if (policy != nullptr) r = utf8guard::policy_parse(utf8guard::detail::c_bytes(text, len));
+  if (r.ok) {
+    *policy = r.policy.bits();
+  } else {
+    if (error_offset != nullptr) *error_offset = r.error_offset;
+    if (error_length != nullptr) *error_length = r.error_length;
+  }
+  return r.ok;
+}
 
 const char* utf8guard_category_name(utf8guard_category c) {
   std::uint32_t bits;  // any int a C caller passes, read before it is compared

@@ -145,7 +145,7 @@ TEST(Codec, CDecodeReportsCountErrorAndRoom) {
 
   // The input's size in code points always suffices; less may not.
   EXPECT_EQ(utf8guard_decode("abcd", 4, out, 3, &count, nullptr), UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
-  EXPECT_EQ(count, 3u);
+  EXPECT_EQ(count, 4u);  // the size needed
   EXPECT_EQ(utf8guard_decode("abcd", 4, out, 4, nullptr, nullptr), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(utf8guard_decode(nullptr, 0, nullptr, 0, &count, &err), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(count, 0u);
@@ -205,6 +205,7 @@ TEST(Codec, CEncodeReportsBytesBadIndexAndRoom) {
   EXPECT_EQ(hex({out, written}), hex("A\xF4\x8F\xBF\xBF\xE2\x82\xAC"));
   // 4 * count always suffices; one byte less than needed does not.
   EXPECT_EQ(utf8guard_encode(cps, 3, out, 7, &written, nullptr), UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  EXPECT_EQ(written, 8u);  // the size needed
   EXPECT_EQ(utf8guard_encode(cps, 3, out, 8, nullptr, nullptr), UTF8GUARD_STATUS_OK);
   const std::uint32_t with_bad[] = {0x41, 0x42, 0x110000};
   EXPECT_EQ(utf8guard_encode(with_bad, 3, out, sizeof out, &written, &bad), UTF8GUARD_STATUS_ILL_FORMED);
@@ -249,9 +250,10 @@ TEST_P(Api, SanitizeToRefusesTooSmallABufferWithoutOverflowingIt) {
       std::string c_buffer(cap + 16, '#');
       const utf8guard_status status =
           utf8guard_sanitize(in.data(), in.size(), c_buffer.data(), cap, &c_written, nullptr);
-      if (cap < want.size()) {
-        EXPECT_EQ(written, SIZE_MAX) << "capacity " << cap;
+      if (cap < want.size()) {  // too small: the size needed, as snprintf
+        EXPECT_EQ(written, want.size()) << "capacity " << cap;
         EXPECT_EQ(status, UTF8GUARD_STATUS_BUFFER_TOO_SMALL) << "capacity " << cap;
+        EXPECT_EQ(c_written, want.size()) << "capacity " << cap;
       } else {
         EXPECT_EQ(written, want.size());
         EXPECT_EQ(buffer.substr(0, want.size()), want);

@@ -159,7 +159,12 @@ static void test_sanitize(void) {
 
   CHECK(utf8guard_sanitize(in, 6, out, sizeof out, &written, &replacements) == UTF8GUARD_STATUS_OK);
   CHECK(written == 9 && memcmp(out, want, 9) == 0 && replacements == 2);
-  CHECK(utf8guard_sanitize(in, 6, out, 8, &written, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  /* Too small: the exact size needed and the replacements are still told. */
+  written = replacements = 0;
+  CHECK(utf8guard_sanitize(in, 6, out, 8, &written, &replacements) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(written == 9 && replacements == 2);
+  CHECK(utf8guard_sanitize(in, 6, NULL, 0, &written, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(written == 9);
   CHECK(utf8guard_sanitize(in, 6, out, 9, NULL, NULL) == UTF8GUARD_STATUS_OK);
   CHECK(utf8guard_sanitize(NULL, 0, NULL, 0, &written, &replacements) == UTF8GUARD_STATUS_OK);
   CHECK(written == 0 && replacements == 0);
@@ -231,6 +236,9 @@ static void test_codec(void) {
   CHECK(utf8guard_decode("ab\xFF", 3, cps, 4, &count, &err) == UTF8GUARD_STATUS_ILL_FORMED);
   CHECK(count == 2 && same(err, UTF8GUARD_ERROR_INVALID_BYTE, 2, 1));
   CHECK(utf8guard_decode("abc", 3, cps, 2, &count, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(count == 3);
+  CHECK(utf8guard_decode("ab\xC3\xA9\xFF", 5, cps, 2, &count, &err) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(count == 3 && same(err, UTF8GUARD_ERROR_INVALID_BYTE, 4, 1));
   CHECK(utf8guard_decode(NULL, 0, NULL, 0, &count, &err) == UTF8GUARD_STATUS_OK && count == 0);
 
   CHECK(utf8guard_encode_one(0x10FFFF, out) == 4 && memcmp(out, "\xF4\x8F\xBF\xBF", 4) == 0);
@@ -241,6 +249,7 @@ static void test_codec(void) {
   CHECK(utf8guard_encode(values, 4, out, sizeof out, &written, &bad) == UTF8GUARD_STATUS_OK);
   CHECK(written == 10 && memcmp(out, "$\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80", 10) == 0);
   CHECK(utf8guard_encode(values, 4, out, 9, &written, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(written == 10);
   CHECK(utf8guard_encode(with_surrogate, 3, out, sizeof out, &written, &bad) ==
         UTF8GUARD_STATUS_ILL_FORMED);
   CHECK(bad == 1);
@@ -325,6 +334,7 @@ static void test_policy(void) {
         memcmp(out, "value\xEF\xBF\xBD\xEF\xBF\xBDX-Injected: 1", written) == 0);
   CHECK(utf8guard_sanitize_policy(header, strlen(header), out, 4, &written, &replaced,
                                   UTF8GUARD_PROFILE_FIELD) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(written == strlen(header) + 4 && replaced == 2);
   utf8guard_sanitizer_init_policy(&sz, UTF8GUARD_PROFILE_SOURCE);
   CHECK(utf8guard_sanitizer_feed(&sz, trojan, 8, append, &b) == UTF8GUARD_STATUS_OK);
   CHECK(utf8guard_sanitizer_feed(&sz, trojan + 8, strlen(trojan) - 8, append, &b) == UTF8GUARD_STATUS_OK);
@@ -409,11 +419,11 @@ static void test_percent(void) {
   CHECK(percent_is(utf8guard_validate_percent_encoded("a%zz", 4, UTF8GUARD_PROFILE_STRICT),
                    UTF8GUARD_ERROR_NONE, 0, 0, 0, 0));
 
-  CHECK(utf8guard_percent_decode("..%c0%af..", 10, out, &written) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_percent_decode("..%c0%af..", 10, out, 10, &written) == UTF8GUARD_STATUS_OK);
   CHECK(written == 6 && memcmp(out, "..\xC0\xAF..", 6) == 0);
-  CHECK(utf8guard_percent_decode("%%41%", 5, out, &written) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_percent_decode("%%41%", 5, out, 5, &written) == UTF8GUARD_STATUS_OK);
   CHECK(written == 3 && memcmp(out, "%A%", 3) == 0);
-  CHECK(utf8guard_percent_decode(NULL, 0, NULL, &written) == UTF8GUARD_STATUS_OK && written == 0);
+  CHECK(utf8guard_percent_decode(NULL, 0, NULL, 0, &written) == UTF8GUARD_STATUS_OK && written == 0);
 
   /* An escape cut between feeds; the violation comes with the byte that
    * completes the character. */
@@ -445,6 +455,85 @@ static void test_percent(void) {
   CHECK(utf8guard_percent_scanner_errors(&s) == 2);
 }
 
+/* describe, truncate and policy_parse: the answers written by hand from
+ * docs/design.md ("Messages", "Truncation", "Policies as text"). */
+static void test_messages(void) {
+  static const char attack[] = "a/\xC0\xAF..";
+  static const char cesu[] = "a\xED\xA0\xBD\xED\xB8\x80z";
+  char out[UTF8GUARD_DESCRIBE_MAX];
+  char small[8];
+  utf8guard_result r = utf8guard_validate(attack, 6);
+  size_t n = utf8guard_describe(attack, 6, 0, r, 0, out, sizeof out);
+  CHECK(n == strlen("overlong at byte 2 (C0 AF 2E 2E)") &&
+        strcmp(out, "overlong at byte 2 (C0 AF 2E 2E)") == 0);
+  n = utf8guard_describe(attack, 6, 0, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out);
+  CHECK(strcmp(out, "overlong at byte 2 (C0 AF 2E 2E) [overlong_form U+002F]") == 0);
+  /* snprintf: the length is told whatever the capacity; the text is cut and ended. */
+  CHECK(utf8guard_describe(attack, 6, 0, r, 0, small, sizeof small) == 32);
+  CHECK(strcmp(small, "overlon") == 0);
+  CHECK(utf8guard_describe(attack, 6, 0, r, 0, NULL, 0) == 32);
+  /* A window: the input's bytes from offset 1 on. */
+  CHECK(utf8guard_describe(attack + 1, 5, 1, r, 0, out, sizeof out) == 32 &&
+        strcmp(out, "overlong at byte 2 (C0 AF 2E 2E)") == 0);
+  r = utf8guard_validate(cesu, 8);
+  CHECK(utf8guard_describe(cesu, 8, 0, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) > 0);
+  CHECK(strcmp(out, "surrogate at byte 1 (ED A0 BD ED) [cesu8_pair U+1F600]") == 0);
+  r = utf8guard_validate_policy("if\xE2\x80\xAE", 5, UTF8GUARD_PROFILE_SOURCE);
+  CHECK(utf8guard_describe("if\xE2\x80\xAE", 5, 0, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) > 0);
+  CHECK(strcmp(out, "disallowed bidi U+202E at byte 2 (E2 80 AE)") == 0);
+  r = utf8guard_validate("ok", 2);
+  CHECK(utf8guard_describe("ok", 2, 0, r, 0, out, sizeof out) == 4 && strcmp(out, "none") == 0);
+}
+
+static void test_percent_messages(void) {
+  static const char target[] = "/a%2F%C0%AF";
+  char out[UTF8GUARD_DESCRIBE_MAX];
+  utf8guard_percent_result r = utf8guard_validate_percent_encoded(target, 11, UTF8GUARD_PROFILE_URL);
+  utf8guard_hint h;
+  CHECK(r.error.kind == UTF8GUARD_ERROR_OVERLONG && r.error.offset == 5);
+  CHECK(utf8guard_describe_percent(target, 11, 0, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) > 0);
+  CHECK(strcmp(out, "overlong at byte 5 (C0 AF) [overlong_form U+002F]") == 0);
+  h = utf8guard_explain_percent(target, 11, 0, r);
+  CHECK(h.kind == UTF8GUARD_HINT_OVERLONG_FORM && h.has_value && h.value == 0x2F);
+  /* The same from a window that starts at encoded offset 2. */
+  CHECK(utf8guard_describe_percent(target + 2, 9, 2, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) > 0);
+  CHECK(strcmp(out, "overlong at byte 5 (C0 AF) [overlong_form U+002F]") == 0);
+}
+
+static void test_truncate(void) {
+  static const char text[] = "h\xC3\xA9llo \xF0\x9F\x98\x80!"; /* 12 bytes */
+  static const char broken[] = "ab\xC0\xAF" "cd\xE2\x82";            /* 8 bytes */
+  const utf8guard_truncate_mode keep = UTF8GUARD_TRUNCATE_KEEP_ILL_FORMED;
+  CHECK(utf8guard_truncate(text, 12, 100, UTF8GUARD_TRUNCATE_WELL_FORMED) == 12);
+  CHECK(utf8guard_truncate(text, 12, 2, UTF8GUARD_TRUNCATE_WELL_FORMED) == 1);
+  CHECK(utf8guard_truncate(text, 12, 3, UTF8GUARD_TRUNCATE_WELL_FORMED) == 3);
+  CHECK(utf8guard_truncate(text, 12, 10, UTF8GUARD_TRUNCATE_WELL_FORMED) == 7);
+  CHECK(utf8guard_truncate(text, 12, 10, keep) == 7);
+  CHECK(utf8guard_truncate(text, 12, 11, keep) == 11);
+  CHECK(utf8guard_truncate(broken, 8, 8, UTF8GUARD_TRUNCATE_WELL_FORMED) == 2);
+  CHECK(utf8guard_truncate(broken, 8, 3, keep) == 3); /* C0 is a subpart of its own */
+  CHECK(utf8guard_truncate(broken, 8, 8, keep) == 8);
+  CHECK(utf8guard_truncate(broken, 8, 7, keep) == 6); /* E2 82 is one subpart */
+  CHECK(utf8guard_truncate(broken, 8, 0, keep) == 0);
+}
+
+static void test_policy_parse(void) {
+  utf8guard_policy p = 99;
+  size_t at = 99, len = 99;
+  CHECK(utf8guard_policy_parse("field,-newline", 14, &p, &at, &len));
+  CHECK(p == (UTF8GUARD_PROFILE_FIELD & ~(utf8guard_policy)UTF8GUARD_CATEGORY_NEWLINE));
+  CHECK(at == 99 && len == 99);
+  CHECK(utf8guard_policy_parse("nul,+bidi", 9, &p, NULL, NULL));
+  CHECK(p == (UTF8GUARD_CATEGORY_NUL | UTF8GUARD_CATEGORY_BIDI));
+  CHECK(utf8guard_policy_parse("", 0, &p, NULL, NULL) && p == 0);
+  CHECK(utf8guard_policy_parse("strict", 6, &p, NULL, NULL) && p == 0);
+  p = 5;
+  CHECK(!utf8guard_policy_parse("url,nope,bidi", 13, &p, &at, &len));
+  CHECK(p == 5 && at == 4 && len == 4);
+  CHECK(!utf8guard_policy_parse("nul,", 4, &p, &at, &len) && at == 4 && len == 0);
+  CHECK(!utf8guard_policy_parse("Field", 5, &p, &at, &len) && at == 0 && len == 5);
+}
+
 int main(void) {
   size_t i, kernels_run = 0;
   test_names();
@@ -452,6 +541,7 @@ int main(void) {
   test_hints();
   test_kernel_list();
   test_codec();
+  test_policy_parse();
   for (i = 0; i < utf8guard_kernel_count(); ++i) {
     bool usable = false;
     const char* name = utf8guard_kernel_name(i, &usable);
@@ -468,6 +558,9 @@ int main(void) {
     test_scanner();
     test_policy();
     test_percent();
+    test_messages();
+    test_percent_messages();
+    test_truncate();
     ++kernels_run;
   }
   CHECK(kernels_run >= 1);

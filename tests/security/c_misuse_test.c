@@ -232,6 +232,7 @@ static void test_sanitize(void) {
   CHECK(utf8guard_sanitize(NULL, 0, NULL, 0, &written, &replacements) == UTF8GUARD_STATUS_OK);
   CHECK(written == 0 && replacements == 0);
   CHECK(utf8guard_sanitize("abc", 3, NULL, 0, &written, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(written == 3);
   CHECK(utf8guard_sanitize("a\xC0", 2, out, sizeof out, &written, &replacements) == UTF8GUARD_STATUS_OK);
   CHECK(written == 4 && replacements == 1 && memcmp(out, "a\xEF\xBF\xBD", 4) == 0);
 }
@@ -503,6 +504,7 @@ static void test_codec(void) {
   /* Not caller bugs. */
   CHECK(utf8guard_decode(NULL, 0, NULL, 0, &count, &err) == UTF8GUARD_STATUS_OK && count == 0);
   CHECK(utf8guard_decode("ab", 2, NULL, 0, &count, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(count == 2);
 
   /* encode_one: nowhere to write. */
   CHECK(utf8guard_encode_one(0x41, NULL) == 0);
@@ -530,6 +532,7 @@ static void test_codec(void) {
   /* Not caller bugs. */
   CHECK(utf8guard_encode(NULL, 0, NULL, 0, &written, &bad) == UTF8GUARD_STATUS_OK && written == 0);
   CHECK(utf8guard_encode(values, 3, NULL, 0, &written, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(written == 6);
 }
 
 /* ---- Policies and hints ------------------------------------------------------- */
@@ -618,14 +621,14 @@ static void test_percent(void) {
     CHECK(!utf8guard_is_valid_percent_encoded(NULL, kLengths[i], url));
     CHECK(refused_percent(utf8guard_validate_percent_encoded(NULL, kLengths[i], url), 0));
     written = 7;
-    CHECK(utf8guard_percent_decode(NULL, kLengths[i], out, &written) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_percent_decode(NULL, kLengths[i], out, kLengths[i], &written) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(written == 0);
   }
   written = 7;
-  CHECK(utf8guard_percent_decode("%41", 3, NULL, &written) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_decode("%41", 3, NULL, 3, &written) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(written == 0);
-  CHECK(utf8guard_percent_decode("%41", 3, out, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
-  CHECK(utf8guard_percent_decode(NULL, 0, NULL, &written) == UTF8GUARD_STATUS_OK && written == 0);
+  CHECK(utf8guard_percent_decode("%41", 3, out, 3, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_decode(NULL, 0, NULL, 0, &written) == UTF8GUARD_STATUS_OK && written == 0);
 
   /* NULL objects. */
   utf8guard_percent_validator_init(NULL, url);
@@ -739,6 +742,47 @@ static void test_kernels(void) {
   CHECK(getenv("UTF8GUARD_KERNEL") != NULL || utf8guard_kernel_env_error() == NULL);
 }
 
+/* describe, truncate, policy_parse and explain_percent: lost inputs and
+ * outputs are refused without a dereference; a one-byte-short buffer gets a
+ * cut, NUL-ended text and the whole length. */
+static void test_messages(void) {
+  utf8guard_result r = utf8guard_validate("a\xC0", 2);
+  utf8guard_percent_result pr = utf8guard_validate_percent_encoded("a%C0", 4, 0);
+  utf8guard_policy p = 7;
+  size_t i, at = 7, len = 7;
+  char out[40];
+  memset(out, 'x', sizeof out);
+  for (i = 0; i < LENGTHS; ++i) {
+    CHECK(utf8guard_describe(NULL, kLengths[i], 0, r, 0, out, sizeof out) == 0);
+    CHECK(utf8guard_describe("a\xC0", 2, 0, r, 0, NULL, kLengths[i]) == 0);
+    CHECK(utf8guard_describe_percent(NULL, kLengths[i], 0, pr, 0, out, sizeof out) == 0);
+    CHECK(utf8guard_describe_percent("a%C0", 4, 0, pr, 0, NULL, kLengths[i]) == 0);
+    CHECK(utf8guard_explain_percent(NULL, kLengths[i], 0, pr).kind == UTF8GUARD_HINT_NONE);
+    CHECK(utf8guard_truncate(NULL, kLengths[i], 10, UTF8GUARD_TRUNCATE_WELL_FORMED) == 0);
+    CHECK(!utf8guard_policy_parse(NULL, kLengths[i], &p, &at, &len));
+    CHECK(p == 7 && at == 0 && len == 0);
+  }
+  CHECK(out[0] == 'x');
+  /* Zero and one-byte-short capacities: the length, a NUL-ended prefix. */
+  CHECK(utf8guard_describe("a\xC0", 2, 0, r, 0, NULL, 0) == 23);
+  CHECK(utf8guard_describe("a\xC0", 2, 0, r, 0, out, 23) == 23);
+  CHECK(strcmp(out, "overlong at byte 1 (C0") == 0);
+  CHECK(utf8guard_describe_percent("a%C0", 4, 0, pr, 0, out, 1) == 23 && out[0] == '\0');
+  /* A result that does not belong to the bytes: only the window is read. */
+  r.offset = 1000;
+  CHECK(utf8guard_describe("a\xC0", 2, 0, r, 0, out, sizeof out) > 0);
+  CHECK(strcmp(out, "overlong at byte 1000 ()") == 0);
+  r.kind = (utf8guard_error)1234;
+  CHECK(utf8guard_describe("a\xC0", 2, 0, r, 0, out, sizeof out) > 0);
+  CHECK(strncmp(out, "unknown", 7) == 0);
+  /* Modes that are neither, and NULL places for the answer. */
+  CHECK(utf8guard_truncate("abc", 3, 2, (utf8guard_truncate_mode)7) == 0);
+  CHECK(!utf8guard_policy_parse("nul", 3, NULL, &at, &len));
+  CHECK(utf8guard_policy_parse("nul", 3, &p, NULL, NULL) && p == UTF8GUARD_CATEGORY_NUL);
+  CHECK(!utf8guard_policy_parse("x", 1, &p, NULL, NULL));
+  CHECK(utf8guard_truncate(NULL, 0, 5, UTF8GUARD_TRUNCATE_KEEP_ILL_FORMED) == 0);
+}
+
 int main(void) {
   size_t i, kernels_run = 0;
   test_names();
@@ -756,6 +800,7 @@ int main(void) {
     test_scanner();
     test_policies();
     test_percent();
+    test_messages();
     ++kernels_run;
   }
   CHECK(kernels_run >= 1);

@@ -157,9 +157,11 @@ void check_guarded(const guarded_buffer& g) {
   }
   if (!sanitized.empty()) {  // one byte short: refused, and nothing past the end
     guarded_output out(sanitized.size() - 1);
-    ASSERT_EQ(utf8guard::sanitize_to(in, out.data(), out.size()), SIZE_MAX);
-    ASSERT_EQ(utf8guard_sanitize(in.data(), in.size(), out.data(), out.size(), nullptr, nullptr),
+    ASSERT_EQ(utf8guard::sanitize_to(in, out.data(), out.size()), sanitized.size());
+    std::size_t needed = 0;
+    ASSERT_EQ(utf8guard_sanitize(in.data(), in.size(), out.data(), out.size(), &needed, nullptr),
               UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+    ASSERT_EQ(needed, sanitized.size());
   }
   {
     std::string out;
@@ -274,6 +276,7 @@ void check_encode_guarded(const std::u32string& cps, guarded_buffer::side side) 
     ASSERT_EQ(
         utf8guard_encode(in, cps.size(), short_out.data(), short_out.size(), &written, nullptr),
         UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+    ASSERT_EQ(written, want.size());
   }
 }
 

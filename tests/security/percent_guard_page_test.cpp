@@ -106,7 +106,7 @@ void check_decode_guarded(const guarded_buffer& g) {
   ASSERT_EQ(percent_decode(in), decoded);
   guarded_output out(in.size());
   std::size_t written = 0;
-  ASSERT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), &written), UTF8GUARD_STATUS_OK);
+  ASSERT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), in.size(), &written), UTF8GUARD_STATUS_OK);
   ASSERT_EQ(hex(std::string_view(out.data(), written)), hex(decoded));
 }
 
@@ -149,7 +149,7 @@ TEST_P(PercentGuardPage, EmptyInputEveryEntryPoint) {
               UTF8GUARD_ERROR_NONE);
     EXPECT_EQ(percent_decode(empty), "");
     std::size_t written = 7;
-    EXPECT_EQ(utf8guard_percent_decode(p, 0, out, &written), UTF8GUARD_STATUS_OK);
+    EXPECT_EQ(utf8guard_percent_decode(p, 0, out, 0, &written), UTF8GUARD_STATUS_OK);
     EXPECT_EQ(written, 0u);
 
     // An empty chunk in the middle of an escape changes nothing.
