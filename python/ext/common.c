@@ -81,45 +81,24 @@ static int deny_one(PyObject* name, utf8guard_policy* policy) {
   return 0;
 }
 
-/* policy_spec reads "field,-newline,+bidi": profile or category names, each
- * optionally prefixed '+' (add, the default) or '-' (remove), left to right. */
+/* policy_spec reads "field,-newline,+bidi" with utf8guard_policy_parse. */
 static int policy_spec(PyObject* spec, utf8guard_policy* policy) {
   Py_ssize_t n;
   const char* s = PyUnicode_AsUTF8AndSize(spec, &n);
   if (s == NULL) return -1;
-  utf8guard_policy out = UTF8GUARD_PROFILE_STRICT;
-  Py_ssize_t i = 0;
-  while (i < n) {
-    Py_ssize_t end = i;
-    while (end < n && s[end] != ',') ++end;
-    Py_ssize_t a = i, b = end;
-    while (a < b && s[a] == ' ') ++a;
-    while (b > a && s[b - 1] == ' ') --b;
-    int remove = 0;
-    if (a < b && (s[a] == '+' || s[a] == '-')) remove = s[a++] == '-';
-    utf8guard_policy bits = 0;
-    utf8guard_category c = utf8guard_category_from_name(s + a, (size_t)(b - a));
-    if (c != UTF8GUARD_CATEGORY_NONE) {
-      bits = (utf8guard_policy)c;
-    } else if (a == b || !utf8guard_profile_from_name(s + a, (size_t)(b - a), &bits)) {
-      PyObject* item = PyUnicode_FromStringAndSize(s + a, b - a);
-      PyObject* profiles = item != NULL ? known_names(1) : NULL;
-      PyObject* categories = profiles != NULL ? known_names(0) : NULL;
-      if (categories != NULL) {
-        PyErr_Format(PyExc_ValueError,
-                     "policy %R: unknown name %R at %zd (profiles: %U; categories: %U)", spec, item,
-                     a, profiles, categories);
-      }
-      Py_XDECREF(item);
-      Py_XDECREF(profiles);
-      Py_XDECREF(categories);
-      return -1;
-    }
-    out = remove ? (out & ~bits) : (out | bits);
-    i = end + 1;
+  size_t at = 0, length = 0;
+  if (utf8guard_policy_parse(s, (size_t)n, policy, &at, &length)) return 0;
+  PyObject* item = PyUnicode_FromStringAndSize(s + at, (Py_ssize_t)length);
+  PyObject* profiles = item != NULL ? known_names(1) : NULL;
+  PyObject* categories = profiles != NULL ? known_names(0) : NULL;
+  if (categories != NULL) {
+    PyErr_Format(PyExc_ValueError, "policy %R: no such name: %R at %zu (profiles: %U; categories: %U)",
+                 spec, item, at, profiles, categories);
   }
-  *policy = out;
-  return 0;
+  Py_XDECREF(item);
+  Py_XDECREF(profiles);
+  Py_XDECREF(categories);
+  return -1;
 }
 
 int ug_policy_from(PyObject* profile, PyObject* deny, PyObject* spec, utf8guard_policy* policy) {
@@ -232,114 +211,54 @@ PyObject* ug_hint_object(utf8guard_hint h) {
   return PyObject_CallFunction(ug_registered.hint_type, "sO", utf8guard_hint_name(h.kind), Py_None);
 }
 
-static size_t put_code_point(char* out, size_t cap, uint32_t value) {
-  int n = snprintf(out, cap, "U+%04lX", (unsigned long)value);
-  return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
-}
-
-size_t ug_describe(const char* data, size_t len, size_t base, utf8guard_result r,
-                   size_t shown_offset, const utf8guard_hint* hint, char* out, size_t cap) {
-  size_t n = 0;
-#define UG_ADD(...)                                                       \
-  do {                                                                    \
-    int w_ = snprintf(out + n, cap - n, __VA_ARGS__);                     \
-    if (w_ > 0) n += (size_t)w_ < cap - n ? (size_t)w_ : cap - n - 1;     \
-  } while (0)
-  UG_ADD("%s", utf8guard_error_name(r.kind));
-  if (r.kind == UTF8GUARD_ERROR_DISALLOWED) {
-    UG_ADD(" %s ", utf8guard_category_name(r.category));
-    n += put_code_point(out + n, cap - n, r.code_point);
-  }
-  UG_ADD(" at byte %zu (", shown_offset);
-  /* The subpart or character, then what follows, 4 bytes in all. */
-  size_t start = r.offset >= base ? r.offset - base : len;
-  size_t shown = r.length > 4 ? r.length : 4;
-  for (size_t i = 0; i < shown && start + i < len; ++i) {
-    UG_ADD(i == 0 ? "%02X" : " %02X", (unsigned)(unsigned char)data[start + i]);
-  }
-  UG_ADD(")");
-  if (hint != NULL && hint->kind != UTF8GUARD_HINT_NONE) {
-    UG_ADD(" [%s", utf8guard_hint_name(hint->kind));
-    if (hint->has_value) {
-      UG_ADD(" ");
-      n += put_code_point(out + n, cap - n, hint->value);
-    }
-    UG_ADD("]");
-  }
-#undef UG_ADD
-  return n;
-}
-
 PyObject* ug_result_object(const char* data, size_t len, size_t base, utf8guard_result r,
-                           const utf8guard_percent_result* percent, int with_hint) {
+                           const utf8guard_percent_result* percent) {
   if (r.kind == UTF8GUARD_ERROR_NONE) {
     Py_INCREF(ug_registered.clean);
     return ug_registered.clean;
   }
+  char text[UTF8GUARD_DESCRIBE_MAX];
   utf8guard_hint h = {UTF8GUARD_HINT_NONE, 0, false};
-  if (with_hint && r.kind != UTF8GUARD_ERROR_DISALLOWED && r.offset >= base) {
-    h = utf8guard_explain(data, len, r.offset - base);
+  size_t n;
+  if (percent != NULL) {
+    if (r.kind != UTF8GUARD_ERROR_DISALLOWED) h = utf8guard_explain_percent(data, len, base, *percent);
+    n = utf8guard_describe_percent(data, len, base, *percent, UTF8GUARD_DESCRIBE_HINT, text,
+                                   sizeof text);
+  } else {
+    if (r.kind != UTF8GUARD_ERROR_DISALLOWED && r.offset >= base) {
+      h = utf8guard_explain(data, len, r.offset - base);
+    }
+    n = utf8guard_describe(data, len, base, r, UTF8GUARD_DESCRIBE_HINT, text, sizeof text);
   }
-  /* The result the caller sees: encoded offsets for percent-encoded input. */
-  utf8guard_result shown = percent != NULL ? percent->error : r;
-  char text[UG_DESCRIBE_MAX];
-  size_t n = ug_describe(data, len, base, r, shown.offset, &h, text, sizeof text);
+  if (n >= sizeof text) n = sizeof text - 1;
   PyObject* hint = ug_hint_object(h);
   if (hint == NULL) return NULL;
   PyObject* category = Py_None;
   PyObject* code_point = Py_None;
-  Py_INCREF(Py_None);
-  Py_INCREF(Py_None);
-  if (shown.kind == UTF8GUARD_ERROR_DISALLOWED) {
-    Py_DECREF(Py_None);
-    Py_DECREF(Py_None);
-    category = PyUnicode_FromString(utf8guard_category_name(shown.category));
-    code_point = PyLong_FromUnsignedLong(shown.code_point);
-  }
   PyObject* decoded_offset = Py_None;
   PyObject* decoded_length = Py_None;
   Py_INCREF(Py_None);
   Py_INCREF(Py_None);
+  Py_INCREF(Py_None);
+  Py_INCREF(Py_None);
+  if (r.kind == UTF8GUARD_ERROR_DISALLOWED) {
+    Py_SETREF(category, PyUnicode_FromString(utf8guard_category_name(r.category)));
+    Py_SETREF(code_point, PyLong_FromUnsignedLong(r.code_point));
+  }
   if (percent != NULL) {
-    Py_DECREF(Py_None);
-    Py_DECREF(Py_None);
-    decoded_offset = PyLong_FromSize_t(percent->decoded_offset);
-    decoded_length = PyLong_FromSize_t(percent->decoded_length);
+    Py_SETREF(decoded_offset, PyLong_FromSize_t(percent->decoded_offset));
+    Py_SETREF(decoded_length, PyLong_FromSize_t(percent->decoded_length));
   }
   PyObject* out = NULL;
   if (category != NULL && code_point != NULL && decoded_offset != NULL && decoded_length != NULL) {
-    out = PyObject_CallFunction(ug_registered.result_type, "snnOOOs#OO",
-                                utf8guard_error_name(shown.kind), (Py_ssize_t)shown.offset,
-                                (Py_ssize_t)shown.length, category, code_point, hint, text,
-                                (Py_ssize_t)n, decoded_offset, decoded_length);
+    out = PyObject_CallFunction(ug_registered.result_type, "snnOOOs#OO", utf8guard_error_name(r.kind),
+                                (Py_ssize_t)r.offset, (Py_ssize_t)r.length, category, code_point,
+                                hint, text, (Py_ssize_t)n, decoded_offset, decoded_length);
   }
   Py_XDECREF(category);
   Py_XDECREF(code_point);
   Py_XDECREF(decoded_offset);
   Py_XDECREF(decoded_length);
   Py_DECREF(hint);
-  return out;
-}
-
-PyObject* ug_percent_result_object(const char* data, size_t len, utf8guard_percent_result pr) {
-  if (pr.error.kind == UTF8GUARD_ERROR_NONE) {
-    Py_INCREF(ug_registered.clean);
-    return ug_registered.clean;
-  }
-  /* The hint and the bytes shown come from the decoded bytes: decode the
-   * input up to a little past the finding (the error path alone pays). */
-  size_t end = pr.error.offset + pr.error.length + 6 * 3;
-  if (end > len) end = len;
-  char* decoded = PyMem_Malloc(end > 0 ? end : 1);
-  if (decoded == NULL) return PyErr_NoMemory();
-  size_t written = 0;
-  if (utf8guard_percent_decode(data, end, decoded, &written) != UTF8GUARD_STATUS_OK) {
-    written = 0;
-  }
-  utf8guard_result at_decoded = pr.error;
-  at_decoded.offset = pr.decoded_offset;
-  at_decoded.length = pr.decoded_length;
-  PyObject* out = ug_result_object(decoded, written, 0, at_decoded, &pr, 1);
-  PyMem_Free(decoded);
   return out;
 }

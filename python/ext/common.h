@@ -54,24 +54,12 @@ extern ug_types ug_registered;
 /* ug_hint_object: a Hint for |h|, or a new reference to None. */
 PyObject* ug_hint_object(utf8guard_hint h);
 
-/* ug_result_object builds the Result of |r| found in data[0..len), whose
- * first byte is at absolute offset |base|. For percent-encoded input,
- * |percent| holds the encoded result; |data| are then the DECODED bytes from
- * decoded offset |base|. The hint is computed only when |with_hint|. */
+/* ug_result_object builds the Result of |r| found in data[0..len), the
+ * input's bytes from absolute offset |base| on (a stream passes the bytes it
+ * kept around the finding). For percent-encoded input |percent| is the whole
+ * report, |r| its error, and data are the encoded bytes. */
 PyObject* ug_result_object(const char* data, size_t len, size_t base, utf8guard_result r,
-                           const utf8guard_percent_result* percent, int with_hint);
-
-/* ug_percent_result_object builds the Result of |pr| found in the encoded
- * data[0..len) (absolute offset 0 at data[0]). */
-PyObject* ug_percent_result_object(const char* data, size_t len, utf8guard_percent_result pr);
-
-/* ug_describe writes the CLI's text for |r| (after "PATH:LINE:COLUMN: ") to
- * out[0..cap): the bytes shown come from data[0..len), which starts at
- * absolute offset |base|; |shown_offset| is the offset the text names (the
- * encoded one for percent-encoded input). Returns the length written. */
-size_t ug_describe(const char* data, size_t len, size_t base, utf8guard_result r,
-                   size_t shown_offset, const utf8guard_hint* hint, char* out, size_t cap);
-#define UG_DESCRIBE_MAX 160
+                           const utf8guard_percent_result* percent);
 
 extern PyTypeObject ug_validator_type;
 

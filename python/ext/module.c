@@ -67,7 +67,7 @@ static PyObject* validate(PyObject* self, PyObject* const* args, Py_ssize_t narg
   utf8guard_policy policy;
   if (input_and_policy(args, nargs, kwnames, "validate", &in, &policy) < 0) return NULL;
   utf8guard_result r = validate_input(&in, policy);
-  PyObject* out = ug_result_object(in.data, (size_t)in.len, 0, r, NULL, 1);
+  PyObject* out = ug_result_object(in.data, (size_t)in.len, 0, r, NULL);
   ug_input_release(&in);
   return out;
 }
@@ -92,19 +92,15 @@ static PyObject* sanitize(PyObject* self, PyObject* const* args, Py_ssize_t narg
       return args[0];
     }
   }
-  /* Most inputs grow little: try a buffer with room for one error in 8
-   * bytes, then the bound, which always suffices. */
-  size_t bound = 0;
-  if (utf8guard_sanitize_bound((size_t)in.len, &bound) != UTF8GUARD_STATUS_OK ||
-      bound > (size_t)PY_SSIZE_T_MAX) {
-    ug_input_release(&in);
-    return PyErr_NoMemory();
-  }
-  size_t first = (size_t)in.len + (size_t)in.len / 4 + 16;
-  if (first > bound) first = bound;
+  /* Most inputs grow little: a buffer with room for an error in every 8
+   * bytes; when that is too small, the library says the exact size. */
+  size_t cap = (size_t)in.len + (size_t)in.len / 4 + 16;
   PyObject* out = NULL;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    size_t cap = attempt == 0 ? first : bound;
+    if (cap > (size_t)PY_SSIZE_T_MAX) {
+      PyErr_NoMemory();
+      break;
+    }
     out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
     if (out == NULL) break;
     size_t written = 0;
@@ -122,10 +118,11 @@ static PyObject* sanitize(PyObject* self, PyObject* const* args, Py_ssize_t narg
       break;
     }
     Py_CLEAR(out);
-    if (st != UTF8GUARD_STATUS_BUFFER_TOO_SMALL) {
+    if (st != UTF8GUARD_STATUS_BUFFER_TOO_SMALL || attempt == 1) {
       PyErr_Format(PyExc_RuntimeError, "utf8guard_sanitize_policy: %s", utf8guard_status_name(st));
       break;
     }
+    cap = written;
   }
   ug_input_release(&in);
   return out;
@@ -167,7 +164,7 @@ static PyObject* decode(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
   if (r.kind == UTF8GUARD_ERROR_NONE) {
     out = PyUnicode_DecodeUTF8(in.data, in.len, "strict");
   } else {
-    PyObject* result = ug_result_object(in.data, (size_t)in.len, 0, r, NULL, 1);
+    PyObject* result = ug_result_object(in.data, (size_t)in.len, 0, r, NULL);
     if (result != NULL) {
       raise_decode_error(args[0], &in, result);
       Py_DECREF(result);
@@ -207,7 +204,7 @@ static PyObject* validate_percent(PyObject* self, PyObject* const* args, Py_ssiz
   } else {
     pr = utf8guard_validate_percent_encoded(in.data, (size_t)in.len, policy);
   }
-  PyObject* out = ug_percent_result_object(in.data, (size_t)in.len, pr);
+  PyObject* out = ug_result_object(in.data, (size_t)in.len, 0, pr.error, &pr);
   ug_input_release(&in);
   return out;
 }
@@ -226,10 +223,10 @@ static PyObject* percent_decode(PyObject* self, PyObject* const* args, Py_ssize_
     utf8guard_status st;
     char* dst = PyBytes_AS_STRING(out);
     if (in.len >= UG_NOGIL_MIN) {
-      Py_BEGIN_ALLOW_THREADS st = utf8guard_percent_decode(in.data, (size_t)in.len, dst, &written);
+      Py_BEGIN_ALLOW_THREADS st = utf8guard_percent_decode(in.data, (size_t)in.len, dst, (size_t)in.len, &written);
       Py_END_ALLOW_THREADS
     } else {
-      st = utf8guard_percent_decode(in.data, (size_t)in.len, dst, &written);
+      st = utf8guard_percent_decode(in.data, (size_t)in.len, dst, (size_t)in.len, &written);
     }
     if (st != UTF8GUARD_STATUS_OK) {
       Py_CLEAR(out);

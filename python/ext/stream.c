@@ -2,12 +2,15 @@
  *
  * It wraps utf8guard_validator (or utf8guard_percent_stream with
  * percent=True) and keeps the last TAIL bytes it was fed, so that a finding
- * whose bytes began in an earlier chunk is still described with them. */
+ * whose bytes began in an earlier chunk is described (utf8guard_describe) and
+ * explained with them, as in one piece. TAIL covers the bytes an open
+ * sequence or escape carries over and UTF8GUARD_DESCRIBE_PERCENT_BEHIND. */
 #include <string.h>
 
 #include "common.h"
 
 #define TAIL 32
+_Static_assert(TAIL >= 3 * 4 + 2 + UTF8GUARD_DESCRIBE_PERCENT_BEHIND, "the tail describes");
 
 enum { OPEN = 0, FINISHED = 1, CLOSED = 2 };
 
@@ -88,35 +91,17 @@ static char* window(const validator_object* self, const char* chunk, size_t chun
 }
 
 /* finding builds the Result of the first finding, reported by the call that
- * read chunk[0..chunk_len) (empty for finish()). */
+ * read chunk[0..chunk_len) (empty for finish()): described over the kept tail
+ * and the chunk up to a little past the finding, as the library asks. */
 static PyObject* finding(validator_object* self, const char* chunk, size_t chunk_len,
                          utf8guard_result r, const utf8guard_percent_result* pr) {
   size_t base = self->position - self->tail_len;
   size_t at = r.offset > self->position ? r.offset - self->position : 0;
+  size_t ahead = pr != NULL ? UTF8GUARD_DESCRIBE_PERCENT_AHEAD : UTF8GUARD_DESCRIBE_AHEAD;
   size_t wlen = 0;
-  char* w = window(self, chunk, chunk_len, at + r.length + 3 * 6, &wlen);
+  char* w = window(self, chunk, chunk_len, at + r.length + ahead, &wlen);
   if (w == NULL) return PyErr_NoMemory();
-  PyObject* out;
-  if (pr == NULL) {
-    out = ug_result_object(w, wlen, base, r, NULL, 1);
-  } else {
-    /* The finding's offset is where a unit starts (its '%' or a raw byte):
-     * decoding from there shows its decoded bytes. The decoded bytes before
-     * it are not kept, so a stream's percent findings carry no hint. */
-    size_t from = pr->error.offset >= base ? pr->error.offset - base : wlen;
-    char* decoded = PyMem_Malloc(wlen - from + 1);
-    size_t written = 0;
-    if (decoded == NULL ||
-        utf8guard_percent_decode(w + from, wlen - from, decoded, &written) != UTF8GUARD_STATUS_OK) {
-      written = 0;
-    }
-    utf8guard_result at_decoded = pr->error;
-    at_decoded.offset = pr->decoded_offset;
-    at_decoded.length = pr->decoded_length;
-    out = decoded == NULL ? PyErr_NoMemory()
-                          : ug_result_object(decoded, written, pr->decoded_offset, at_decoded, pr, 0);
-    PyMem_Free(decoded);
-  }
+  PyObject* out = ug_result_object(w, wlen, base, r, pr);
   PyMem_Free(w);
   return out;
 }

@@ -111,3 +111,21 @@ def test_percent_stream_split_anywhere_is_one_shot(encoded, draw):
     cuts = draw.draw(st.lists(st.integers(0, len(encoded)), max_size=3))
     assert _fields(_split_result(encoded, cuts, policy="url", percent=True)) == \
         _fields(utf8guard.validate_percent(encoded, policy="url"))
+
+
+def test_stream_message_and_hint_are_one_shots():
+    """A stream that has the bytes around a finding describes it as one call
+    does (a chunk that ends right after it may hide the next byte's hint)."""
+    from oracle import percent_encode_all, vectors
+
+    for vid, data, kind in vectors():
+        if kind == "none":
+            continue
+        for encoded, percent in ((b"x" * 40 + data + b"tail..", False),
+                                 (b"x" * 40 + percent_encode_all(data) + b"tail..", True)):
+            whole = (utf8guard.validate_percent if percent else utf8guard.validate)(encoded)
+            for cut in range(len(encoded) + 1):
+                if whole.offset < cut < whole.offset + whole.length + (18 if percent else 6):
+                    continue
+                r = _split_result(encoded, [cut], percent=percent)
+                assert (r.message, r.hint) == (whole.message, whole.hint), (vid, percent, cut)
