@@ -33,7 +33,7 @@ def server(kind, detect=False, plain=False, log=None):
     port = free_port()
     env = dict(os.environ, UTF8GUARD_TEST_SERVER=kind, UTF8GUARD_TEST_DETECT="1" if detect else "0",
                UTF8GUARD_TEST_PLAIN="1" if plain else "0",
-               PYTHONPATH=os.pathsep.join([str(HERE)] + sys.path))
+               PYTHONPATH=os.pathsep.join([str(HERE)] + [os.path.abspath(p) for p in sys.path if p]))
     proc = subprocess.Popen(_command(kind, port), cwd=HERE, env=env, stdin=subprocess.DEVNULL,
                             stdout=log or subprocess.DEVNULL, stderr=log or subprocess.DEVNULL)
     try:
