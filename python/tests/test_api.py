@@ -171,3 +171,34 @@ def test_help_reads_well():
                  "feed(data, /)", "class Result", "class DecodeError", "validate_percent"):
         assert name in text, name
     assert utf8guard.Validator.__doc__.startswith("Validate input that arrives in chunks")
+
+
+def test_stubs_name_the_whole_api():
+    import ast
+    from pathlib import Path
+
+    stub = ast.parse((Path(utf8guard.__file__).parent / "__init__.pyi").read_text())
+    names = set()
+    for node in stub.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign):
+            names.add(node.target.id)
+        elif isinstance(node, ast.ImportFrom):
+            names |= {a.asname or a.name for a in node.names}
+    assert set(utf8guard.__all__) <= names
+    assert (Path(utf8guard.__file__).parent / "py.typed").exists()
+
+
+def test_readme_example_prints_what_it_says(capsys):
+    """The README's Python example, run: each print's output is the comment
+    at the end of its line."""
+    from oracle import REPOSITORY
+
+    readme = (REPOSITORY / "README.md").read_text()
+    block = readme.split("<!-- readme-example: python -->\n```python\n", 1)[1].split("```", 1)[0]
+    assert len(block.splitlines()) == 5
+    exec(compile(block, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    expected = [line.split("  # ", 1)[1] for line in block.splitlines() if line.startswith("print(")]
+    assert printed == expected
