@@ -13,6 +13,18 @@
  * release and the re-acquire cost more than other threads gain. */
 #define UG_NOGIL_MIN ((Py_ssize_t)1 << 16)
 
+/* UG_CALL runs |statement| (a call into the library over |len| input bytes),
+ * with the GIL released when |len| reaches UG_NOGIL_MIN. */
+#define UG_CALL(len, statement)          \
+  do {                                   \
+    if ((len) >= UG_NOGIL_MIN) {         \
+      Py_BEGIN_ALLOW_THREADS statement;  \
+      Py_END_ALLOW_THREADS               \
+    } else {                             \
+      statement;                         \
+    }                                    \
+  } while (0)
+
 /* An input as (pointer, length); |view.obj| is set when a buffer is held. */
 typedef struct {
   const char* data;

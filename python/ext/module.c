@@ -39,24 +39,14 @@ static PyObject* is_valid(PyObject* self, PyObject* const* args, Py_ssize_t narg
   utf8guard_policy policy;
   if (input_and_policy(args, nargs, kwnames, "is_valid", &in, &policy) < 0) return NULL;
   bool ok;
-  if (in.len >= UG_NOGIL_MIN) {
-    Py_BEGIN_ALLOW_THREADS ok = utf8guard_is_valid_policy(in.data, (size_t)in.len, policy);
-    Py_END_ALLOW_THREADS
-  } else {
-    ok = utf8guard_is_valid_policy(in.data, (size_t)in.len, policy);
-  }
+  UG_CALL(in.len, ok = utf8guard_is_valid_policy(in.data, (size_t)in.len, policy));
   ug_input_release(&in);
   return PyBool_FromLong(ok);
 }
 
 static utf8guard_result validate_input(const ug_input* in, utf8guard_policy policy) {
   utf8guard_result r;
-  if (in->len >= UG_NOGIL_MIN) {
-    Py_BEGIN_ALLOW_THREADS r = utf8guard_validate_policy(in->data, (size_t)in->len, policy);
-    Py_END_ALLOW_THREADS
-  } else {
-    r = utf8guard_validate_policy(in->data, (size_t)in->len, policy);
-  }
+  UG_CALL(in->len, r = utf8guard_validate_policy(in->data, (size_t)in->len, policy));
   return r;
 }
 
@@ -81,12 +71,7 @@ static PyObject* sanitize(PyObject* self, PyObject* const* args, Py_ssize_t narg
   /* Clean bytes are returned as they are (bytes are immutable). */
   if (PyBytes_CheckExact(args[0])) {
     bool ok;
-    if (in.len >= UG_NOGIL_MIN) {
-      Py_BEGIN_ALLOW_THREADS ok = utf8guard_is_valid_policy(in.data, (size_t)in.len, policy);
-      Py_END_ALLOW_THREADS
-    } else {
-      ok = utf8guard_is_valid_policy(in.data, (size_t)in.len, policy);
-    }
+    UG_CALL(in.len, ok = utf8guard_is_valid_policy(in.data, (size_t)in.len, policy));
     if (ok) {
       Py_INCREF(args[0]);
       return args[0];
@@ -106,13 +91,8 @@ static PyObject* sanitize(PyObject* self, PyObject* const* args, Py_ssize_t narg
     size_t written = 0;
     utf8guard_status st;
     char* dst = PyBytes_AS_STRING(out);
-    if (in.len >= UG_NOGIL_MIN) {
-      Py_BEGIN_ALLOW_THREADS st =
-          utf8guard_sanitize_policy(in.data, (size_t)in.len, dst, cap, &written, NULL, policy);
-      Py_END_ALLOW_THREADS
-    } else {
-      st = utf8guard_sanitize_policy(in.data, (size_t)in.len, dst, cap, &written, NULL, policy);
-    }
+    UG_CALL(in.len, st = utf8guard_sanitize_policy(in.data, (size_t)in.len, dst, cap, &written,
+                                                   NULL, policy));
     if (st == UTF8GUARD_STATUS_OK) {
       if (_PyBytes_Resize(&out, (Py_ssize_t)written) < 0) out = NULL;
       break;
@@ -181,12 +161,7 @@ static PyObject* is_valid_percent(PyObject* self, PyObject* const* args, Py_ssiz
   utf8guard_policy policy;
   if (input_and_policy(args, nargs, kwnames, "is_valid_percent", &in, &policy) < 0) return NULL;
   bool ok;
-  if (in.len >= UG_NOGIL_MIN) {
-    Py_BEGIN_ALLOW_THREADS ok = utf8guard_is_valid_percent_encoded(in.data, (size_t)in.len, policy);
-    Py_END_ALLOW_THREADS
-  } else {
-    ok = utf8guard_is_valid_percent_encoded(in.data, (size_t)in.len, policy);
-  }
+  UG_CALL(in.len, ok = utf8guard_is_valid_percent_encoded(in.data, (size_t)in.len, policy));
   ug_input_release(&in);
   return PyBool_FromLong(ok);
 }
@@ -198,12 +173,7 @@ static PyObject* validate_percent(PyObject* self, PyObject* const* args, Py_ssiz
   utf8guard_policy policy;
   if (input_and_policy(args, nargs, kwnames, "validate_percent", &in, &policy) < 0) return NULL;
   utf8guard_percent_result pr;
-  if (in.len >= UG_NOGIL_MIN) {
-    Py_BEGIN_ALLOW_THREADS pr = utf8guard_validate_percent_encoded(in.data, (size_t)in.len, policy);
-    Py_END_ALLOW_THREADS
-  } else {
-    pr = utf8guard_validate_percent_encoded(in.data, (size_t)in.len, policy);
-  }
+  UG_CALL(in.len, pr = utf8guard_validate_percent_encoded(in.data, (size_t)in.len, policy));
   PyObject* out = ug_result_object(in.data, (size_t)in.len, 0, pr.error, &pr);
   ug_input_release(&in);
   return out;
@@ -222,12 +192,8 @@ static PyObject* percent_decode(PyObject* self, PyObject* const* args, Py_ssize_
     size_t written = 0;
     utf8guard_status st;
     char* dst = PyBytes_AS_STRING(out);
-    if (in.len >= UG_NOGIL_MIN) {
-      Py_BEGIN_ALLOW_THREADS st = utf8guard_percent_decode(in.data, (size_t)in.len, dst, (size_t)in.len, &written);
-      Py_END_ALLOW_THREADS
-    } else {
-      st = utf8guard_percent_decode(in.data, (size_t)in.len, dst, (size_t)in.len, &written);
-    }
+    UG_CALL(in.len,
+            st = utf8guard_percent_decode(in.data, (size_t)in.len, dst, (size_t)in.len, &written));
     if (st != UTF8GUARD_STATUS_OK) {
       Py_CLEAR(out);
       PyErr_Format(PyExc_RuntimeError, "utf8guard_percent_decode: %s", utf8guard_status_name(st));

@@ -140,18 +140,10 @@ static PyObject* validator_feed(validator_object* self, PyObject* const* args, P
   utf8guard_percent_result pr;
   const size_t len = (size_t)in.len;
   self->busy = 1;
-  if (in.len >= UG_NOGIL_MIN) {
-    Py_BEGIN_ALLOW_THREADS
-    if (self->percent) {
-      pr = utf8guard_percent_validator_feed(&self->percent_stream, in.data, len);
-    } else {
-      r = utf8guard_validator_feed(&self->plain, in.data, len);
-    }
-    Py_END_ALLOW_THREADS
-  } else if (self->percent) {
-    pr = utf8guard_percent_validator_feed(&self->percent_stream, in.data, len);
+  if (self->percent) {
+    UG_CALL(in.len, pr = utf8guard_percent_validator_feed(&self->percent_stream, in.data, len));
   } else {
-    r = utf8guard_validator_feed(&self->plain, in.data, len);
+    UG_CALL(in.len, r = utf8guard_validator_feed(&self->plain, in.data, len));
   }
   self->busy = 0;
   if (self->percent) r = pr.error;

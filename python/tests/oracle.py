@@ -1,43 +1,15 @@
 """Expected answers from outside utf8guard: Python's own UTF-8 decoder and
 urllib.parse, the security vectors' verdicts, and the categories of
-docs/design.md's policy table written out as code-point sets."""
+docs/design.md's policy table (tests/support/policy_oracle.py)."""
 
+import sys
 import urllib.parse
 from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
-# docs/design.md, "Policies": each category's scalar values.
-CATEGORIES = {
-    "nul": {0},
-    "control": set(range(1, 9)) | set(range(0x0E, 0x20)) | {0x7F},
-    "newline": set(range(0x0A, 0x0E)) | {0x85, 0x2028, 0x2029},
-    "c1": set(range(0x80, 0xA0)) - {0x85},
-    "bidi": {0x061C, 0x200E, 0x200F} | set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A)),
-    "noncharacter": set(range(0xFDD0, 0xFDF0)) | {(p << 16) | 0xFFFE for p in range(17)}
-    | {(p << 16) | 0xFFFF for p in range(17)},
-    "private_use": set(range(0xE000, 0xF900)) | set(range(0xF0000, 0xFFFFE))
-    | set(range(0x100000, 0x10FFFE)),
-    "replacement": {0xFFFD},
-}
-PROFILES = {
-    "strict": set(),
-    "source": {"nul", "control", "c1", "bidi", "bom"},
-    "field": {"nul", "control", "newline", "c1", "bidi", "noncharacter", "bom"},
-    "json": {"noncharacter"},
-    "url": {"nul", "control", "newline", "c1", "bidi", "bad_escape", "double_encoding"},
-}
-
-
-def category_of(text, index):
-    """The category of text[index] (text: a str), or None."""
-    cp = ord(text[index])
-    if cp == 0xFEFF:
-        return "bom" if index > 0 else None
-    for name, values in CATEGORIES.items():
-        if cp in values:
-            return name
-    return None
+sys.path.insert(0, str(REPOSITORY / "tests/support"))
+from policy_oracle import PROFILES, category  # noqa: E402,F401  (re-exported)
 
 
 def first_error(data):
@@ -51,7 +23,7 @@ def first_error(data):
 
 def denied(text, categories):
     """Whether the str holds a character of one of the categories."""
-    return any(category_of(text, i) in categories for i in range(len(text)))
+    return any(category(ord(ch), i == 0) in categories for i, ch in enumerate(text))
 
 
 def vectors():

@@ -196,7 +196,7 @@ def test_readme_example_prints_what_it_says(capsys):
     from oracle import REPOSITORY
 
     readme = (REPOSITORY / "README.md").read_text()
-    block = readme.split("<!-- readme-example: python -->\n```python\n", 1)[1].split("```", 1)[0]
+    block = readme.split("<!-- python-example -->\n```python\n", 1)[1].split("```", 1)[0]
     assert len(block.splitlines()) == 5
     exec(compile(block, "README.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()

@@ -94,6 +94,18 @@ def _media_type(content_type):
     return media.strip().lower(), charset
 
 
+class GuardedApp:
+    """What both middleware take: the application, a policy spec (or None) per
+    part, detect_only and a logger; see utf8guard.asgi."""
+
+    def __init__(self, app, *, path=DEFAULTS["path"], query=DEFAULTS["query"],
+                 headers=DEFAULTS["headers"], form=DEFAULTS["form"], json=DEFAULTS["json"],
+                 text=DEFAULTS["text"], detect_only=False, logger=None):
+        self.app = app
+        self.guard = Guard(path=path, query=query, headers=headers, form=form, json=json,
+                           text=text, detect_only=detect_only, logger=logger)
+
+
 class Guard:
     """The checks of one middleware: a policy per part, and what to do with a
     finding (answer 400, or with detect_only log it and let the request on)."""

@@ -26,7 +26,7 @@ the "utf8guard" logger (or ``logger``). Lifespan and WebSocket scopes pass
 through.
 """
 
-from ._http import DEFAULTS, Guard, RequestRejected
+from ._http import GuardedApp, RequestRejected
 
 __all__ = ["Utf8GuardMiddleware", "RequestRejected"]
 
@@ -41,15 +41,8 @@ async def _send_problem(send, rejection):
     await send({"type": "http.response.body", "body": body})
 
 
-class Utf8GuardMiddleware:
+class Utf8GuardMiddleware(GuardedApp):
     """Wraps an ASGI application; see the module's documentation."""
-
-    def __init__(self, app, *, path=DEFAULTS["path"], query=DEFAULTS["query"],
-                 headers=DEFAULTS["headers"], form=DEFAULTS["form"], json=DEFAULTS["json"],
-                 text=DEFAULTS["text"], detect_only=False, logger=None):
-        self.app = app
-        self.guard = Guard(path=path, query=query, headers=headers, form=form, json=json,
-                           text=text, detect_only=detect_only, logger=logger)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":

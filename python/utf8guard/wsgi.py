@@ -16,7 +16,7 @@ chunk is never returned to it: the read raises RequestRejected, and whatever
 the application answers then is replaced by the 400.
 """
 
-from ._http import DEFAULTS, Guard, RequestRejected
+from ._http import GuardedApp, RequestRejected
 
 __all__ = ["Utf8GuardWSGIMiddleware", "RequestRejected"]
 
@@ -58,15 +58,8 @@ def _problem(start_response, rejection, exc_info=None):
     return [body]
 
 
-class Utf8GuardWSGIMiddleware:
+class Utf8GuardWSGIMiddleware(GuardedApp):
     """Wraps a WSGI application; see the module's documentation."""
-
-    def __init__(self, app, *, path=DEFAULTS["path"], query=DEFAULTS["query"],
-                 headers=DEFAULTS["headers"], form=DEFAULTS["form"], json=DEFAULTS["json"],
-                 text=DEFAULTS["text"], detect_only=False, logger=None):
-        self.app = app
-        self.guard = Guard(path=path, query=query, headers=headers, form=form, json=json,
-                           text=text, detect_only=detect_only, logger=logger)
 
     def __call__(self, environ, start_response):
         guard = self.guard
