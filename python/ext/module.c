@@ -260,28 +260,50 @@ static PyObject* active_kernel(PyObject* self, PyObject* unused) {
   return PyUnicode_FromString(utf8guard_active_kernel());
 }
 
+#define POLICY_DOC                                                                   \
+  "\n\ndata is any bytes-like object, read in place. profile names a profile\n"      \
+  "(PROFILES), deny adds categories (CATEGORIES: a name, 'bidi,nul' or a list),\n"  \
+  "and policy replaces both with a spec such as 'url,-newline'."
+
 #define FASTKW(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS, doc}
 #define FAST(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
 
 static PyMethodDef methods[] = {
     FASTKW(is_valid, "is_valid(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
-                     "Whether data is well-formed UTF-8 with no character the policy denies."),
+                     "Whether data is well-formed UTF-8 with no character the policy denies:\n"
+                     "True exactly when data.decode('utf-8') succeeds, without a policy." POLICY_DOC),
     FASTKW(validate, "validate(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
-                     "The first finding in data, as a Result (true when there is none)."),
+                     "The first finding in data: a Result that is true when there is none, else\n"
+                     "carries kind, offset, length (those of UnicodeDecodeError), category,\n"
+                     "code_point, hint and message, e.g.\n"
+                     "  validate(b'a\\xc0\\xaf').message == 'overlong at byte 1 (C0 AF) [overlong_form U+002F]'"
+                     POLICY_DOC),
     FASTKW(sanitize, "sanitize(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
-                     "data with each ill-formed subpart and denied character replaced by U+FFFD."),
+                     "data as bytes with each ill-formed subpart (and each character the policy\n"
+                     "denies) replaced by U+FFFD: without a policy, exactly\n"
+                     "data.decode('utf-8', 'replace').encode(). Clean bytes are returned as they are."
+                     POLICY_DOC),
     FASTKW(decode, "decode(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
-                   "data as str after strict validation; raises DecodeError."),
+                   "data as str, after strict validation (and the policy) in the same call.\n"
+                   "Raises DecodeError, a UnicodeDecodeError whose start and end are Python's\n"
+                   "own and whose result is validate()'s Result." POLICY_DOC),
     FASTKW(is_valid_percent,
            "is_valid_percent(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
-           "Whether data, percent-decoded, is well-formed with nothing denied."),
+           "Whether data, percent-decoded (%XX is the byte XX, '+' stays '+'), is\n"
+           "well-formed UTF-8 with nothing the policy denies." POLICY_DOC),
     FASTKW(validate_percent,
            "validate_percent(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
-           "The first finding in data, percent-decoded, with encoded offsets."),
+           "The first finding in data, percent-decoded, as a Result whose offset and\n"
+           "length count encoded bytes (decoded_offset and decoded_length place it in\n"
+           "the decoded bytes). The url profile also denies bad_escape and\n"
+           "double_encoding." POLICY_DOC),
     FAST(percent_decode, "percent_decode(data, /)\n--\n\n"
-                         "data with each %XX replaced by the byte XX."),
+                         "data as bytes with each %XX replaced by the byte XX; a '%' without two hex\n"
+                         "digits stays as it is."),
     FAST(explain, "explain(data, offset, /)\n--\n\n"
-                  "The Hint for the ill-formed subpart at offset, or None."),
+                  "The Hint (name, value) for the ill-formed subpart at offset: what probably\n"
+                  "wrote it (cesu8_pair, overlong_form, windows1252, ...) and the value it meant;\n"
+                  "None when no rule matches."),
     FASTKW(policy_bits, "policy_bits(*, profile=None, deny=None, policy=None)\n--\n\n"
                         "The policy as the C API's bit set."),
     FAST(register_types, "Register the Python types (internal)."),

@@ -263,8 +263,8 @@ static PyMethodDef validator_methods[] = {
      "reset()\n--\n\nStart a new input with the same policy."},
     {"close", (PyCFunction)validator_close, METH_NOARGS,
      "close()\n--\n\nClose the stream: every later call raises StreamError."},
-    {"__enter__", (PyCFunction)validator_enter, METH_NOARGS, NULL},
-    {"__exit__", (PyCFunction)(void (*)(void))validator_exit, METH_FASTCALL, NULL},
+    {"__enter__", (PyCFunction)validator_enter, METH_NOARGS, "Return the Validator."},
+    {"__exit__", (PyCFunction)(void (*)(void))validator_exit, METH_FASTCALL, "Close the Validator."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef validator_getset[] = {
