@@ -3,6 +3,7 @@
 import mmap
 import pydoc
 import threading
+import time
 
 import pytest
 
@@ -140,23 +141,30 @@ def test_validator_keeps_first_finding():
 
 
 def test_gil_released_on_large_inputs():
-    data = ("\u00e9" * (1 << 21)).encode()  # 4 MiB
-    ticks = []
+    """Another thread runs Python code while one call checks a long input:
+    with the GIL held it could not run at all between the call's start and end."""
+    data = ("\u00e9" * (1 << 25)).encode()  # 64 MiB
+    stamps = []
     stop = threading.Event()
 
     def ticker():
         while not stop.is_set():
-            ticks.append(1)
+            stamps.append(time.perf_counter())
 
     t = threading.Thread(target=ticker)
     t.start()
     try:
-        for _ in range(40):
-            assert utf8guard.is_valid(data)
+        inside = []
+        for call in (utf8guard.is_valid, utf8guard.validate, lambda d: utf8guard.sanitize(d[:1 << 24])):
+            time.sleep(0.01)
+            start = time.perf_counter()
+            assert call(data)
+            end = time.perf_counter()
+            inside.append(sum(1 for s in list(stamps) if start < s < end))
     finally:
         stop.set()
         t.join()
-    assert ticks
+    assert min(inside) > 10, inside
 
 
 def test_sanitize_returns_clean_bytes_as_they_are():
@@ -202,3 +210,9 @@ def test_readme_example_prints_what_it_says(capsys):
     printed = capsys.readouterr().out.splitlines()
     expected = [line.split("  # ", 1)[1] for line in block.splitlines() if line.startswith("print(")]
     assert printed == expected
+
+
+def test_module_examples():
+    import doctest
+
+    assert doctest.testmod(utf8guard).failed == 0
