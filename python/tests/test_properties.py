@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 import utf8guard
 from oracle import first_error
 
-settings.register_profile("utf8guard", max_examples=400, deadline=None, database=None,
+settings.register_profile("utf8guard", max_examples=300, deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("utf8guard")
 
