@@ -130,7 +130,7 @@ def test_lipsum_in_every_part_passes(server):
 def test_bodies_split_at_every_byte(server):
     kind, port = server
     rows = [(vid, data) for vid, data, k in vectors() if k != "none"]
-    for vid, data in rows[::4]:
+    for vid, data in rows:
         body = b"text " + data + b" end"
         for cut in range(len(body) + 1):
             status, fields, answer = servers.request(
