@@ -241,7 +241,7 @@ def escaped(data, upper=True):
     return b"".join((b"%%%02X" if upper else b"%%%02x") % b for b in data)
 
 
-PERCENT_TARGET = "percent_differential"
+PERCENT_TARGETS = ("percent_differential", "messages")
 URL_PROFILE = 0x61F  # nul control newline c1 bidi bad_escape double_encoding
 
 
@@ -364,13 +364,13 @@ def main():
         folder = os.path.join(args.out, target)
         os.makedirs(folder, exist_ok=True)
         for name, data in seeds.items():
-            if name.startswith("pct_") and target != PERCENT_TARGET:
+            if name.startswith("pct_") and target not in PERCENT_TARGETS:
                 continue
             with open(os.path.join(folder, name), "wb") as f:
                 f.write(data)
     pct = sum(name.startswith("pct_") for name in seeds)
     print("make_seeds: %d seeds in each of %s; %d more in %s" %
-          (len(seeds) - pct, ", ".join(TARGETS), pct, PERCENT_TARGET))
+          (len(seeds) - pct, ", ".join(TARGETS), pct, " and ".join(PERCENT_TARGETS)))
 
 
 if __name__ == "__main__":

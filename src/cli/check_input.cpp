@@ -28,8 +28,8 @@
 // but read, counted and located in encoded ones, and one decoded byte takes
 // up to 3 encoded bytes (an escape). So every distance above is scaled by 3
 // (and an error may come 2 bytes earlier still: the escape that decides it
-// may have begun before its chunk), and the encoded bytes kept around an
-// error are decoded when it is reported (percent_window.hpp).
+// may have begun before its chunk), and the library decodes the encoded bytes
+// kept around an error when it is reported (utf8guard::describe).
 #include "check_input.hpp"
 
 #include <unistd.h>
@@ -40,7 +40,6 @@
 #include <utf8guard/utf8guard.hpp>
 
 #include "io.hpp"
-#include "percent_window.hpp"
 #include "position.hpp"
 #include "report.hpp"
 #include "sections.hpp"
@@ -49,43 +48,36 @@ namespace utf8guard::cli {
 namespace {
 
 // What differs between UTF-8 input and percent-encoded input: the library's
-// streaming classes, what a column counts, how many input bytes carry one
-// checked byte at most (kUnitMax), and how the input bytes kept around an
-// error become the checked bytes the report shows (ahead: from the error on;
-// behind: before it; see percent_window.hpp for their terms).
+// streaming classes, what a column counts, and how many input bytes carry one
+// checked byte at most (kUnitMax).
 struct utf8_input {
   using validator_type = validator;
   using scanner_type = error_scanner;
   using tracker_type = position_tracker;
   static constexpr unsigned kUnitMax = 1;
-  // On the path of every error, so copies of a fixed size (a register move
-  // each, not a call): in and out hold kHintAhead bytes ahead, kHintBehind
-  // behind, of which the first (last) n are the input's.
-  static unsigned ahead(const unsigned char* in, unsigned n, bool, unsigned char* out,
-                        unsigned max) noexcept {
-    std::memcpy(out, in, kHintAhead);
-    return n < max ? n : max;
-  }
-  static unsigned behind(const unsigned char* in, unsigned n, unsigned char* out,
-                         unsigned max) noexcept {
-    const unsigned take = n < max ? n : max;
-    if (take == kHintBehind) {
-      std::memcpy(out, in, kHintBehind);
-    } else if (take != 0) {
-      std::memmove(out, in + (n - take), take);  // near the input's start only
-    }
-    return take;
-  }
+  static constexpr bool kPercent = false;
 };
 
 struct percent_input {
   using validator_type = percent_validator;
   using scanner_type = percent_scanner;
   using tracker_type = byte_position_tracker;
-  static constexpr unsigned kUnitMax = 3;
-  static constexpr auto ahead = &percent_ahead;
-  static constexpr auto behind = &percent_behind;
+  static constexpr unsigned kUnitMax = cli::kUnitMax;
+  static constexpr bool kPercent = true;
 };
+
+// uncut is how many of the n encoded bytes kept after an error to hand to
+// the library, which takes the window's end for the input's: unless the
+// input ends there, an escape the end may cut ('%' in the last two bytes,
+// only hex digits after it) is left out, not shown as a literal '%'.
+unsigned uncut(const unsigned char* p, unsigned n) noexcept {
+  const auto hex = [](unsigned char b) {
+    return (b >= '0' && b <= '9') || ((b | 0x20) >= 'a' && (b | 0x20) <= 'f');
+  };
+  if (n >= 1 && p[n - 1] == '%') return n - 1;
+  if (n >= 2 && p[n - 2] == '%' && hex(p[n - 1])) return n - 2;
+  return n;
+}
 
 // The read area is preceded by room for the last bytes of the stream, a page
 // of it so that the read area itself is page-aligned (see page_buffer).
@@ -263,7 +255,7 @@ class input_checker {
     e.category = r.category;
     e.code_point = r.code_point;
     e.want_hint = hints_;
-    e.input_offset = offset;
+    e.percent = Input::kPercent;
     w.behind_len = 0;
     if (hints_) {
       // SAFETY: the kept tail reaches kLookBehind bytes before the read area,
@@ -308,8 +300,12 @@ class input_checker {
       waiting_error& w = waiting_[done++];
       found_error& e = w.report;
       const bool ends_input = input_ended_ && w.ahead_len < context_want_;
-      e.context_len = Input::ahead(w.ahead, w.ahead_len, ends_input, e.context, shown_want_);
-      e.before_len = Input::behind(w.behind, w.behind_len, e.before, kHintBehind);
+      const unsigned ahead =
+          Input::kPercent && !ends_input ? uncut(w.ahead, w.ahead_len) : w.ahead_len;
+      std::memcpy(e.window, w.behind, w.behind_len);
+      std::memcpy(e.window + w.behind_len, w.ahead, ahead);
+      e.window_at = w.behind_len;
+      e.window_len = w.behind_len + ahead;
       ok = reporter_->error(e);
       if (!ok) break;
     }

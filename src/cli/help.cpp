@@ -54,7 +54,8 @@ Options of check and sanitize:
   --profile NAME  also refuse (sanitize: replace) the characters of a profile:
                   strict (none, the default), source, field, json, url
   --deny LIST     also refuse the characters of these categories, a comma-
-                  separated list, added to the profile's
+                  separated list, added to the profile's; -NAME allows
+                  them again (--profile field --deny=-newline)
 Other options:
   -h, --help      show this help and exit
   --version       show the version and the validation kernel, and exit

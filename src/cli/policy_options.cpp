@@ -40,6 +40,15 @@ bool is_option(std::string_view arg, std::string_view name) {
          (arg.size() == name.size() || arg[name.size()] == '=');
 }
 
+// add_policy_text appends a checked --profile or --deny value to the
+// policy's text, read as one policy from left to right (policy_parse).
+option_use add_policy_text(std::string_view value, policy_options& out) {
+  if (!out.text.empty()) out.text.push_back(',');
+  out.text.append(value);
+  out.deny = policy_parse(out.text).policy;
+  return option_use::taken;
+}
+
 }  // namespace
 
 option_use take_policy_option(std::string_view arg, int& i, int argc, const char* const* argv,
@@ -69,29 +78,22 @@ option_use take_policy_option(std::string_view arg, int& i, int argc, const char
       error = "unknown profile '" + std::string(value) + "' (valid: " + profile_list() + ")";
       return option_use::bad;
     }
-    out.deny |= p;
-    return option_use::taken;
+    return add_policy_text(value, out);
   }
   if (is_option(arg, "--deny")) {
     if (!value_of(arg, "--deny", i, argc, argv, value) || value.empty()) {
       error = "--deny needs a comma-separated list of categories (valid: " + category_list() + ")";
       return option_use::bad;
     }
-    for (;;) {
-      const std::size_t comma = value.find(',');
-      const std::string_view name = value.substr(0, comma);
-      const category c = category_from_name(name);
-      if (c == category::none) {
-        error = (name.empty() ? std::string("empty category name in --deny")
-                              : "unknown category '" + std::string(name) + "'") +
-                " (valid: " + category_list() + ")";
-        return option_use::bad;
-      }
-      out.deny |= c;
-      if (comma == std::string_view::npos) break;
-      value.remove_prefix(comma + 1);
+    const policy_parse_result r = policy_parse(value);
+    if (!r.ok) {
+      const std::string_view name = value.substr(r.error_offset, r.error_length);
+      error = (name.empty() ? std::string("empty category name in --deny")
+                            : "unknown category '" + std::string(name) + "'") +
+              " (valid: " + category_list() + ")";
+      return option_use::bad;
     }
-    return option_use::taken;
+    return add_policy_text(value, out);
   }
   return option_use::not_mine;
 }

@@ -1,6 +1,9 @@
 // policy_options.hpp - the policy options of check and sanitize:
 //   --profile NAME   a named profile (strict, source, field, json, url)
-//   --deny LIST      comma-separated categories, added to the profile
+//   --deny LIST      comma-separated categories (or profiles), each added, or
+//                    removed when written with a leading '-'
+// Every --profile and --deny value, in order, makes one policy text, read
+// from left to right by policy_parse: --profile field --deny -newline.
 //   --hints          check only: name what probably produced each error
 //   --percent        check only: check the input percent-decoded
 // Kept apart from options.cpp: one call there hands these options over.
@@ -15,7 +18,8 @@
 namespace utf8guard::cli {
 
 struct policy_options {
-  policy deny;           // the union of --profile and every --deny
+  policy deny;           // policy_parse(text)
+  std::string text;      // the --profile and --deny values, comma-separated
   bool hints = false;    // check --hints
   bool percent = false;  // check --percent
 };

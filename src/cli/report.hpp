@@ -13,17 +13,24 @@
 
 namespace utf8guard::cli {
 
-// kContextBytes: the bytes shown from an error's offset. kHintAhead and
-// kHintBehind: the bytes around it that a hint may read (explain()).
+// kContextBytes: the checked bytes a report shows from an error's offset.
+// kHintAhead and kHintBehind: the checked bytes around it that a hint may
+// read (explain()). kUnitMax: the input bytes that carry one checked byte at
+// most (an escape %XX with --percent).
 inline constexpr unsigned kContextBytes = 4;
-inline constexpr unsigned kHintAhead = 6;
-inline constexpr unsigned kHintBehind = 3;
+inline constexpr unsigned kHintAhead = UTF8GUARD_DESCRIBE_AHEAD;
+inline constexpr unsigned kHintBehind = UTF8GUARD_DESCRIBE_BEHIND;
+inline constexpr unsigned kUnitMax = 3;
+static_assert(kHintAhead * kUnitMax == UTF8GUARD_DESCRIBE_PERCENT_AHEAD &&
+              kHintBehind * kUnitMax == UTF8GUARD_DESCRIBE_PERCENT_BEHIND);
 
 // found_error is one maximal subpart, or one denied character (kind
-// disallowed, with its category and code point), with its position. context
-// holds the input's bytes from offset: the subpart and what follows, 4 bytes
-// in all, or 6 when hints are asked for (fewer only at the end of the input);
-// before holds up to 3 bytes before offset, for hints.
+// disallowed, with its category and code point), with its position. window
+// holds the input bytes kept around it (the encoded ones with --percent):
+// window_at of them before offset, then the subpart and what follows, as many
+// as the report shows (its checked bytes: 4, or 6 when hints are asked for,
+// fewer only at the end of the input). The library's describe and explain
+// read them: one formatter for the CLI and every other caller.
 struct found_error {
   error kind = error::none;
   std::uint64_t offset = 0;
@@ -32,18 +39,16 @@ struct found_error {
   std::uint64_t column = 0;
   utf8guard::category category = utf8guard::category::none;
   char32_t code_point = 0;
-  unsigned char context[kHintAhead] = {};
-  unsigned context_len = 0;
-  unsigned char before[kHintBehind] = {};
-  unsigned before_len = 0;
-  std::uint64_t input_offset = 0;  // offset from the start of the whole input, for hints
+  unsigned char window[(kHintBehind + kHintAhead) * kUnitMax] = {};
+  unsigned window_len = 0;
+  unsigned window_at = 0;
+  bool percent = false;
   bool want_hint = false;
-  [[nodiscard]] unsigned shown() const noexcept {
-    return context_len < kContextBytes ? context_len : kContextBytes;
-  }
-  // the_hint is explain() over the bytes kept around the error: exact,
-  // because a hint reads no further than they reach.
+  // the_hint is explain() over the window: exact, because a hint reads no
+  // further than it reaches.
   [[nodiscard]] hint the_hint() const noexcept;
+  // describe appends the text after "PATH:LINE:COLUMN: " to out.
+  void describe(std::string& out) const;
 };
 
 // append_code_point appends "U+" and 4 to 6 uppercase hex digits (as many

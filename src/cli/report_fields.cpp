@@ -1,21 +1,50 @@
 // report_fields.cpp - what the text and JSON reports print alike: code
-// points as U+XXXX, and an error's hint.
+// points as U+XXXX, and an error's message and hint, which the library
+// writes from the bytes kept around the error.
 #include "report.hpp"
 
 namespace utf8guard::cli {
+namespace {
+
+// The result that the window's bytes belong to. With --percent the decoded
+// offset matters only as "is it 0" (the utf16_bom hint), and the decoded
+// stream starts where the encoded one does.
+percent_result as_result(const found_error& e) noexcept {
+  percent_result r;
+  r.kind = e.kind;
+  r.offset = e.offset;
+  r.length = e.length;
+  r.category = e.category;
+  r.code_point = e.code_point;
+  r.decoded_offset = e.offset;
+  return r;
+}
+
+std::string_view window_of(const found_error& e) noexcept {
+  return {reinterpret_cast<const char*>(e.window), e.window_len};
+}
+
+}  // namespace
 
 hint found_error::the_hint() const noexcept {
-  // The kept bytes, before then from the offset, as one small input; the
-  // offset inside it is before_len. Whether the error is at byte 0 of the
-  // whole input matters to one rule (utf16_bom), so the window starts there
-  // only when the input does.
-  unsigned char window[kHintBehind + kHintAhead];
-  for (unsigned k = 0; k < before_len; ++k) window[k] = before[k];
-  for (unsigned k = 0; k < context_len; ++k) window[before_len + k] = context[k];
-  const std::string_view bytes(reinterpret_cast<const char*>(window), before_len + context_len);
-  const hint h = explain(bytes, before_len);
-  if (h.kind == hint_kind::utf16_bom && input_offset != 0) return {};
+  const percent_result r = as_result(*this);
+  const std::uint64_t base = offset - window_at;
+  if (percent) return explain(window_of(*this), r, base);
+  const hint h = explain(window_of(*this), window_at);
+  if (h.kind == hint_kind::utf16_bom && offset != 0) return {};
   return h;
+}
+
+void found_error::describe(std::string& out) const {
+  const percent_result r = as_result(*this);
+  const unsigned flags = want_hint ? describe_hint : 0;
+  const std::uint64_t base = offset - window_at;
+  char text[describe_max];
+  const std::size_t n =
+      percent ? utf8guard::describe(window_of(*this), r, text, sizeof text, flags, base)
+              : utf8guard::describe(window_of(*this), static_cast<const result&>(r), text,
+                                    sizeof text, flags, base);
+  out.append(text, n < sizeof text ? n : sizeof text - 1);
 }
 
 void append_code_point(std::string& out, char32_t value) {

@@ -22,30 +22,7 @@ class text_reporter final : public reporter {
     line_.push_back(':');
     append_number(line_, e.column);
     line_.append(": ");
-    line_.append(to_string(e.kind));
-    if (e.kind == error::disallowed) {
-      line_.push_back(' ');
-      line_.append(to_string(e.category));
-      line_.push_back(' ');
-      append_code_point(line_, e.code_point);
-    }
-    line_.append(" at byte ");
-    append_number(line_, e.offset);
-    line_.append(" (");
-    append_hex(line_, e.context, e.shown());
-    line_.push_back(')');
-    if (e.want_hint && e.kind != error::disallowed) {
-      const hint h = e.the_hint();
-      if (h.kind != hint_kind::none) {
-        line_.append(" [");
-        line_.append(to_string(h.kind));
-        if (h.has_value) {
-          line_.push_back(' ');
-          append_code_point(line_, h.value);
-        }
-        line_.push_back(']');
-      }
-    }
+    e.describe(line_);
     line_.push_back('\n');
     return out_.out(line_);
   }

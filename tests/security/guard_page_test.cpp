@@ -28,6 +28,7 @@
 #include "hex.hpp"
 #include "kernel_check.hpp"
 #include "kernels.hpp"
+#include "message_reference.hpp"
 #include "reference.hpp"
 #include "results.hpp"
 #include "sinks.hpp"
@@ -233,6 +234,24 @@ void check_guarded(const guarded_buffer& g) {
         ASSERT_EQ(cp, static_cast<std::uint32_t>(want.value));
       }
     }
+  }
+
+  // Messages read only the bytes they are given: each error described from
+  // the whole input and from a window that starts 3 bytes before it; and
+  // truncation at the lengths that reach the guard.
+  for (const reference::error& e : all) {
+    const utf8guard::result r = utf8guard::testing::from_reference(e);
+    const std::string want = reference::message(in, e, true);
+    ASSERT_EQ(utf8guard::describe(in, r, utf8guard::describe_hint), want);
+    const std::size_t from = e.offset < 3 ? 0 : e.offset - 3;
+    ASSERT_EQ(utf8guard::describe(in.substr(from), r, utf8guard::describe_hint, from), want);
+  }
+  for (std::size_t max : {std::size_t{0}, std::size_t{1}, in.size() / 2, in.size() - 3,
+                          in.size() - 2, in.size() - 1, in.size(), in.size() + 1}) {
+    if (max > in.size() + 1) continue;  // in.size() - k wrapped around
+    ASSERT_EQ(utf8guard::truncate(in, max).size(), reference::truncate(in, max, false));
+    ASSERT_EQ(utf8guard_truncate(in.data(), in.size(), max, UTF8GUARD_TRUNCATE_KEEP_ILL_FORMED),
+              reference::truncate(in, max, true));
   }
 
   // decode into an output of exactly the needed capacity, against a guard.

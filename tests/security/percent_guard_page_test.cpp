@@ -22,6 +22,7 @@
 #include "guard_page.hpp"
 #include "hex.hpp"
 #include "kernels.hpp"
+#include "message_reference.hpp"
 #include "percent_support.hpp"
 
 namespace utf8guard::testing {
@@ -98,6 +99,22 @@ void check_guarded(const guarded_buffer& g, policy p, bool oracle) {
   const streamed bytes = stream_pieces(in, every, p);
   ASSERT_EQ(bytes.validator, first);
   ASSERT_EQ(bytes.errors, want);
+  if (!oracle) return;
+
+  // Messages decode only the encoded bytes they are given: from the whole
+  // input, and from a window that starts the bytes a stream keeps before the
+  // error.
+  for (const reference::percent::error& e : reference::percent::all_errors(in, denied_names(p))) {
+    const percent_result r = from_reference(e);
+    const std::string want = reference::message(in, e, true);
+    ASSERT_EQ(describe(in, r, describe_hint), want);
+    const std::size_t from = e.offset < 9 ? 0 : e.offset - 9;
+    ASSERT_EQ(describe(in.substr(from), r, describe_hint, from), want);
+    if (e.kind != "disallowed") {
+      ASSERT_EQ(explain(in.substr(from), r, from),
+                explain(reference::percent::decode(in).bytes, e.decoded_offset));
+    }
+  }
 }
 
 void check_decode_guarded(const guarded_buffer& g) {

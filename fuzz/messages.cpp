@@ -1,0 +1,95 @@
+// messages - describe and truncate (docs/design.md, "Messages" and
+// "Truncation") must equal the message oracle (tests/reference/
+// message_reference.hpp), on every usable kernel:
+//   - every error and denied character of the payload under the drawn
+//     policy, described from a misaligned copy whose last byte ends its
+//     allocation (a read past the input is caught by ASan), whole and from the
+//     window a stream keeps (UTF8GUARD_DESCRIBE_BEHIND bytes before the error,
+//     _AHEAD from it), with and without the hint;
+//   - the same with the payload read as percent-encoded input (the encoded
+//     window a stream keeps, the decoded bytes shown);
+//   - truncate in both modes at every length up to the payload's, and one
+//     past it.
+//
+// Data layout (data_reader): last two bytes = the policy's category bits; the
+// rest is the payload.
+#include "fuzz_common.hpp"
+#include "message_reference.hpp"
+#include "percent_support.hpp"
+#include "policy_common.hpp"
+
+namespace {
+
+constexpr const char* kTarget = "messages";
+
+// window is the part of copy a stream would keep around offset, and the
+// offset it starts at.
+std::pair<std::string_view, std::size_t> window(std::string_view copy, std::size_t offset,
+                                                std::size_t behind, std::size_t ahead) {
+  const std::size_t from = offset < behind ? 0 : offset - behind;
+  const std::size_t to = std::min(copy.size(), offset + ahead);
+  return {copy.substr(from, to - from), from};
+}
+
+template <class Result, class Error>
+void check_described(std::string_view input, std::string_view copy, const Result& r,
+                     const Error& e, std::size_t behind, std::size_t ahead) {
+  for (bool hints : {false, true}) {
+    const std::string want = reference::message(input, e, hints);
+    const unsigned flags = hints ? utf8guard::describe_hint : 0;
+    const std::string whole = utf8guard::describe(copy, r, flags);
+    const auto [bytes, base] = window(copy, e.offset, behind, ahead);
+    const std::string kept = utf8guard::describe(bytes, r, flags, base);
+    if (whole != want || kept != want) {
+      fuzz::fail(kTarget, "describe differs from the oracle", input,
+                 {{"offset", std::to_string(e.offset)},
+                  {"describe", whole},
+                  {"describe (window)", kept},
+                  {"reference", want}});
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  fuzz::require_ucd(kTarget);
+  fuzz::data_reader reader(data, size);
+  const utf8guard::policy p = fuzz::take_policy(reader);
+  const std::string_view input = reader.rest();
+  const fuzz::misaligned_copy copy(input, 1 + size % 7);
+  const reference::denied deny = utf8guard::testing::denied_names(p);
+
+  // describe reads no kernel; truncate validates, so it runs on each. Past
+  // 256 bytes, the lengths are a sample: the first 64, the last 8 and one in
+  // every n / 128 (the oracle walks the input for each).
+  for (const reference::error& e : reference::all_errors(input, deny)) {
+    check_described(input, copy.view, utf8guard::testing::from_reference(e), e,
+                    UTF8GUARD_DESCRIBE_BEHIND, UTF8GUARD_DESCRIBE_AHEAD);
+  }
+  for (const reference::percent::error& e : reference::percent::all_errors(input, deny)) {
+    check_described(input, copy.view, utf8guard::testing::from_reference(e), e,
+                    UTF8GUARD_DESCRIBE_PERCENT_BEHIND, UTF8GUARD_DESCRIBE_PERCENT_AHEAD);
+  }
+  const std::size_t n = input.size();
+  const std::size_t stride = n <= 256 ? 1 : n / 128;
+  for (const std::string& kernel : fuzz::usable_kernels()) {
+    const fuzz::forced_kernel use(kernel);
+    for (std::size_t max = 0; max <= n + 1; max += (max < 64 || max + 8 >= n) ? 1 : stride) {
+      for (bool keep : {false, true}) {
+        const auto mode =
+            keep ? utf8guard::truncate_mode::keep_ill_formed : utf8guard::truncate_mode::well_formed;
+        const std::size_t got = utf8guard::truncate(copy.view, max, mode).size();
+        const std::size_t want = reference::truncate(input, max, keep);
+        if (got != want) {
+          fuzz::fail(kTarget, "truncate differs from the oracle", input,
+                     {{"kernel", kernel},
+                      {"max", std::to_string(max) + (keep ? " keep_ill_formed" : " well_formed")},
+                      {"truncate", std::to_string(got)},
+                      {"reference", std::to_string(want)}});
+        }
+      }
+    }
+  }
+  return 0;
+}
