@@ -19,7 +19,7 @@ def free_port():
 
 
 def _command(kind, port):
-    if kind == "asgi":
+    if kind.endswith("asgi"):
         return [sys.executable, "-m", "uvicorn", "--host", "127.0.0.1", "--port", str(port),
                 "--log-level", "warning", "--no-access-log", "apps:asgi_app"]
     return [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
@@ -28,8 +28,9 @@ def _command(kind, port):
 
 @contextlib.contextmanager
 def server(kind, detect=False, plain=False, log=None):
-    """Runs uvicorn + Starlette ("asgi") or gunicorn + Flask ("wsgi") on a free
-    loopback port; yields the port; stops the server on the way out."""
+    """Runs uvicorn + Starlette ("asgi"), gunicorn + Flask ("wsgi"), or Django
+    under either ("django-asgi", "django-wsgi") on a free loopback port; yields
+    the port; stops the server on the way out."""
     port = free_port()
     env = dict(os.environ, UTF8GUARD_TEST_SERVER=kind, UTF8GUARD_TEST_DETECT="1" if detect else "0",
                UTF8GUARD_TEST_PLAIN="1" if plain else "0",
@@ -98,4 +99,19 @@ def request(port, target, headers=(), body=None, split=None, timeout=10):
     for line in lines[1:]:
         name, _, value = line.partition(b":")
         fields[name.strip().lower().decode("latin-1")] = value.strip()
+    if fields.get("transfer-encoding", b"").lower() == b"chunked":
+        rest = _unchunk(rest)
     return status, fields, rest
+
+
+def _unchunk(data):
+    """The body of a chunked answer (RFC 9112 7.1), trailers left out."""
+    out = []
+    while data:
+        size_line, _, data = data.partition(b"\r\n")
+        size = int(size_line.split(b";")[0], 16)
+        if size == 0:
+            break
+        out.append(data[:size])
+        data = data[size + 2:]
+    return b"".join(out)

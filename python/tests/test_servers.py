@@ -1,9 +1,10 @@
-"""uvicorn + Starlette and gunicorn + Flask, each on a free loopback port,
+"""uvicorn + Starlette, gunicorn + Flask, and Django under both, each on a free loopback port,
 with the middleware in front, driven by a raw-socket client: every attack of
 security/vectors/vectors.tsv, raw and percent-encoded, in every part is
 blocked; the multilingual lipsum samples in every part are not.
 
-Run with UTF8GUARD_TEST_SERVER_KINDS=asgi or =wsgi to test one server."""
+UTF8GUARD_TEST_SERVER_KINDS names the servers (servers.py): asgi, wsgi,
+django-asgi, django-wsgi."""
 
 import json
 import os
@@ -119,7 +120,7 @@ def test_lipsum_in_every_part_passes(server):
              "body": json.dumps({"q": text.decode()}, ensure_ascii=False).encode()},
             {"target": b"/echo", "headers": [(b"Content-Type", b"text/plain")], "body": text},
         ]
-        if kind == "wsgi":  # gunicorn takes raw UTF-8 in the target; h11 refuses it
+        if kind.endswith("wsgi"):  # gunicorn takes raw UTF-8 in the target; h11 refuses it
             requests.append({"target": b"/echo/" + raw_in_target(line) + b"?q=" + raw_in_target(line)})
         for req in requests:
             status, _, body = servers.request(port, **req)
