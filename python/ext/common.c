@@ -53,7 +53,9 @@ static PyObject* known_names(int profiles) {
       Py_DECREF(s);
     }
   }
-  PyObject* joined = PyUnicode_Join(PyUnicode_FromString(", "), list);
+  PyObject* separator = PyUnicode_FromString(", ");
+  PyObject* joined = separator != NULL ? PyUnicode_Join(separator, list) : NULL;
+  Py_XDECREF(separator);
   Py_DECREF(list);
   return joined;
 }
@@ -140,7 +142,9 @@ int ug_policy_from(PyObject* profile, PyObject* deny, PyObject* spec, utf8guard_
   if (deny == NULL || deny == Py_None) return 0;
   if (PyUnicode_Check(deny)) {
     /* "bidi,nul": a comma-separated list, as the CLI's --deny takes it. */
-    PyObject* parts = PyUnicode_Split(deny, PyUnicode_FromString(","), -1);
+    PyObject* comma = PyUnicode_FromString(",");
+    PyObject* parts = comma != NULL ? PyUnicode_Split(deny, comma, -1) : NULL;
+    Py_XDECREF(comma);
     if (parts == NULL) return -1;
     int rc = 0;
     for (Py_ssize_t i = 0; rc == 0 && i < PyList_GET_SIZE(parts); ++i) {

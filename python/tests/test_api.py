@@ -216,3 +216,48 @@ def test_module_examples():
     import doctest
 
     assert doctest.testmod(utf8guard).failed == 0
+
+
+def test_no_reference_leaks():
+    """Every call, on its success and its error paths, 20,000 times: the
+    memory Python's allocators hold does not grow with the count."""
+    import tracemalloc
+
+    bad = b"ab\xed\xa0\xbd\xed\xb8\x80 \xe2\x80\xae"
+    calls = [
+        lambda: utf8guard.is_valid(bytearray(bad), deny="bidi, nul"),
+        lambda: utf8guard.validate(bad),
+        lambda: utf8guard.validate(bad, policy="field"),
+        lambda: utf8guard.sanitize(memoryview(bad), profile="field"),
+        lambda: utf8guard.validate_percent(b"/%C0%AF%zz", policy="url"),
+        lambda: utf8guard.percent_decode(b"%41%zz"),
+        lambda: utf8guard.explain(bad, 2),
+        lambda: utf8guard.Validator(percent=True).feed(b"%E2%80%AE"),
+    ]
+
+    def raising():
+        for f, exc in ((lambda: utf8guard.decode(bad), UnicodeDecodeError),
+                       (lambda: utf8guard.validate(b"", profile="nosuch"), ValueError),
+                       (lambda: utf8guard.validate(b"", policy="url,x"), ValueError),
+                       (lambda: utf8guard.is_valid("str"), TypeError)):
+            try:
+                f()
+            except exc:
+                pass
+
+    calls.append(raising)
+
+    def run(n):
+        for _ in range(n):
+            for call in calls:
+                call()
+
+    run(2000)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        run(20000)
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert after - before < 64 * 1024, after - before
