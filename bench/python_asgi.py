@@ -39,8 +39,8 @@ def wrk(port, seconds):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build", default=str(ROOT / "build"))
-    ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--seconds", type=int, default=4)
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--seconds", type=int, default=3)
     args = ap.parse_args()
     package = Path(args.build) / "python"
     if (package / "utf8guard").is_dir():
