@@ -103,4 +103,15 @@ if [ "$ab_rows" -eq 0 ] || grep -q FAILED <<<"$ab"; then
   echo "$ab" >&2
   exit 1
 fi
+# bench/nginx/speed.py once, briefly: wrk against Debian's nginx with the
+# module, without it and with ModSecurity+CRS, where all of them are here.
+module=${UTF8GUARD_BENCH_BUILD:-build}/nginx/nginx-build/objs/ngx_http_utf8guard_module.so
+nginx_runs="skipped (no module, request lines or wrk)"
+if [ -f "$module" ] && [ -f "${UTF8GUARD_BENCH_DATA:-}/urls/requests_1MiB.txt" ] &&
+   command -v wrk >/dev/null; then
+  python3 bench/nginx/speed.py --module "$module" --rounds 1 --duration 1 >"$tmp/nginx.txt" ||
+    { cat "$tmp/nginx.txt" >&2; exit 1; }
+  nginx_runs="ran"
+fi
+echo "bench: the nginx module's speed script $nginx_runs"
 echo "bench: $count benchmarks ($percent of percent-encoded input), $short short-string pairs, $layers feed layers and $ab_rows kernel A/B bodies ran and checked their answers in $((SECONDS - start))s"

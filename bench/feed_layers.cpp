@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
   const kernel* const* bodies = kernel_list(count);
   for (std::size_t b = 0; b < count; ++b) {
     const kernel* body = bodies[b];
-    if (!body->usable()) continue;
+    if (!utf8guard::detail::usable(*body)) continue;
     const std::string name = body->name;
     for (const auto& [in_name, in] : inputs) {
       for (const auto& [layer, fn] : layers) {

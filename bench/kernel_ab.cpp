@@ -30,6 +30,7 @@
 #include "dispatch.hpp"
 #include "inputs.hpp"
 #include "kernels/short_input.hpp"
+#include "simd/compact_table.hpp"
 #include "simd/target.hpp"
 #include "stream/carry.hpp"
 
@@ -113,7 +114,7 @@ std::vector<body> usable_bodies() {
   std::vector<body> usable;
   for (const body& b : all) {
     for (std::size_t i = 0; i < count; ++i) {
-      if (std::strcmp(library[i]->name, b.name) == 0 && library[i]->usable()) {
+      if (std::strcmp(library[i]->name, b.name) == 0 && utf8guard::detail::usable(*library[i])) {
         usable.push_back(b);
       }
     }

@@ -12,13 +12,13 @@
 #          3 | 192.0.2.77 - - [27/Nov/2026:10:00:04 +0000] "GET /scripts/..%c0%af../winnt/...
 #            |                                                             ^  ^
 #
-# It runs `utf8guard check --percent --profile url --all --hints LOG`. The url
-# profile refuses raw line breaks as well, since a URL component must not hold
-# one; in a log every line ends with one. So the findings that are a line's
-# own end (its LF, or the CR of a CRLF) are left out here; an encoded %0A or
-# %0D inside a line, or a raw CR elsewhere, is a finding. The numbers count
-# raw LFs and encoded bytes, so LINE is the log's line and COLUMN the byte in
-# it where the escape starts.
+# It runs `utf8guard check --percent --profile url --lines --all --hints LOG`.
+# The url profile refuses raw line breaks as well, since a URL component must
+# not hold one; --lines makes each log line a record whose own end (its LF,
+# or CR LF) is no finding, while an encoded %0A or %0D inside a line, or a raw
+# CR elsewhere, is one. The numbers count raw LFs and encoded bytes, so LINE
+# is the log's line and COLUMN the byte in it where the escape starts.
+# On a live log: tail -f access.log | utf8guard check --percent --profile url --lines --all -
 #
 # Exit status: 0 no findings, 1 findings, 2 the scan could not run.
 set -uo pipefail
@@ -33,26 +33,23 @@ trap 'rm -f "$errors"' EXIT
 # The findings come in line order, so awk reads the log and the findings side
 # by side (the findings on standard input): memory stays constant however
 # large the log. LC_ALL=C: lengths and columns are bytes.
-"$utf8guard" check --percent --profile url --all --hints -- "$log" 2>"$errors" |
+"$utf8guard" check --percent --profile url --lines --all --hints -- "$log" 2>"$errors" |
   LC_ALL=C awk -v prefix="$log:" '
-  # next_finding reads the next finding: its text f, line at, column col,
-  # and eol: whether it is a raw line break, if it ends its line.
+  # next_finding reads the next finding: its text f, line at and column col.
   function next_finding(  rest, pos) {
     while ((getline f < "/dev/stdin") > 0) {
       if (substr(f, 1, length(prefix)) != prefix) continue
       rest = substr(f, length(prefix) + 1)
       split(rest, pos, ":")
       at = pos[1] + 0; col = pos[2] + 0
-      eol = rest ~ /^[0-9]+:[0-9]+: disallowed newline U\+000[AD] at byte /
       return 1
     }
     return 0
   }
   BEGIN { have = next_finding() }
   {
-    len = length($0); marks = ""
+    marks = ""
     for (; have && at == FNR; have = next_finding()) {
-      if (eol && (col == len + 1 || (col == len && $0 ~ /\r$/))) continue
       print f
       marks = marks sprintf("%" (col - length(marks)) "s", "^")
       shown++
@@ -65,7 +62,7 @@ trap 'rm -f "$errors"' EXIT
   }
   END { exit shown == 0 ? 0 : 1 }' "$log"
 statuses=("${PIPESTATUS[@]}")
-# The --all summary counts the line ends too: pass on only the other messages.
+# The findings are above; pass on the other messages (the summary aside).
 grep -Ev '^utf8guard: [0-9]+ files?, ' "$errors" >&2
 if [ "${statuses[0]}" -ne 0 ] && [ "${statuses[0]}" -ne 1 ]; then
   echo "scan_access_log: ERROR: the check did not run (status ${statuses[0]})" >&2

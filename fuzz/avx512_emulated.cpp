@@ -32,7 +32,7 @@ const kernel* compiled_body(const kernel& emulated) {
   const std::string name(emulated.name);
   const std::string compiled = name.substr(0, name.rfind("-emulated"));
   const kernel* k = utf8guard::detail::find_kernel(compiled.data(), compiled.size());
-  return k != nullptr && k->usable() ? k : nullptr;
+  return k != nullptr && utf8guard::detail::usable(*k) ? k : nullptr;
 }
 
 bool same(const open_scan& a, const open_scan& b) {

@@ -39,7 +39,8 @@ if [ ! -f "$BUILD/CMakeCache.txt" ]; then
     -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
     -DCMAKE_EXE_LINKER_FLAGS="-fprofile-instr-generate" \
     -DUTF8GUARD_BUILD_FUZZ=ON -DUTF8GUARD_BUILD_CLI=OFF -DUTF8GUARD_BUILD_TESTS=OFF \
-    -DUTF8GUARD_BUILD_BENCH=OFF -DUTF8GUARD_BUILD_EXAMPLES=OFF > "$BUILD.configure.log" 2>&1 ||
+    -DUTF8GUARD_BUILD_BENCH=OFF -DUTF8GUARD_BUILD_EXAMPLES=OFF -DUTF8GUARD_BUILD_NGINX=OFF \
+    > "$BUILD.configure.log" 2>&1 ||
     { cat "$BUILD.configure.log" >&2; exit 1; }
 fi
 nice -n 10 cmake --build "$BUILD" -j2 > "$BUILD.build.log" 2>&1 ||

@@ -70,7 +70,8 @@ configure() {
       -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g" \
       -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
       -DUTF8GUARD_BUILD_CLI=OFF -DUTF8GUARD_BUILD_TESTS=OFF -DUTF8GUARD_BUILD_BENCH=OFF \
-      -DUTF8GUARD_BUILD_EXAMPLES=OFF -DUTF8GUARD_BUILD_FUZZ=ON "$@" > "$dir.configure.log" 2>&1 ||
+      -DUTF8GUARD_BUILD_EXAMPLES=OFF -DUTF8GUARD_BUILD_FUZZ=ON -DUTF8GUARD_BUILD_NGINX=OFF "$@" \
+      > "$dir.configure.log" 2>&1 ||
       { cat "$dir.configure.log" >&2; die "configuring $dir failed"; }
   fi
   "${NICE[@]}" cmake --build "$dir" -j2 > "$dir.build.log" 2>&1 ||

@@ -59,7 +59,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const utf8guard::detail::kernel* const* drivers = utf8guard::detail::kernel_list(count);
   std::vector<std::pair<const utf8guard::detail::kernel*, utf8guard::result>> driver_results;
   for (const utf8guard::detail::kernel* k : std::vector(drivers, drivers + count)) {
-    if (!k->usable()) continue;
+    if (!utf8guard::detail::usable(*k)) continue;
     const utf8guard::result r =
         k->validate(utf8guard::detail::bytes(shifted.view.data()), size).unpacked();
     agree = agree && fuzz::same(r, expected);

@@ -5,7 +5,8 @@
 # README's quick start). With --ci: also the compilers, engines and emulators
 # the CI-only jobs use (clang sanitizers, libFuzzer, AFL++, qemu, valgrind,
 # and the decoders examples/fuzzing checks: libxml2, glib, jansson).
-# Runs `apt-get update` once, and only when a package is missing.
+# Runs `apt-get update` once, and only when a package is missing. --ci then
+# installs the SARIF multitool from npm (tests/cli/install_sarif_multitool.sh).
 set -eu
 
 BUILD="cmake ninja-build g++ make pkg-config python3 git ca-certificates
@@ -19,8 +20,11 @@ CI="clang libclang-rt-14-dev llvm lld afl++ qemu-user g++-aarch64-linux-gnu
   libc6-dev-arm64-cross valgrind binutils zip unzip file moreutils hyperfine procps
   libxml2-dev libglib2.0-dev libjansson-dev"
 
+# npm: Debian's, unless one is on PATH already.
+command -v npm >/dev/null || CI="$CI npm"
 pkgs=$BUILD
 [ "${1:-}" = "--ci" ] && pkgs="$BUILD $CI"
+sarif() { [ "${1:-}" != "--ci" ] || "$(dirname "$0")/../tests/cli/install_sarif_multitool.sh"; }
 
 missing=""
 for p in $pkgs; do
@@ -28,6 +32,7 @@ for p in $pkgs; do
 done
 if [ -z "$missing" ]; then
   echo "install-deps: everything is installed"
+  sarif "$@"
   exit 0
 fi
 if [ "$(id -u)" -ne 0 ]; then
@@ -39,3 +44,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update
 # shellcheck disable=SC2086  # the list is meant to split into words
 apt-get install -y --no-install-recommends $missing
+sarif "$@"

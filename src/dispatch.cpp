@@ -21,18 +21,14 @@ extern const kernel kernel_scalar;
 // Constant-initialized (a nullptr): no global constructor.
 std::atomic<const kernel*> g_active{nullptr};
 
-vector_isa active_vector_isa() noexcept {
-  [[maybe_unused]] const kernel* k = &active_kernel_ref();
-#if defined(UTF8GUARD_X86_64)
-  if (k == &kernel_sse42) return vector_isa::sse42;
-  if (k == &kernel_avx2) return vector_isa::avx2;
-  if (k == &kernel_avx512bw || k == &kernel_avx512) return vector_isa::avx512;
-#endif
-#if defined(UTF8GUARD_AARCH64)
-  if (k == &kernel_neon) return vector_isa::neon;
-#endif
-  return vector_isa::none;
+// The helpers compiled for the active kernel's instruction set
+// (core/policy.hpp, core/percent.hpp): nullptr where the scalar loops serve.
+vector_policy_fns vector_policy() noexcept {
+  const kernel& k = active_kernel_ref();
+  return {k.policy_prefilter, k.quiet_ascii};
 }
+
+percent_decode_fn vector_percent_decoder() noexcept { return active_kernel_ref().percent_decode; }
 
 namespace {
 
@@ -41,7 +37,7 @@ constexpr std::size_t kCount = sizeof(kAll) / sizeof(kAll[0]);
 
 const kernel* best_usable() noexcept {
   for (std::size_t i = kCount; i-- > 0;) {
-    if (kAll[i]->usable()) return kAll[i];
+    if (usable(*kAll[i])) return kAll[i];
   }
   return &kernel_scalar;
 }
@@ -86,7 +82,7 @@ void explain_kernel_request(const char* name, const kernel* found, const char* f
     std::snprintf(out, cap,
                   "UTF8GUARD_KERNEL=%s: this CPU or OS cannot run the %s kernel (it needs %s); "
                   "using %s",
-                  quoted, found->name, found->needs, fallback);
+                  quoted, found->name, found->target, fallback);
   }
 }
 
@@ -97,7 +93,7 @@ env_request read_env() noexcept {
   const char* env = std::getenv("UTF8GUARD_KERNEL");
   if (env == nullptr || *env == '\0' || std::strcmp(env, "best") == 0) return r;
   const kernel* k = find_kernel(env, std::strlen(env));
-  if (k != nullptr && k->usable()) {
+  if (k != nullptr && usable(*k)) {
     r.forced = k;
     return r;
   }
@@ -139,7 +135,7 @@ const kernel& resolve_active() noexcept {
 bool set_active_kernel(const char* name, std::size_t len) noexcept {
   const kernel* k =
       (len == 4 && std::memcmp(name, "best", 4) == 0) ? best_usable() : find_kernel(name, len);
-  if (k == nullptr || !k->usable()) return false;
+  if (k == nullptr || !usable(*k)) return false;
   g_active.store(k, std::memory_order_release);
   return true;
 }

@@ -7,11 +7,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/cpu.hpp"
 #include "kernels/kernel.hpp"
 
 namespace utf8guard::detail {
 
 // The compiled kernels, slowest first; kernel_list()[0] is always "scalar".
+// Whether this CPU runs one: usable (kernels/cpu.hpp).
 const kernel* const* kernel_list(std::size_t& count) noexcept;
 
 // The active kernel, nullptr until first use.
@@ -34,13 +36,6 @@ inline open_scan scan_open_active(const std::uint8_t* p, std::size_t n,
                                   std::uint32_t prior) noexcept {
   return active_kernel_ref().scan_open(p, n, prior);
 }
-
-// vector_isa is the instruction set of the active kernel's vector code, for
-// the helpers compiled once per set beside the kernels (the policy
-// prefilter, the percent decoder). Both AVX-512 kernels run the AVX-512BW
-// helpers; the scalar kernel has none.
-enum class vector_isa { none, sse42, avx2, avx512, neon };
-vector_isa active_vector_isa() noexcept;
 
 // find_kernel returns the compiled kernel with that name, or nullptr.
 const kernel* find_kernel(const char* name, std::size_t len) noexcept;

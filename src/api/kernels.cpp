@@ -14,7 +14,7 @@ std::vector<kernel_info> kernels() {
   std::size_t count = 0;
   const detail::kernel* const* all = detail::kernel_list(count);
   std::vector<kernel_info> out;
-  for (std::size_t i = 0; i < count; ++i) out.push_back({all[i]->name, all[i]->usable()});
+  for (std::size_t i = 0; i < count; ++i) out.push_back({all[i]->name, detail::usable(*all[i])});
   return out;
 }
 
@@ -42,7 +42,7 @@ const char* utf8guard_kernel_name(size_t index, bool* usable) {
   std::size_t count = 0;
   const utf8guard::detail::kernel* const* all = utf8guard::detail::kernel_list(count);
   if (index >= count) return nullptr;
-  if (usable != nullptr) *usable = all[index]->usable();
+  if (usable != nullptr) *usable = utf8guard::detail::usable(*all[index]);
   return all[index]->name;
 }
 

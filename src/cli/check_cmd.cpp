@@ -2,6 +2,8 @@
 // -j), the exit status, and the --all summary.
 #include <unistd.h>
 
+#include <atomic>
+
 #include <utf8guard/utf8guard.hpp>
 
 #include "check_input.hpp"
@@ -23,6 +25,7 @@ struct totals {
   bool invalid = false;
 
   void add(const input_result& r) {
+    if (r.status == input_result::outcome::skipped) return;
     if (r.status != input_result::outcome::checked) {
       trouble = true;
       return;
@@ -67,20 +70,35 @@ std::string summary_line(const totals& t) {
   return message(text);
 }
 
+output_format format_of(const options& opts) {
+  if (opts.quiet) return output_format::quiet;
+  switch (opts.format) {
+    case report_format::text: break;
+    case report_format::json: return output_format::json;
+    case report_format::sarif: return output_format::sarif;
+    case report_format::github: return output_format::github;
+    case report_format::gitlab: return output_format::gitlab;
+  }
+  return output_format::text;
+}
+
 check_settings settings_of(const options& opts) {
   check_settings s;
-  s.format = opts.quiet  ? output_format::quiet
-             : opts.json ? output_format::json
-                         : output_format::text;
+  s.format = format_of(opts);
   if (opts.max_errors != 0) {
     s.max_reported = opts.max_errors;
   } else if (opts.all) {
     s.max_reported = UINT64_MAX;
   }
   s.count_every_error = opts.all && !opts.quiet;
+  s.stop_at_max = opts.max_errors != 0 && !s.count_every_error;
+  s.lines = opts.lines;
+  s.skip_binary = opts.skip_binary;
+  s.skip_special = opts.skip_special;
   s.threads = opts.jobs;
   s.deny = opts.policy.deny;
   s.hints = opts.policy.hints;
+  s.hint_bytes = s.hints || s.format == output_format::sarif;
   s.percent = opts.policy.percent;
   return s;
 }
@@ -112,6 +130,8 @@ input_result check_entry(const file_list& inputs, std::size_t i, const check_set
   const std::string problem = inputs.problem(i);
   if (problem.empty()) return check_input(settings, inputs.name(i), out, buffer);
   out.err(message(problem));
+  const auto rep = make_reporter(settings.format, inputs.name(i), out, settings.hints);
+  if (rep != nullptr) (void)rep->unreadable(problem);
   input_result r;
   r.status = input_result::outcome::io_error;
   return r;
@@ -127,17 +147,24 @@ int run_check(const options& opts) {
       return kExitTrouble;
     }
   } else {
+    if (opts.files.empty() && ::isatty(STDIN_FILENO) == 1) {
+      write_stderr(message("reading standard input (end it with Ctrl-D; --help for usage)"));
+    }
     inputs = file_list::from_operands(opts.files);
   }
-  const check_settings settings = settings_of(opts);
+  check_settings settings = settings_of(opts);
+  std::atomic<bool> found{false};  // --quiet: some input is not valid
+  if (settings.format == output_format::quiet) settings.found = &found;
   fd_writer out(STDOUT_FILENO, kStdoutBuffer);
+  (void)out.write(document_start(settings.format));
+  out.elide_next(',');
   totals sum;
   const auto add = [&sum](const input_result& r) { sum.add(r); };
   // Shared out by input, each input is read in one pass by one thread.
   check_settings one_pass = settings;
   one_pass.threads = 1;
   bool try_threads = opts.jobs > 1;
-  direct_channel ch(out);
+  direct_channel ch(out, is_live(STDOUT_FILENO));
   check_buffer buffer;
   const std::size_t n = inputs.size();
   for (std::size_t i = 0; i < n; ++i) {
@@ -152,6 +179,8 @@ int run_check(const options& opts) {
     if (r.status == input_result::outcome::output_failed) break;
     sum.add(r);
   }
+  out.elide_next(0);
+  (void)out.write(document_end(settings.format));
   if (!out.flush()) {
     report_write_failure(out.error());
     return kExitTrouble;

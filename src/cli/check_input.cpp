@@ -24,6 +24,15 @@
 // With --hints an error also keeps the 3 bytes before it (so 6 stay in front
 // of the read area) and waits for 6 bytes after it: what explain() may read.
 //
+// A pipe or terminal is checked as it arrives: each read(2) that returns is
+// checked at once, and the output is flushed (when it is live) before the
+// next read may block. An error still waiting for the bytes after it is
+// printed with those it has when no byte comes for kContextWaitMs.
+//
+// --lines: a raw LF, and a raw CR followed by a raw LF, are not checked
+// against the policy; a CR that ends a read waits for the next byte.
+// --quiet and --max-errors stop reading once nothing more is to be printed.
+//
 // Percent-encoded input (--percent) is checked and reported in decoded bytes
 // but read, counted and located in encoded ones, and one decoded byte takes
 // up to 3 encoded bytes (an escape). So every distance above is scaled by 3
@@ -32,6 +41,8 @@
 // kept around an error when it is reported (utf8guard::describe).
 #include "check_input.hpp"
 
+#include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
 #include <cstring>
@@ -79,6 +90,16 @@ unsigned uncut(const unsigned char* p, unsigned n) noexcept {
   return n;
 }
 
+// How long an error waits for the bytes after it on a pipe or terminal.
+constexpr int kContextWaitMs = 50;
+
+// git's rule for a binary file: a NUL byte among the first 8000 bytes.
+constexpr std::size_t kBinaryProbe = 8000;
+
+bool holds_nul(const unsigned char* p, std::size_t n) noexcept {
+  return std::memchr(p, 0, n < kBinaryProbe ? n : kBinaryProbe) != nullptr;
+}
+
 // The read area is preceded by room for the last bytes of the stream, a page
 // of it so that the read area itself is page-aligned (see page_buffer).
 constexpr std::size_t kPad = kPageSize;
@@ -106,12 +127,17 @@ class input_checker {
       : data_(buffer.get() + kPad),
         reporter_(rep),
         context_(rep != nullptr && rep->needs_context()),
-        shown_want_(settings.hints ? kHintAhead : kContextBytes),
+        shown_want_(settings.hint_bytes ? kHintAhead : kContextBytes),
         context_want_(shown_want_ * Input::kUnitMax),
-        hints_(settings.hints),
+        hints_(settings.hint_bytes),
+        show_hints_(settings.hints),
+        lines_(settings.lines),
+        stop_at_max_(settings.stop_at_max),
         max_reported_(rep != nullptr ? settings.max_reported : 0),
         count_every_(settings.count_every_error),
-        phase_(rep != nullptr && (settings.max_reported > 1 || settings.count_every_error)
+        // --lines passes over line ends: the validator would stop at one.
+        phase_((rep != nullptr && (settings.max_reported > 1 || settings.count_every_error)) ||
+                       settings.lines
                    ? phase::every_error
                    : phase::first_error),
         reread_fd_(reread_fd),
@@ -124,10 +150,12 @@ class input_checker {
 
   unsigned char* read_area() noexcept { return data_; }
 
-  // consume checks the n bytes just read into read_area(). false: stop.
+  // consume checks the n bytes just read into read_area(). false: stop
+  // (stopped() says whether because nothing more is wanted).
   bool consume(std::size_t n) {
     end_ += n;
     fill_contexts(n);
+    if (pending_cr_ && !settle_cr(data_[0] == '\n')) return false;
     const std::string_view chunk(reinterpret_cast<const char*>(data_), n);
     switch (phase_) {
       case phase::first_error: {
@@ -143,11 +171,28 @@ class input_checker {
     }
     if (tracking()) track_to(end_ >= kLate ? end_ - kLate : 0);
     keep_tail(n);
-    return emit_ready(false);
+    if (!emit_ready(false)) return false;
+    if (stop_wanted_ && waiting_count_ == 0) {
+      stopped_ = true;
+      return false;
+    }
+    return true;
+  }
+
+  // waiting says whether an error waits for the bytes after it.
+  [[nodiscard]] bool waiting() const noexcept { return waiting_count_ != 0; }
+  [[nodiscard]] bool stopped() const noexcept { return stopped_; }
+
+  // finish_early ends an input whose reading stopped (stopped()): its size
+  // is `size` if known (a regular file), else what was read.
+  bool finish_early(std::uint64_t size) {
+    if (!emit_ready(true)) return false;
+    return reporter_ == nullptr || reporter_->finish(valid_, size != 0 ? size : end_);
   }
 
   // finish ends a completely read input. false: stop.
   bool finish() {
+    if (pending_cr_ && !settle_cr(false)) return false;
     switch (phase_) {
       case phase::first_error: {
         const result r = validator_.finish();
@@ -235,12 +280,40 @@ class input_checker {
     if (target > from) tracker_.advance(at(from), static_cast<std::size_t>(target - from));
   }
 
+  // line_end says whether r is a raw LF, which --lines lets pass; a raw CR
+  // is one if a raw LF follows, which may be in the next read.
+  bool line_end(const result& r) {
+    if (r.kind != error::disallowed || r.category != category::newline || r.length != 1) {
+      return false;
+    }
+    if (r.code_point == U'\n') return true;
+    if (r.code_point != U'\r') return false;
+    const std::uint64_t next = proven_ + r.offset + 1;
+    if (next < end_) return *at(next) == '\n';
+    pending_cr_ = true;
+    cr_ = r;
+    return true;
+  }
+
+  // settle_cr reports the CR that ended the previous read unless lf says a
+  // raw LF came right after it.
+  bool settle_cr(bool lf) {
+    pending_cr_ = false;
+    return lf || report_error(cr_);
+  }
+
   bool on_error(const result& r) {
+    if (lines_ && line_end(r)) return true;
+    return report_error(r);
+  }
+
+  bool report_error(const result& r) {
     valid_ = false;
     ++kinds_[static_cast<std::size_t>(r.kind)];
     if (phase_ == phase::count_errors || phase_ == phase::drain) return true;
     if (reporter_ == nullptr) {
       phase_ = phase::drain;  // --quiet: the verdict is all that is asked
+      stop_wanted_ = true;
       return true;
     }
     // The library counts from where it started, after the proven prefix.
@@ -254,7 +327,7 @@ class input_checker {
     e.length = r.length;
     e.category = r.category;
     e.code_point = r.code_point;
-    e.want_hint = hints_;
+    e.want_hint = show_hints_;
     e.percent = Input::kPercent;
     w.behind_len = 0;
     if (hints_) {
@@ -275,6 +348,7 @@ class input_checker {
     }
     if (++reported_ >= max_reported_) {
       phase_ = count_every_ && phase_ == phase::every_error ? phase::count_errors : phase::drain;
+      stop_wanted_ = stop_wanted_ || (stop_at_max_ && phase_ == phase::drain);
     }
     return emit_ready(false);
   }
@@ -331,7 +405,10 @@ class input_checker {
   bool context_;
   unsigned shown_want_;    // checked bytes an error's report holds from its offset
   unsigned context_want_;  // input bytes an error waits for, to hold them
-  bool hints_;
+  bool hints_;       // keep the bytes a hint reads
+  bool show_hints_;  // --hints: the report names it
+  bool lines_;
+  bool stop_at_max_;
   std::uint64_t max_reported_;
   bool count_every_;
   phase phase_;
@@ -349,6 +426,10 @@ class input_checker {
   std::size_t tail_ = 0;    // stream bytes kept just before data_
   bool input_ended_ = false;
   bool valid_ = true;
+  bool stop_wanted_ = false;  // stop once the waiting errors are out
+  bool stopped_ = false;
+  bool pending_cr_ = false;   // cr_ ended the last read: is a raw LF next?
+  result cr_;
   std::uint64_t reported_ = 0;
   kind_counts kinds_{};
   // Errors waiting for their context bytes: each starts a different unit
@@ -358,49 +439,104 @@ class input_checker {
   std::size_t waiting_count_ = 0;
 };
 
-std::unique_ptr<reporter> make_reporter(output_format format, const std::string& path, channel& out,
-                                        bool hints) {
-  switch (format) {
-    case output_format::text: return make_text_reporter(path, out);
-    case output_format::json: return make_json_reporter(path, out, hints);
-    case output_format::quiet: break;
+// where_reading says how an input is read: from a descriptor that may be
+// re-read (a regular file) from `start`, `length` bytes of it (0: unknown).
+struct where_reading {
+  int fd;
+  bool rereadable;
+  std::uint64_t start;
+  std::uint64_t length;
+};
+
+// wait_for_input waits until fd has bytes (or its end) when the checker holds
+// errors waiting for them; after kContextWaitMs they are printed as they are.
+template <class Checker>
+bool wait_for_input(int fd, Checker& checker) {
+  if (!checker.waiting()) return true;
+  pollfd p{fd, static_cast<short>(POLLIN), 0};
+  int ready;
+  do {
+    ready = ::poll(&p, 1, kContextWaitMs);
+  } while (ready < 0 && errno == EINTR);
+  return ready != 0 || checker.flush();
+}
+
+// first_read fills the read area with the first kBinaryProbe bytes (fewer
+// only at the end of the input) for --skip-binary on a stream. Returns the
+// count, or -1 with errno set.
+ssize_t first_read(int fd, unsigned char* area) {
+  std::size_t have = 0;
+  while (have < kBinaryProbe) {
+    const ssize_t got = read_some(fd, area + have, kChunkSize - have);
+    if (got < 0) return -1;
+    if (got == 0) break;
+    have += static_cast<std::size_t>(got);
   }
-  return nullptr;
+  return static_cast<ssize_t>(have);
 }
 
 // read_through reads the input after its proven prefix to the end, checks it
 // as Input, reports it, and closes it.
 template <class Input>
-input_result read_through(const check_settings& settings, const std::string& path, int fd,
-                          bool rereadable, std::uint64_t start, std::uint64_t proven, reporter* rep,
+input_result read_through(const check_settings& settings, const std::string& path,
+                          const where_reading& in, std::uint64_t proven, reporter* rep,
                           channel& out, check_buffer& buffer) {
   input_result res;
   int err = 0;
-  input_checker<Input> checker(settings, buffer, rep, rereadable ? fd : -1, start, proven);
+  input_checker<Input> checker(settings, buffer, rep, in.rereadable ? in.fd : -1, in.start,
+                               proven);
   bool going = true;
+  bool probe = settings.skip_binary && !in.rereadable;  // a file was probed before
+  bool skipped = false;   // --skip-binary
+  bool answered = false;  // --quiet's answer came from another input
   for (;;) {
-    const ssize_t got = read_some(fd, checker.read_area(), kChunkSize);
+    if (!in.rereadable) {
+      if (!wait_for_input(in.fd, checker)) {
+        going = false;
+        break;
+      }
+      out.pause();
+    }
+    const ssize_t got = probe ? first_read(in.fd, checker.read_area())
+                              : read_some(in.fd, checker.read_area(), kChunkSize);
     if (got < 0) {
       err = errno;
       break;
     }
+    if (probe) {
+      probe = false;
+      skipped = holds_nul(checker.read_area(), static_cast<std::size_t>(got));
+      if (skipped) break;
+    }
     // The output may have failed in another thread (-j): stop reading.
     if (got == 0 || out.failed()) break;
+    answered = settings.found != nullptr && settings.found->load(std::memory_order_relaxed);
+    if (answered) break;
     if (!checker.consume(static_cast<std::size_t>(got))) {
-      going = false;
+      going = checker.stopped();
       break;
     }
+    out.pause();
   }
+  if (settings.found != nullptr && !checker.valid()) {
+    settings.found->store(true, std::memory_order_relaxed);
+  }
+  std::string failure;
   if (going && err != 0) {
-    if (checker.flush()) out.err(file_message(path, err));
+    if (checker.flush()) {
+      out.err(file_message(path, err));
+      failure = std::strerror(err);
+    }
     going = false;
-  } else if (going && !out.failed()) {
-    going = checker.finish();
+  } else if (going && !out.failed() && !skipped && !answered) {
+    going = checker.stopped() ? checker.finish_early(in.length) : checker.finish();
   }
-  close_input(fd);  // only now: finish() may still re-read the file
+  close_input(in.fd);  // only now: finish() may still re-read the file
   if (!checker.failure().empty() && !out.failed()) {
     out.err(message(path + ": " + checker.failure()));
+    failure = checker.failure();
   }
+  if (!failure.empty() && rep != nullptr && !out.failed()) (void)rep->unreadable(failure);
   res.valid = checker.valid();
   res.bytes = checker.bytes();
   res.errors = checker.errors();
@@ -408,8 +544,19 @@ input_result read_through(const check_settings& settings, const std::string& pat
     res.status = input_result::outcome::output_failed;
   } else if (!going || err != 0) {
     res.status = input_result::outcome::io_error;
+  } else if (skipped || answered) {
+    res.status = input_result::outcome::skipped;
   }
   return res;
+}
+
+// not_regular says whether --skip-special passes over path: it exists but
+// is not a regular file nor a link to one (a directory, a link to one, a
+// FIFO, a socket, a device, a dangling link).
+bool not_regular(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) return !S_ISREG(st.st_mode);
+  return ::lstat(path.c_str(), &st) == 0;  // a dangling link
 }
 
 }  // namespace
@@ -419,26 +566,45 @@ check_buffer::check_buffer() : pages_(allocate_pages(kPad + kChunkSize)) {}
 input_result check_input(const check_settings& settings, const std::string& path, channel& out,
                          check_buffer& buffer) {
   input_result res;
+  if (settings.skip_special && path != kStdinName && not_regular(path)) {
+    res.status = input_result::outcome::skipped;
+    return res;
+  }
+  const std::unique_ptr<reporter> rep = make_reporter(settings.format, path, out, settings.hints);
   int err = 0;
   input_info info;
   const int fd = open_input(path, err, info);
   if (fd < 0) {
     out.err(file_message(path, err));
-    res.status = input_result::outcome::io_error;
+    if (rep != nullptr) (void)rep->unreadable(std::strerror(err));
+    res.status = out.failed() ? input_result::outcome::output_failed
+                              : input_result::outcome::io_error;
     return res;
   }
-  const std::unique_ptr<reporter> rep = make_reporter(settings.format, path, out, settings.hints);
+  if (settings.found != nullptr && settings.found->load(std::memory_order_relaxed)) {
+    close_input(fd);  // --quiet has its answer: an input that opens needs no reading
+    res.status = input_result::outcome::skipped;
+    return res;
+  }
   // A file opened here starts at offset 0; standard input may be a file
   // read from its middle, and only there is the offset asked for.
-  std::uint64_t start = 0;
-  bool rereadable = info.regular;
-  if (rereadable && path == kStdinName) {
+  where_reading in{fd, info.regular, 0, 0};
+  if (in.rereadable && path == kStdinName) {
     const off_t at = ::lseek(fd, 0, SEEK_CUR);
-    rereadable = at >= 0 && static_cast<std::uint64_t>(at) <= info.size;
-    start = rereadable ? static_cast<std::uint64_t>(at) : 0;
+    in.rereadable = at >= 0 && static_cast<std::uint64_t>(at) <= info.size;
+    in.start = in.rereadable ? static_cast<std::uint64_t>(at) : 0;
   }
   // What a regular file holds after start (0: unknown, or empty).
-  const std::uint64_t length = rereadable ? info.size - start : 0;
+  in.length = in.rereadable ? info.size - in.start : 0;
+  if (settings.skip_binary && in.length != 0) {
+    unsigned char* probe = buffer.get() + kPad;
+    const ssize_t got = pread_some(fd, probe, kBinaryProbe, in.start);
+    if (got > 0 && holds_nul(probe, static_cast<std::size_t>(got))) {
+      close_input(fd);
+      res.status = input_result::outcome::skipped;
+      return res;
+    }
+  }
   advise_sequential(fd, info);
   // A large file is first validated in sections on several cores; reading
   // goes on after the prefix they proved, which is all of it when it is valid.
@@ -446,15 +612,15 @@ input_result check_input(const check_settings& settings, const std::string& path
   // which read the bytes before an error: sections prove well-formedness only.
   // Nor for percent-encoded input, whose raw bytes they would prove instead.
   std::uint64_t proven = 0;
-  if (length != 0 && settings.threads > 1 && settings.deny.empty() && !settings.hints &&
+  if (in.length != 0 && settings.threads > 1 && settings.deny.empty() && !settings.hint_bytes &&
       !settings.percent) {
-    proven = valid_prefix(fd, start, length, settings.threads);
-    if (proven != 0 && ::lseek(fd, static_cast<off_t>(start + proven), SEEK_SET) < 0) {
+    proven = valid_prefix(fd, in.start, in.length, settings.threads);
+    if (proven != 0 && ::lseek(fd, static_cast<off_t>(in.start + proven), SEEK_SET) < 0) {
       proven = 0;  // cannot skip: read it all again
     }
   }
   const auto read = settings.percent ? read_through<percent_input> : read_through<utf8_input>;
-  return read(settings, path, fd, rereadable, start, proven, rep.get(), out, buffer);
+  return read(settings, path, in, proven, rep.get(), out, buffer);
 }
 
 }  // namespace utf8guard::cli

@@ -4,6 +4,7 @@
 #define UTF8GUARD_CLI_CHECK_INPUT_HPP
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -11,15 +12,21 @@
 
 #include "channel.hpp"
 #include "io.hpp"
+#include "report.hpp"
 
 namespace utf8guard::cli {
-
-enum class output_format { text, json, quiet };
 
 struct check_settings {
   output_format format = output_format::text;
   // How many errors of each input are printed (1 unless --all/--max-errors).
   std::uint64_t max_reported = 1;
+  // --max-errors: stop reading an input once max_reported errors are out
+  // (unless every error is counted).
+  bool stop_at_max = false;
+  // --quiet: at the first finding in any input, stop reading it and set
+  // *found; once *found is set, inputs are only opened (a missing one is
+  // still an error), not read.
+  std::atomic<bool>* found = nullptr;
   // Whether every error is counted, also past max_reported (for the summary).
   bool count_every_error = false;
   // Threads one input may use: a large regular file is validated in that many
@@ -30,6 +37,16 @@ struct check_settings {
   policy deny;
   // --hints: each ill-formed subpart's report names what probably made it.
   bool hints = false;
+  // Keep the bytes a hint reads (--hints, and SARIF, which always has it).
+  bool hint_bytes = false;
+  // --lines: a line's terminator (raw LF, or CR LF) is exempt from the policy.
+  bool lines = false;
+  // --skip-binary: an input with a NUL byte in its first 8000 bytes (git's
+  // rule for binary files) is skipped.
+  bool skip_binary = false;
+  // --skip-special: a named input that is not a regular file (or a link to
+  // one) is skipped.
+  bool skip_special = false;
   // --percent: the input is percent-encoded; its decoded bytes are checked,
   // and offsets, lines and columns count its encoded bytes.
   bool percent = false;
@@ -44,6 +61,7 @@ struct input_result {
     checked,        // read to the end and reported
     io_error,       // could not be opened or read; the message is out
     output_failed,  // standard output failed; everything stops
+    skipped,        // --skip-binary, --skip-special, or not read after --quiet's answer
   };
   outcome status = outcome::checked;
   bool valid = true;

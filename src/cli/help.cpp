@@ -7,16 +7,18 @@
 namespace utf8guard::cli {
 
 std::string_view help_text() {
-  return R"(Usage: utf8guard check [--json] [--all] [--quiet] [--max-errors N] [-j N]
-                       [--profile NAME] [--deny LIST] [--percent] [--hints]
-                       [FILE... | --files0-from LIST]
+  return R"(Usage: utf8guard check [--format FORMAT | --json] [--all] [--quiet]
+                       [--max-errors N] [-j N] [--profile NAME] [--deny LIST]
+                       [--percent] [--hints] [--lines] [--skip-binary]
+                       [--skip-special] [FILE... | --files0-from LIST]
        utf8guard sanitize [--profile NAME] [--deny LIST] [FILE|-]
        utf8guard --help | -h | help
        utf8guard --version
 
 Strict UTF-8 validation (RFC 3629, Unicode Table 3-7) with exact error
 reports, and U+FFFD replacement by the maximal-subpart rule.
-With no FILE, or when FILE is -, read standard input.
+With no FILE, or when FILE is -, read standard input. A pipe or terminal is
+checked as it arrives, and each finding is out as soon as its bytes are.
 
 Commands:
   check           check that each FILE is well-formed UTF-8; say where not
@@ -29,9 +31,22 @@ Options of check (before, between or after the FILEs; -- ends the options):
   --all           report every error of each input, not only the first, and
                   print a summary line to standard error at the end
   --max-errors N  report at most N errors per input (N >= 1; also without
-                  --all); the verdict and exit status cover the whole input
-  --json          print one JSON object per input, one per line (JSON Lines)
-  --quiet         print nothing on standard output; the exit status answers
+                  --all), then stop reading it (with --all, whose summary
+                  counts every error, it is read to its end)
+  --format FORMAT text (the default), json, sarif (SARIF 2.1.0, for code
+                  scanning), github (workflow commands: annotations) or
+                  gitlab (a Code Quality report); see "CI formats" below
+  --json          print one JSON object per input, one per line (JSON Lines):
+                  --format json
+  --quiet         print nothing on standard output; the exit status answers.
+                  Reading stops at the first finding; later inputs are only
+                  opened (one that cannot be is still status 2)
+  --lines         each line is a record: its own end (a raw LF, or CR LF) is
+                  not checked against the policy; every other line break is
+  --skip-binary   pass over an input with a NUL in its first 8000 bytes
+                  (git's rule for a binary file)
+  --skip-special  pass over a named input that is not a regular file (a
+                  folder, a link to one, a FIFO, a socket, a device)
   -j N, --jobs N  use N threads (0, the default: one per usable CPU): N files
                   at once, or a large file in N sections; the output is the
                   same as with -j 1. By default files are shared out only
@@ -71,6 +86,16 @@ JSON output, one object per input, on one line:
   {"path":"a.txt","valid":false,"bytes":1234,"errors":[{"offset":17,"length":1,
    "kind":"overlong","line":2,"column":5}]}
   A path that is not UTF-8 is shown with U+FFFD in place of its bad bytes.
+  One that cannot be read: {"path":"a.txt","error":"No such file or directory"}
+
+CI formats: each finding says what its text line says after PATH:LINE:COLUMN:,
+  and an input that cannot be read is a finding of the rule "unreadable".
+  sarif   one SARIF 2.1.0 log: a rule (with help) per kind and category, each
+          result with startLine, startColumn (columnKind unicodeCodePoints),
+          byteOffset, byteLength, the hint, and partialFingerprints
+  github  ::error file=a.c,line=2,col=11,title=utf8guard disallowed-bidi::...
+  gitlab  [{"description":...,"check_name":...,"fingerprint":...,
+           "severity":"major","location":{"path":...,"lines":{"begin":2}}}]
 
 A character a policy denies (well-formed, but not wanted), in text:
   PATH:LINE:COLUMN: disallowed CATEGORY U+XXXX at byte OFFSET (HEX BYTES)

@@ -105,6 +105,10 @@ fd_writer::fd_writer(int fd, std::size_t capacity) : fd_(fd), capacity_(capacity
 
 bool fd_writer::write(std::string_view bytes) {
   if (error_ != 0) return false;
+  if (elide_ != 0 && !bytes.empty()) {
+    if (bytes.front() == elide_) bytes.remove_prefix(1);
+    elide_ = 0;
+  }
   if (buffer_.size() + bytes.size() <= capacity_) {
     buffer_.append(bytes);
     return true;
@@ -127,6 +131,12 @@ bool fd_writer::flush() {
 bool fd_writer::put(const char* data, std::size_t n) {
   error_ = write_all(fd_, data, n);
   return error_ == 0;
+}
+
+bool is_live(int fd) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return false;
+  return S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || ::isatty(fd) == 1;
 }
 
 void report_write_failure(int err) {

@@ -83,6 +83,10 @@ class fd_writer {
 
   bool write(std::string_view bytes);
   bool flush();
+  // elide_next drops c if it is the first byte written next: a document
+  // whose elements come from many inputs writes each after a comma, and the
+  // first comma goes.
+  void elide_next(char c) noexcept { elide_ = c; }
   [[nodiscard]] bool failed() const noexcept { return error_ != 0; }
   [[nodiscard]] int error() const noexcept { return error_; }
 
@@ -92,7 +96,12 @@ class fd_writer {
   std::string buffer_;
   std::size_t capacity_;
   int error_ = 0;
+  char elide_ = 0;
 };
+
+// is_live says whether fd is a pipe, a socket or a terminal: a reader may be
+// watching it as it is written.
+bool is_live(int fd);
 
 // report_write_failure tells the user why standard output failed, except for
 // a broken pipe, which ends the program quietly: the reader has gone away.

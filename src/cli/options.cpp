@@ -38,6 +38,24 @@ std::string quoted(std::string_view s) {
   return q;
 }
 
+bool format_named(std::string_view name, report_format& format) {
+  static constexpr struct {
+    std::string_view name;
+    report_format format;
+  } kFormats[] = {{"text", report_format::text},
+                  {"json", report_format::json},
+                  {"sarif", report_format::sarif},
+                  {"github", report_format::github},
+                  {"gitlab", report_format::gitlab}};
+  for (const auto& f : kFormats) {
+    if (f.name == name) {
+      format = f.format;
+      return true;
+    }
+  }
+  return false;
+}
+
 class parser {
  public:
   parser(int argc, const char* const* argv) : argc_(argc), argv_(argv) {}
@@ -82,7 +100,19 @@ class parser {
                  use != option_use::not_mine) {
         if (use == option_use::bad) return result_;
       } else if (check && arg == "--json") {
-        o.json = true;
+        o.format = report_format::json;
+      } else if (check && is_option(arg, "--format")) {
+        std::string_view v;
+        if (!text(arg, "--format", i, "a format name", v)) return result_;
+        if (!format_named(v, o.format)) {
+          return fail("unknown format " + quoted(v) + " (text, json, sarif, github, gitlab)");
+        }
+      } else if (check && arg == "--lines") {
+        o.lines = true;
+      } else if (check && arg == "--skip-binary") {
+        o.skip_binary = true;
+      } else if (check && arg == "--skip-special") {
+        o.skip_special = true;
       } else if (check && arg == "--all") {
         o.all = true;
       } else if (check && arg == "--quiet") {

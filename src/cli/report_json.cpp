@@ -9,7 +9,8 @@
 //   ..."column":5,"hint":"overlong_form","hint_value":"U+002F"}
 // ("hint_value" only when the hint has a value).
 // "valid" and "bytes" come first but are known only at the end, so the error
-// list waits in a spill_buffer.
+// list waits in a spill_buffer. An input that could not be read is
+//   {"path":"a.txt","error":"No such file or directory"}
 #include <cstring>
 
 #include "format.hpp"
@@ -57,16 +58,7 @@ class json_reporter final : public reporter {
     append_number(entry_, e.column);
     if (e.want_hint && e.kind != error::disallowed) {
       const hint h = e.the_hint();
-      if (h.kind != hint_kind::none) {
-        entry_.append(",\"hint\":\"");
-        entry_.append(to_string(h.kind));
-        entry_.push_back('"');
-        if (h.has_value) {
-          entry_.append(",\"hint_value\":\"");
-          append_code_point(entry_, h.value);
-          entry_.push_back('"');
-        }
-      }
+      if (h.kind != hint_kind::none) append_hint_members(entry_, h, "hint_value");
     }
     entry_.push_back('}');
     if (errors_.append(entry_)) return true;
@@ -86,6 +78,15 @@ class json_reporter final : public reporter {
       return false;
     }
     return out_.out("]}\n");
+  }
+
+  bool unreadable(const std::string& why) override {
+    std::string line = "{\"path\":";
+    line.append(quoted_path_);
+    line.append(",\"error\":");
+    line.append(json_quote(why));
+    line.append("}\n");
+    return out_.out(line);
   }
 
  private:

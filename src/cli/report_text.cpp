@@ -3,7 +3,8 @@
 //   PATH:LINE:COLUMN: disallowed CATEGORY U+XXXX at byte OFFSET (HEX BYTES)
 // and with --hints, after an ill-formed subpart's line: " [HINT U+XXXX]" or
 // " [HINT]" when it has one.
-// PATH is the argument exactly as given (its bytes, whatever they are).
+// PATH is the argument exactly as given (its bytes, whatever they are). An
+// input that cannot be read shows only in its message on standard error.
 #include "format.hpp"
 #include "report.hpp"
 
@@ -28,6 +29,9 @@ class text_reporter final : public reporter {
   }
 
   bool finish(bool, std::uint64_t) override { return !out_.failed(); }
+
+  // The message on standard error is all the text format says.
+  bool unreadable(const std::string&) override { return !out_.failed(); }
 
  private:
   std::string prefix_;

@@ -67,8 +67,8 @@ using percent_decode_fn = decode_progress (*)(const std::uint8_t* p, std::size_t
                                               std::size_t limit, std::uint8_t* out,
                                               unsigned stops) noexcept;
 
-// vector_percent_decoder is the decoder for the active kernel's instruction
-// set, or nullptr for the scalar kernel (kernels/percent_decode.cpp).
+// vector_percent_decoder is the decoder compiled for the active kernel's
+// instruction set, or nullptr where the scalar loop serves (dispatch.cpp).
 percent_decode_fn vector_percent_decoder() noexcept;
 
 }  // namespace utf8guard::detail

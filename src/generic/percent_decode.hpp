@@ -1,9 +1,8 @@
 // percent_decode.hpp - the vector percent decoder, written once.
 //
-// No include guard on purpose: src/kernels/percent_decode.cpp includes this
-// file inside each instruction set's namespace and target region, after that
-// set's `struct lanes` (the few operations below, on one register of
-// lanes::width bytes). It needs core/percent.hpp.
+// No include guard on purpose: each x86 kernel file (src/kernels/) includes
+// this file inside its ISA namespace and target region, after that set's
+// wrapper (src/simd/<isa>.hpp, struct simd8). It needs core/percent.hpp.
 //
 // Each block of `width` encoded bytes is read three times, at p, p+1 and p+2,
 // so that byte k of the three registers is a possible escape's '%' and its two
@@ -11,7 +10,7 @@
 //   escape = (p[k] == '%') & hex(p[k+1]) & hex(p[k+2])
 //   value  = nibble(p[k+1]) << 4 | nibble(p[k+2])
 //   merged = escape ? value : p[k]
-// and the digits of every escape are squeezed out (lanes::compact), leaving
+// and the digits of every escape are squeezed out (simd8::compact), leaving
 // the decoded bytes in order. A digit is never '%', so escapes never overlap,
 // and an escape in a block's last two bytes drops the first one or two bytes
 // of the next block. A block without '%' is copied as it is.
@@ -25,56 +24,58 @@ alignas(16) inline constexpr std::uint8_t kHexHigh[16] = {0, 0, 0, 1, 2, 0, 2, 0
                                                           0, 0, 0, 0, 0, 0, 0, 0};
 alignas(16) inline constexpr std::uint8_t kHexLow[16] = {1, 3, 3, 3, 3, 3, 3, 1,
                                                          1, 1, 0, 0, 0, 0, 0, 0};
+// kTimes16[k] is k << 4: a digit's value moved to the high nibble, by a
+// lookup, as the wrappers have no byte shift.
+alignas(16) inline constexpr std::uint8_t kTimes16[16] = {0x00, 0x10, 0x20, 0x30, 0x40, 0x50,
+                                                          0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0,
+                                                          0xC0, 0xD0, 0xE0, 0xF0};
 
 // is_hex is 0xFF in the lanes that hold a hex digit, 0 elsewhere.
-UTF8GUARD_SIMD_INLINE lanes::reg is_hex(lanes::reg x, lanes::reg high, lanes::reg low) {
-  const lanes::reg c = lanes::bit_and(lanes::lookup(high, lanes::high_nibble(x)),
-                                      lanes::lookup(low, lanes::low_nibble(x)));
-  return lanes::bit_andnot(lanes::eq(c, lanes::splat(0)), lanes::splat(0xFF));
+UTF8GUARD_SIMD_INLINE simd8 is_hex(simd8 x, simd8 high, simd8 low) {
+  const simd8 c = x.high_nibble_lookup(high) & x.low_nibble_lookup(low);
+  return c.eq(0) ^ simd8::splat(0xFF);
 }
 
 // nibble is a hex digit's value: its low nibble, plus 9 for a letter (bit 6
 // set). Lanes that are not hex digits get something that is never used.
-UTF8GUARD_SIMD_INLINE lanes::reg nibble(lanes::reg x) {
-  const lanes::reg letter = lanes::eq(lanes::bit_and(x, lanes::splat(0x40)), lanes::splat(0x40));
-  return lanes::add(lanes::low_nibble(x), lanes::bit_and(letter, lanes::splat(9)));
+UTF8GUARD_SIMD_INLINE simd8 nibble(simd8 x) {
+  const simd8 letter = (x & simd8::splat(0x40)).eq(0x40);
+  return (x & simd8::splat(0x0F)) + (letter & simd8::splat(9));
 }
 
 // decode: see core/percent.hpp (percent_decode_fn).
 inline decode_progress decode(const std::uint8_t* p, std::size_t n, std::size_t limit,
                               std::uint8_t* out, unsigned stops) noexcept {
-  constexpr std::size_t width = lanes::width;
-  const lanes::reg percent = lanes::splat('%');
-  const lanes::reg high = lanes::table(kHexHigh);
-  const lanes::reg low = lanes::table(kHexLow);
+  constexpr std::size_t width = simd8::width;
+  const simd8 high = simd8::repeat_16(kHexHigh);
+  const simd8 low = simd8::repeat_16(kHexLow);
+  const simd8 times16 = simd8::repeat_16(kTimes16);
   std::size_t i = 0;
   std::size_t o = 0;
   std::uint64_t carried = 0;  // digits of the last block's escapes in this one
   // SAFETY: a block is read only when p[i .. i + width + 2) is in the input.
   for (; i < limit && n - i >= width + 2; i += width) {
-    const lanes::reg v0 = lanes::load(p + i);
-    const lanes::reg is_percent = lanes::eq(v0, percent);
-    if (carried == 0 && !lanes::any(is_percent)) {
-      lanes::store(out + o, v0);
+    const simd8 v0 = simd8::load(p + i);
+    const simd8 is_percent = v0.eq('%');
+    if (carried == 0 && !is_percent.any()) {
+      v0.store(out + o);
       o += width;
       continue;
     }
-    const lanes::reg v1 = lanes::load(p + i + 1);
-    const lanes::reg v2 = lanes::load(p + i + 2);
-    const lanes::reg escape =
-        lanes::bit_and(is_percent, lanes::bit_and(is_hex(v1, high, low), is_hex(v2, high, low)));
-    const lanes::reg value = lanes::bit_or(lanes::shift_left_4(nibble(v1)), nibble(v2));
-    const std::uint64_t escapes = lanes::bits(escape);
+    const simd8 v1 = simd8::load(p + i + 1);
+    const simd8 v2 = simd8::load(p + i + 2);
+    const simd8 escape = is_percent & is_hex(v1, high, low) & is_hex(v2, high, low);
+    const simd8 value = nibble(v1).low_nibble_lookup(times16) | nibble(v2);
+    const std::uint64_t escapes = escape.bits();
     if (stops != 0) {
-      const bool bad = (stops & kStopBadEscape) != 0 && lanes::bits(is_percent) != escapes;
-      const bool pct25 = (stops & kStopPercent25) != 0 &&
-                         (lanes::bits(lanes::eq(value, lanes::splat(0x25))) & escapes) != 0;
+      const bool bad = (stops & kStopBadEscape) != 0 && is_percent.bits() != escapes;
+      const bool pct25 = (stops & kStopPercent25) != 0 && (value.eq(0x25).bits() & escapes) != 0;
       if (bad || pct25) break;
     }
-    const lanes::reg merged = lanes::bit_xor(v0, lanes::bit_and(escape, lanes::bit_xor(v0, value)));
+    const simd8 merged = v0 ^ (escape & (v0 ^ value));
     const std::uint64_t all = width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
     const std::uint64_t keep = ~(escapes << 1 | escapes << 2 | carried) & all;
-    lanes::compact(merged, keep, out + o);
+    merged.compact(keep, out + o);
     o += static_cast<std::size_t>(__builtin_popcountll(keep));
     const std::uint64_t last_two = escapes >> (width - 2) & 3;  // escapes at width-2, width-1
     carried = last_two | last_two >> 1;                         // 1: one digit; 3: two digits

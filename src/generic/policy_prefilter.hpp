@@ -1,7 +1,7 @@
 // policy_prefilter.hpp - the policy's vector prefilter, written once.
 //
-// No include guard on purpose: src/kernels/policy_prefilter.cpp includes
-// this file inside each ISA's namespace and target region, after that ISA's
+// No include guard on purpose: each kernel file (src/kernels/) includes
+// this file inside its ISA's namespace and target region, after that ISA's
 // wrapper (src/simd/<isa>.hpp, struct simd8). It needs core/policy.hpp's
 // prefilter_tables.
 //

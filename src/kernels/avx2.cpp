@@ -8,36 +8,46 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/percent.hpp"
+#include "core/policy.hpp"
 #include "core/table37.hpp"
 #include "kernels/cpu_x86.hpp"
 #include "kernels/kernel.hpp"
 #include "kernels/short_input.hpp"
+#include "simd/compact_table.hpp"
 #include "simd/target.hpp"
 #include "stream/carry.hpp"
 
-UTF8GUARD_TARGET_REGION("avx2,bmi,bmi2,popcnt")
+// The instruction sets this kernel is compiled for, and needs.
+#define UTF8GUARD_KERNEL_TARGET "avx2,bmi,bmi2,popcnt"
+static_assert((utf8guard::detail::x86::features_of(UTF8GUARD_KERNEL_TARGET) &
+               utf8guard::detail::x86::kUnknown) == 0);
+
+UTF8GUARD_TARGET_REGION(UTF8GUARD_KERNEL_TARGET)
 namespace utf8guard::detail::avx2 {
 #include "simd/avx2.hpp"  // the wrapper: struct simd8
-// The algorithm, written against simd8:
+// What is written once against simd8: validation, the policy's prefilter,
+// the percent decoder.
+#include "generic/percent_decode.hpp"
+#include "generic/policy_prefilter.hpp"
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::avx2
 UTF8GUARD_TARGET_REGION_END
 
 namespace utf8guard::detail {
-namespace {
-bool usable() noexcept { return x86::has(x86::kAvx2 | x86::kBmi1 | x86::kBmi2); }
-}  // namespace
 
 extern const kernel kernel_avx2{"avx2",
-                                &usable,
+                                UTF8GUARD_KERNEL_TARGET,
                                 &avx2::lookup::scan,
-                                "AVX2, BMI1 and BMI2, and an OS that saves the YMM registers",
                                 &avx2::lookup::scan_open,
                                 &avx2::lookup::scan_no_percent,
                                 &avx2::lookup::valid,
                                 &avx2::lookup::validate,
                                 kShortDfa,
-                                &checked_copy<&avx2::lookup::valid>};
+                                &checked_copy<&avx2::lookup::valid>,
+                                &avx2::policy_prefilter::quiet_prefix,
+                                &avx2::policy_prefilter::quiet_ascii,
+                                &avx2::percent_vector::decode};
 
 }  // namespace utf8guard::detail
 #endif

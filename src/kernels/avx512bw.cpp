@@ -11,12 +11,20 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/percent.hpp"
+#include "core/policy.hpp"
 #include "core/table37.hpp"
 #include "kernels/cpu_x86.hpp"
 #include "kernels/kernel.hpp"
 #include "kernels/short_input.hpp"
+#include "simd/compact_table.hpp"
 #include "simd/target.hpp"
 #include "stream/carry.hpp"
+
+// The instruction sets this kernel is compiled for, and needs.
+#define UTF8GUARD_KERNEL_TARGET "avx512f,avx512bw,avx2,bmi,bmi2,popcnt"
+static_assert((utf8guard::detail::x86::features_of(UTF8GUARD_KERNEL_TARGET) &
+               utf8guard::detail::x86::kUnknown) == 0);
 
 // GCC 12's AVX-512 intrinsics: see avx512vbmi.cpp.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -25,37 +33,35 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
-UTF8GUARD_TARGET_REGION("avx512f,avx512bw,avx2,bmi,bmi2,popcnt")
+UTF8GUARD_TARGET_REGION(UTF8GUARD_KERNEL_TARGET)
 namespace utf8guard::detail::avx512bw {
 constexpr bool kVbmi = false;
 #include "simd/avx512.hpp"  // the wrapper: struct simd8
-// The algorithm, written against simd8:
+// What is written once against simd8: validation, the policy's prefilter,
+// the percent decoder.
+#include "generic/percent_decode.hpp"
+#include "generic/policy_prefilter.hpp"
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::avx512bw
 UTF8GUARD_TARGET_REGION_END
-
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
 
 namespace utf8guard::detail {
-namespace {
-bool usable() noexcept {
-  return x86::has(x86::kAvx512f | x86::kAvx512bw | x86::kAvx2 | x86::kBmi1 | x86::kBmi2);
-}
-}  // namespace
 
-extern const kernel kernel_avx512bw{
-    "avx512bw",
-    &usable,
-    &avx512bw::lookup::scan,
-    "AVX-512F, AVX-512BW, AVX2, BMI1 and BMI2, and an OS that saves the ZMM registers",
-    &avx512bw::lookup::scan_open,
-    &avx512bw::lookup::scan_no_percent,
-    &avx512bw::lookup::valid,
-    &avx512bw::lookup::validate,
-    0,
-    &avx512bw::lookup::short_copy<>};
+extern const kernel kernel_avx512bw{"avx512bw",
+                                    UTF8GUARD_KERNEL_TARGET,
+                                    &avx512bw::lookup::scan,
+                                    &avx512bw::lookup::scan_open,
+                                    &avx512bw::lookup::scan_no_percent,
+                                    &avx512bw::lookup::valid,
+                                    &avx512bw::lookup::validate,
+                                    0,
+                                    &avx512bw::lookup::short_copy<>,
+                                    &avx512bw::policy_prefilter::quiet_prefix,
+                                    &avx512bw::policy_prefilter::quiet_ascii,
+                                    &avx512bw::percent_vector::decode};
 
 }  // namespace utf8guard::detail
 #endif

@@ -11,12 +11,20 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/percent.hpp"
+#include "core/policy.hpp"
 #include "core/table37.hpp"
 #include "kernels/cpu_x86.hpp"
 #include "kernels/kernel.hpp"
 #include "kernels/short_input.hpp"
+#include "simd/compact_table.hpp"
 #include "simd/target.hpp"
 #include "stream/carry.hpp"
+
+// The instruction sets this kernel is compiled for, and needs.
+#define UTF8GUARD_KERNEL_TARGET "avx512f,avx512bw,avx512vbmi,avx2,bmi,bmi2,popcnt"
+static_assert((utf8guard::detail::x86::features_of(UTF8GUARD_KERNEL_TARGET) &
+               utf8guard::detail::x86::kUnknown) == 0);
 
 // GCC 12's AVX-512 intrinsics pass an uninitialized "undefined" vector as the
 // unused pass-through operand, and -Wmaybe-uninitialized (or, for the
@@ -28,38 +36,35 @@
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
-UTF8GUARD_TARGET_REGION("avx512f,avx512bw,avx512vbmi,avx2,bmi,bmi2,popcnt")
+UTF8GUARD_TARGET_REGION(UTF8GUARD_KERNEL_TARGET)
 namespace utf8guard::detail::avx512vbmi {
 constexpr bool kVbmi = true;
 #include "simd/avx512.hpp"  // the wrapper: struct simd8
-// The algorithm, written against simd8:
+// What is written once against simd8: validation, the policy's prefilter,
+// the percent decoder.
+#include "generic/percent_decode.hpp"
+#include "generic/policy_prefilter.hpp"
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::avx512vbmi
 UTF8GUARD_TARGET_REGION_END
-
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
 
 namespace utf8guard::detail {
-namespace {
-bool usable() noexcept {
-  return x86::has(x86::kAvx512f | x86::kAvx512bw | x86::kAvx512vbmi | x86::kAvx2 | x86::kBmi1 |
-                  x86::kBmi2);
-}
-}  // namespace
 
 extern const kernel kernel_avx512{"avx512",
-                                  &usable,
+                                  UTF8GUARD_KERNEL_TARGET,
                                   &avx512vbmi::lookup::scan,
-                                  "AVX-512F, AVX-512BW, AVX-512VBMI, AVX2, BMI1 and BMI2, and an "
-                                  "OS that saves the ZMM registers",
                                   &avx512vbmi::lookup::scan_open,
                                   &avx512vbmi::lookup::scan_no_percent,
                                   &avx512vbmi::lookup::valid,
                                   &avx512vbmi::lookup::validate,
                                   0,
-                                  &avx512vbmi::lookup::short_copy<>};
+                                  &avx512vbmi::lookup::short_copy<>,
+                                  &avx512vbmi::policy_prefilter::quiet_prefix,
+                                  &avx512vbmi::policy_prefilter::quiet_ascii,
+                                  &avx512vbmi::percent_vector::decode};
 
 }  // namespace utf8guard::detail
 #endif

@@ -17,6 +17,7 @@ namespace {
 constexpr unsigned kL1EcxSsse3 = 1u << 9;
 constexpr unsigned kL1EcxSse41 = 1u << 19;
 constexpr unsigned kL1EcxSse42 = 1u << 20;
+constexpr unsigned kL1EcxPopcnt = 1u << 23;
 constexpr unsigned kL1EcxOsxsave = 1u << 27;
 constexpr unsigned kL1EcxAvx = 1u << 28;
 constexpr unsigned kL7EbxBmi1 = 1u << 3;
@@ -52,6 +53,7 @@ unsigned detect() noexcept {
   if (ecx & kL1EcxSsse3) out |= kSsse3;
   if (ecx & kL1EcxSse41) out |= kSse41;
   if (ecx & kL1EcxSse42) out |= kSse42;
+  if (ecx & kL1EcxPopcnt) out |= kPopcnt;
   const bool avx_ok = (ecx & kL1EcxOsxsave) && (ecx & kL1EcxAvx);
   const std::uint64_t xcr = avx_ok ? xcr0() : 0;
   if (max_leaf < 7) return out;

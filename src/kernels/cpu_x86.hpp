@@ -2,6 +2,9 @@
 #ifndef UTF8GUARD_KERNELS_CPU_X86_HPP
 #define UTF8GUARD_KERNELS_CPU_X86_HPP
 
+#include <string_view>
+#include <utility>
+
 namespace utf8guard::detail::x86 {
 
 // One bit per instruction-set extension a kernel may need. A bit is set only
@@ -18,7 +21,38 @@ enum feature : unsigned {
   kAvx512f = 1u << 6,
   kAvx512bw = 1u << 7,
   kAvx512vbmi = 1u << 8,
+  kPopcnt = 1u << 9,
+  kUnknown = 1u << 30,  // a target name this file does not know
 };
+
+// feature_named is the bit of one name of a target attribute, as GCC and
+// clang spell it, or kUnknown.
+constexpr unsigned feature_named(std::string_view name) noexcept {
+  constexpr std::pair<std::string_view, unsigned> kNames[] = {
+      {"ssse3", kSsse3},     {"sse4.1", kSse41},      {"sse4.2", kSse42},
+      {"avx2", kAvx2},       {"bmi", kBmi1},          {"bmi2", kBmi2},
+      {"avx512f", kAvx512f}, {"avx512bw", kAvx512bw}, {"avx512vbmi", kAvx512vbmi},
+      {"popcnt", kPopcnt},
+  };
+  for (const auto& [n, bit] : kNames) {
+    if (n == name) return bit;
+  }
+  return kUnknown;
+}
+
+// features_of is the bits of a target attribute's comma-separated list
+// ("avx2,bmi,bmi2,popcnt"): what a kernel compiled for it needs. A kernel's
+// file checks at compile time that no name is unknown.
+constexpr unsigned features_of(std::string_view target) noexcept {
+  unsigned bits = 0;
+  while (!target.empty()) {
+    const std::size_t comma = target.find(',');
+    bits |= feature_named(target.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    target.remove_prefix(comma + 1);
+  }
+  return bits;
+}
 
 // features returns the feature bits, computed on first use and cached in an
 // atomic (no global constructor; racing first calls compute the same value).

@@ -24,6 +24,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/percent.hpp"
+#include "core/policy.hpp"
 #include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard::detail {
@@ -80,17 +82,21 @@ using open_scan_fn = open_scan (*)(const std::uint8_t* p, std::size_t n,
 inline constexpr std::uint8_t kPercent = '%';
 inline constexpr std::size_t kSawPercent = SIZE_MAX;
 
+// kernel is one instruction set's descriptor: everything the library runs
+// that is compiled for it comes from the kernel's one file (src/kernels/
+// <isa>.cpp), where this is filled in.
 struct kernel {
   const char* name;
-  // usable says whether this CPU and OS can run the kernel (cpuid + xgetbv).
-  bool (*usable)() noexcept;
+  // target names the instruction sets the file's target region is compiled
+  // for, as the region spells them ("avx2,bmi,bmi2,popcnt"; "" for the
+  // baseline): the kernel is usable where the CPU and OS support each
+  // (kernels/cpu.hpp), and a message says which it needs.
+  const char* target;
   scan_fn scan;
-  // needs names what usable() checks, for the message when it says no.
-  const char* needs;
-  open_scan_fn scan_open = nullptr;
-  scan_fn scan_no_percent = nullptr;
-  valid_fn valid = nullptr;
-  validate_fn validate = nullptr;
+  open_scan_fn scan_open;
+  scan_fn scan_no_percent;
+  valid_fn valid;
+  validate_fn validate;
   // short_dfa: is_valid and validate answer inputs of up to this many bytes
   // (one word) with kernels/short_input.hpp's short_scan instead of calling
   // the kernel; 0 where the kernel's own short path is faster from the first
@@ -99,6 +105,13 @@ struct kernel {
   // short_copy: sanitize_to's short path (above); kernels without masked
   // stores take kernels/short_input.hpp's checked_copy.
   short_copy_fn short_copy = nullptr;
+  // The policy's vector prefilter and its pass over quiet ASCII
+  // (generic/policy_prefilter.hpp), and the vector percent decoder
+  // (generic/percent_decode.hpp), compiled for the same set; nullptr where
+  // the scalar loops serve.
+  quiet_prefix_fn policy_prefilter = nullptr;
+  quiet_ascii_fn quiet_ascii = nullptr;
+  percent_decode_fn percent_decode = nullptr;
 };
 
 }  // namespace utf8guard::detail

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/policy.hpp"
 #include "core/table37.hpp"
 #include "kernels/kernel.hpp"
 #include "kernels/short_input.hpp"
@@ -17,25 +18,25 @@
 
 namespace utf8guard::detail::neon {
 #include "simd/neon.hpp"  // the wrapper: struct simd8
-// The algorithm, written against simd8:
+// What is written once against simd8: validation and the policy's
+// prefilter (percent-encoded input is decoded by the scalar loop).
+#include "generic/policy_prefilter.hpp"
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::neon
 
 namespace utf8guard::detail {
-namespace {
-bool always_usable() noexcept { return true; }
-}  // namespace
 
 extern const kernel kernel_neon{"neon",
-                                &always_usable,
+                                "neon",
                                 &neon::lookup::scan,
-                                "an AArch64 CPU (NEON is part of its baseline)",
                                 &neon::lookup::scan_open,
                                 &neon::lookup::scan_no_percent,
                                 &neon::lookup::valid,
                                 &neon::lookup::validate,
                                 kShortDfa,
-                                &checked_copy<&neon::lookup::valid>};
+                                &checked_copy<&neon::lookup::valid>,
+                                &neon::policy_prefilter::quiet_prefix,
+                                &neon::policy_prefilter::quiet_ascii};
 
 }  // namespace utf8guard::detail
 #endif

@@ -221,14 +221,10 @@ packed_result scalar_validate(const std::uint8_t* p, std::size_t n) noexcept {
   return validate_at(p, n, scalar_scan(p, n));
 }
 
-bool always_usable() noexcept { return true; }
-
 }  // namespace
 
-extern const kernel kernel_scalar{"scalar",          &always_usable,
-                                  &scalar_scan,      "nothing beyond the baseline CPU",
-                                  &scalar_scan_open, nullptr,
-                                  &scalar_valid,     &scalar_validate,
-                                  kShortDfa,         &checked_copy<&scalar_valid>};
+extern const kernel kernel_scalar{"scalar",          "",        &scalar_scan,
+                                  &scalar_scan_open, nullptr,   &scalar_valid,
+                                  &scalar_validate,  kShortDfa, &checked_copy<&scalar_valid>};
 
 }  // namespace utf8guard::detail

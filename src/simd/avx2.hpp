@@ -2,6 +2,8 @@
 //
 // Included by src/kernels/avx2.cpp inside its target region and namespace.
 
+#include "simd/compact.hpp"  // compact16, for compact()
+
 struct simd8 {
   __m256i v;
 
@@ -110,5 +112,20 @@ struct simd8 {
     const unsigned zero =
         static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())));
     return zero == 0xFFFFFFFFu ? width : static_cast<std::size_t>(__builtin_ctz(~zero));
+  }
+
+  // store, operator+, bits, compact: see sse.hpp.
+  UTF8GUARD_SIMD_INLINE void store(std::uint8_t* p) const {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 operator+(simd8 a, simd8 b) {
+    return {_mm256_add_epi8(a.v, b.v)};
+  }
+  UTF8GUARD_SIMD_INLINE std::uint64_t bits() const {
+    return static_cast<std::uint32_t>(_mm256_movemask_epi8(v));
+  }
+  UTF8GUARD_SIMD_INLINE void compact(std::uint64_t keep, std::uint8_t* out) const {
+    out = compact16(_mm256_castsi256_si128(v), keep & 0xFFFF, out);
+    compact16(_mm256_extracti128_si256(v, 1), keep >> 16 & 0xFFFF, out);
   }
 };

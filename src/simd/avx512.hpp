@@ -12,6 +12,8 @@
 #define UTF8GUARD_AVX512_KEEP(x) asm("" : "+v"(x))
 #endif
 
+#include "simd/compact.hpp"  // compact16, for compact()
+
 struct simd8 {
   __m512i v;
 
@@ -180,5 +182,17 @@ struct simd8 {
   UTF8GUARD_SIMD_INLINE std::size_t first_nonzero() const {
     const std::uint64_t nonzero = _mm512_test_epi8_mask(v, v);
     return nonzero == 0 ? width : static_cast<std::size_t>(_tzcnt_u64(nonzero));
+  }
+
+  // store, operator+, bits, compact: see sse.hpp.
+  friend UTF8GUARD_SIMD_INLINE simd8 operator+(simd8 a, simd8 b) {
+    return {_mm512_add_epi8(a.v, b.v)};
+  }
+  UTF8GUARD_SIMD_INLINE std::uint64_t bits() const { return _mm512_movepi8_mask(v); }
+  UTF8GUARD_SIMD_INLINE void compact(std::uint64_t keep, std::uint8_t* out) const {
+    out = compact16(_mm512_castsi512_si128(v), keep & 0xFFFF, out);
+    out = compact16(_mm512_extracti32x4_epi32(v, 1), keep >> 16 & 0xFFFF, out);
+    out = compact16(_mm512_extracti32x4_epi32(v, 2), keep >> 32 & 0xFFFF, out);
+    compact16(_mm512_extracti32x4_epi32(v, 3), keep >> 48 & 0xFFFF, out);
   }
 };

@@ -9,6 +9,8 @@
 //   saturating_sub, | & ^, eq, key, min_signed, min_unsigned, max_unsigned,
 //   clean, any, is_ascii, first_nonzero.
 
+#include "simd/compact.hpp"  // compact16, for compact()
+
 struct simd8 {
   __m128i v;
 
@@ -141,5 +143,22 @@ struct simd8 {
         static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())));
     const unsigned nonzero = ~zero & 0xFFFFu;
     return nonzero == 0 ? width : static_cast<std::size_t>(__builtin_ctz(nonzero));
+  }
+
+  // What the percent decoder needs besides (generic/percent_decode.hpp):
+  // store writes the register to p[0..width); bits has bit i set when byte
+  // i's top bit is (a mask of 0xFF and 0 lanes); compact writes the bytes
+  // whose bit is set in keep, in order, to out (writing up to width bytes).
+  UTF8GUARD_SIMD_INLINE void store(std::uint8_t* p) const {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+  }
+  friend UTF8GUARD_SIMD_INLINE simd8 operator+(simd8 a, simd8 b) {
+    return {_mm_add_epi8(a.v, b.v)};
+  }
+  UTF8GUARD_SIMD_INLINE std::uint64_t bits() const {
+    return static_cast<unsigned>(_mm_movemask_epi8(v));
+  }
+  UTF8GUARD_SIMD_INLINE void compact(std::uint64_t keep, std::uint8_t* out) const {
+    compact16(v, static_cast<unsigned>(keep & 0xFFFF), out);
   }
 };

@@ -105,8 +105,9 @@ def json_errors(errors):
 
 
 def summary(files, nbytes, errors):
-    """The --all summary line on stderr, as bytes."""
-    counts = [(k, sum(1 for e in errors if e["kind"] == k)) for k in KINDS]
+    """The --all summary line on stderr, as bytes (the kinds in the order
+    of the kind table, then the characters a policy denied)."""
+    counts = [(k, sum(1 for e in errors if e["kind"] == k)) for k in KINDS + ["disallowed"]]
     noun = lambda n, w: "%d %s%s" % (n, w, "" if n == 1 else "s")
     text = "utf8guard: %s, %s, %s" % (noun(files, "file"), noun(nbytes, "byte"),
                                       noun(len(errors), "error"))
@@ -210,6 +211,20 @@ class collect(threading.Thread):
 
 def shell_quote(arg):
     return shlex.quote(os.fsdecode(arg))
+
+
+def tool_on_path(folder):
+    """Makes folder/utf8guard, a script that runs the CLI under test (and
+    UTF8GUARD_CLI_WRAPPER), for what finds utf8guard on PATH; returns an
+    environment with folder first on PATH."""
+    os.makedirs(folder, exist_ok=True)
+    tool = os.path.join(folder, "utf8guard")
+    with open(tool, "w") as f:
+        f.write("#!/bin/sh\nexec %s \"$@\"\n" % " ".join(shell_quote(a) for a in WRAPPER + [CLI]))
+    os.chmod(tool, 0o755)
+    env = dict(os.environ, PATH=folder + os.pathsep + os.environ["PATH"])
+    env.pop("UTF8GUARD_KERNEL", None)
+    return env
 
 
 # ---- test plumbing ------------------------------------------------------------

@@ -128,7 +128,9 @@ class ExitCodes(CliTest):
         for cmd in (["check"], ["check", "--json"], ["sanitize"]):
             p = run(cmd + ["/proc/self/mem"])
             self.assertExit(p, 2)
-            self.assertEqual(p.stdout, b"")
+            # --json says it in the input's place too.
+            self.assertEqual(p.stdout, b'{"path":"/proc/self/mem","error":"Input/output error"}\n'
+                             if "--json" in cmd else b"")
             self.assertEqual(p.stderr, b"utf8guard: /proc/self/mem: Input/output error\n")
 
     def test_fifo(self):
@@ -290,12 +292,15 @@ class JsonOutput(CliTest):
         # Several MiB of errors: the list passes through a temporary file.
         self.check_json(b"\xc0a" * 40000 + "ü\n".encode() + b"\xed\xa0\x80" * 20000)
 
-    def test_one_object_per_input_and_none_for_failures(self):
+    def test_one_object_per_input_and_one_for_failures(self):
         a = self.write("a", b"ok")
         b = self.write("b", b"\xc3(")
         p = run(["check", "--json", a, self.path("missing"), b, "-"], input=b"\xff\xfe")
         self.assertExit(p, 2)
-        objs = [self.parse(line) for line in p.stdout.decode().splitlines()]
+        lines = p.stdout.decode().splitlines()
+        self.assertEqual(json.loads(lines.pop(1)),
+                         {"path": self.path("missing"), "error": "No such file or directory"})
+        objs = [self.parse(line) for line in lines]
         self.assertEqual([o["path"] for o in objs], [a, b, "-"])
         self.assertEqual([o["valid"] for o in objs], [True, False, False])
         self.assertEqual(objs[2]["errors"], json_errors(expected_errors(b"\xff\xfe"))[:1])

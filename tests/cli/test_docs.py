@@ -48,6 +48,7 @@ class HelpAndManPage(unittest.TestCase):
         options = help_options(self.help)
         self.assertEqual(options, {"--all", "--max-errors", "--json", "--quiet", "-j", "--jobs",
                                    "--files0-from", "--hints", "--percent", "--profile", "--deny",
+                                   "--format", "--lines", "--skip-binary", "--skip-special",
                                    "-h",
                                    "--help", "--version"})
         self.assertEqual(man_options(self.roff), options)
@@ -56,7 +57,8 @@ class HelpAndManPage(unittest.TestCase):
         f = "/dev/null"
         for args in (["--all"], ["--max-errors", "2"], ["--json"], ["--quiet"], ["-j", "2"],
                      ["--jobs", "2"], ["--hints"], ["--percent"], ["--profile", "field"],
-                     ["--deny", "bidi"]):
+                     ["--deny", "bidi"], ["--format", "sarif"], ["--lines"], ["--skip-binary"],
+                     ["--skip-special"]):
             self.assertEqual(run(["check"] + args + [f]).returncode, 0, args)
         self.assertEqual(run(["check", "--files0-from", f]).returncode, 0)
 

@@ -81,8 +81,11 @@ class SameAsOperands(Files0Test):
         lst = self.list_file(nul_list(self.names))
         p = run(["check", "--json", "--files0-from", lst])
         objects = [json.loads(line) for line in p.stdout.decode("utf-8").splitlines()]
+        # Every name has its object: a report, or why it could not be read.
         self.assertEqual([o["path"] for o in objects],
-                         [n.decode("utf-8", "replace") for n in self.names if n in self.contents])
+                         [n.decode("utf-8", "replace") for n in self.names])
+        self.assertEqual([n for n, o in zip(self.names, objects) if "error" in o],
+                         [n for n in self.names if n not in self.contents])
         self.assertIn(os.fsdecode(self.dir) + "/05-bad\ufffd\ufffdname",
                       [o["path"] for o in objects])
 
@@ -168,7 +171,8 @@ class HugeList(Files0Test):
             self.assertEqual((p.returncode, p.stdout, p.stderr),
                              (base.returncode, base.stdout, base.stderr), jobs)
         p = run(["check", "--json", "--files0-from", "-"], input=nul_list(names), timeout=600)
-        self.assertEqual(p.stdout.count(b"\n"), len(checked))
+        self.assertEqual(p.stdout.count(b"\n"), len(names))
+        self.assertEqual(p.stdout.count(b'"error":'), len(names) - len(checked))
 
 
 class DefaultJobs(Files0Test):

@@ -24,6 +24,7 @@
 #include "emulated_avx512.hpp"
 #include "kernels/kernel.hpp"
 #include "kernels/short_input.hpp"
+#include "simd/compact_table.hpp"
 #include "simd/target.hpp"
 #include "stream/carry.hpp"
 
@@ -140,15 +141,13 @@ namespace {
 
 using detail::kernel;
 
-bool always() noexcept { return true; }
-
 // A kernel as the library lists its own, named after the library's kernel
 // of the same source with "-emulated" appended, usable anywhere.
 constexpr kernel emulated(const char* name, detail::scan_fn scan, detail::open_scan_fn scan_open,
                           detail::valid_fn valid, detail::validate_fn validate,
                           detail::short_copy_fn short_copy) {
-  constexpr const char* kNeeds = "nothing: SIMDe's portable intrinsics";
-  return {name, &always, scan, kNeeds, scan_open, nullptr, valid, validate, 0, short_copy};
+  // SIMDe's portable intrinsics: the baseline's instructions only.
+  return {name, "", scan, scan_open, nullptr, valid, validate, 0, short_copy};
 }
 const kernel kBw = emulated(
     "avx512bw-emulated", &detail::emulated_avx512bw::lookup::scan,

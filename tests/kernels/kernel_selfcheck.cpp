@@ -133,7 +133,7 @@ int main() {
   const kcheck::kernel* const* all = utf8guard::detail::kernel_list(count);
   const kcheck::kernel* best = all[0];
   for (std::size_t i = 0; i < count; ++i) {
-    if (all[i]->usable()) best = all[i];
+    if (utf8guard::detail::usable(*all[i])) best = all[i];
   }
   if (kLibraryBodies && std::getenv("UTF8GUARD_KERNEL") == nullptr &&
       utf8guard::active_kernel() != best->name) {

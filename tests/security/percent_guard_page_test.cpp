@@ -106,10 +106,10 @@ void check_guarded(const guarded_buffer& g, policy p, bool oracle) {
   // error.
   for (const reference::percent::error& e : reference::percent::all_errors(in, denied_names(p))) {
     const percent_result r = from_reference(e);
-    const std::string want = reference::message(in, e, true);
-    ASSERT_EQ(describe(in, r, describe_hint), want);
+    const std::string text = reference::message(in, e, true);
+    ASSERT_EQ(describe(in, r, describe_hint), text);
     const std::size_t from = e.offset < 9 ? 0 : e.offset - 9;
-    ASSERT_EQ(describe(in.substr(from), r, describe_hint, from), want);
+    ASSERT_EQ(describe(in.substr(from), r, describe_hint, from), text);
     if (e.kind != "disallowed") {
       ASSERT_EQ(explain(in.substr(from), r, from),
                 explain(reference::percent::decode(in).bytes, e.decoded_offset));

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "api/validate.hpp"  // private: detail::kernel_list
+#include "api/validate.hpp"
 #include "core/convert.hpp"  // private: detail::bytes
 #include "core/table37.hpp"
 #include "reference.hpp"
@@ -47,7 +47,7 @@ inline std::vector<const kernel*> bodies() {
   const kernel* const* all = utf8guard::detail::kernel_list(count);
   std::vector<const kernel*> out;
   for (std::size_t i = 0; i < count; ++i) {
-    if (all[i]->usable()) out.push_back(all[i]);
+    if (utf8guard::detail::usable(*all[i])) out.push_back(all[i]);
   }
   return out;
 }

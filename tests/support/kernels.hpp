@@ -67,10 +67,8 @@ class counted_scans {
     ++count();
     return inner()->validate(p, n);
   }
-  static bool usable() noexcept { return true; }
   static const detail::kernel& counting() {
-    static const detail::kernel k{"counted",  &usable, &scan,  "nothing",
-                                  &scan_open, nullptr, &valid, &validate};
+    static const detail::kernel k{"counted", "", &scan, &scan_open, nullptr, &valid, &validate};
     return k;
   }
 };

@@ -1,0 +1,58 @@
+-- requests.lua - wrk sends the request lines of UTF8GUARD_BENCH_REQUESTS
+-- (one "METHOD TARGET HTTP/1.1" a line) in turn, each with a dozen ordinary
+-- headers; HEAD goes as GET, since wrk's parser would wait for the body that
+-- a HEAD response's Content-Length announces. With UTF8GUARD_BENCH_FORM=N
+-- instead: a POST of an N-byte application/x-www-form-urlencoded body made
+-- of those targets' queries.
+local headers = {
+  ["Host"] = "bench.example",
+  ["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Firefox/115.0",
+  ["Accept"] = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+  ["Accept-Language"] = "de-CH,fr;q=0.8,ja;q=0.6,en;q=0.4",
+  ["Accept-Encoding"] = "gzip, deflate, br",
+  ["Referer"] = "https://bench.example/%E6%A4%9C%E7%B4%A2?q=caf%C3%A9",
+  ["Cookie"] = "session=4f2a9c1e7b; lang=ja; theme=dark; cart=3",
+  ["Cache-Control"] = "no-cache",
+  ["Pragma"] = "no-cache",
+  ["Upgrade-Insecure-Requests"] = "1",
+  ["X-Request-Id"] = "b7e2c1d4-5a6f-4e3b-9c8d-7f1e2a3b4c5d",
+  ["X-Forwarded-For"] = "203.0.113.7",
+}
+
+local path = os.getenv("UTF8GUARD_BENCH_REQUESTS")
+local lines = {}
+for line in io.lines(path) do
+  local method, target = line:match("^(%u+) (%S+)")
+  if method == "HEAD" then method = "GET" end
+  if method then lines[#lines + 1] = {method, target} end
+end
+
+local requests = {}
+local form = tonumber(os.getenv("UTF8GUARD_BENCH_FORM") or "")
+if form then
+  local parts, size, i = {}, 0, 0
+  while size < form do
+    i = i % #lines + 1
+    local query = lines[i][2]:match("%?(.*)") or "a=b"
+    parts[#parts + 1] = query
+    size = size + #query + 1
+  end
+  local body = table.concat(parts, "&"):sub(1, form)
+  body = body:gsub("%%%x?$", "")  -- never end inside an escape
+  local h = {}
+  for k, v in pairs(headers) do h[k] = v end
+  h["Content-Type"] = "application/x-www-form-urlencoded"
+  requests[1] = wrk.format("POST", "/form", h, body)
+else
+  for i, l in ipairs(lines) do
+    local body = nil
+    if l[1] == "POST" then body = "" end
+    requests[i] = wrk.format(l[1], l[2], headers, body)
+  end
+end
+
+local n = 0
+request = function()
+  n = n % #requests + 1
+  return requests[n]
+end

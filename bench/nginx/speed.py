@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""speed.py - requests per second of Debian's nginx (one worker, loopback,
+wrk) with ngx_http_utf8guard_module on, without it, and with ModSecurity and
+the OWASP CRS (nginx/compare_modsecurity.py's "CRS" setup), side by side.
+
+  targets   the request lines of the data file, each with a dozen ordinary
+            headers (requests.lua), answered by `return 200`: the module's
+            target and header checks against the bare nginx
+  form      a 10 MiB application/x-www-form-urlencoded POST (the data's
+            queries), read into memory (client_body_buffer_size) and passed
+            to a second server by proxy_pass: the module's body check
+
+The setups alternate, ROUNDS times each, DURATION seconds a run; the tables
+give each setup's median requests per second and the worker's median CPU time
+per request (user + system, from /proc: on a shared machine the steadier
+figure), and the ratios of the medians to "module off".
+
+Usage: bench/nginx/speed.py --module PATH [--data FILE] [--rounds N]
+       [--duration S] [--connections C]
+The request lines ("METHOD TARGET HTTP/1.1", one a line): --data FILE, else
+$UTF8GUARD_BENCH_DATA/urls/requests_1MiB.txt (the benchmarks' data folder).
+"""
+
+import argparse
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+sys.path.insert(0, os.path.join(ROOT, "nginx"))
+sys.path.insert(0, os.path.join(ROOT, "nginx", "tests"))
+import compare_modsecurity as modsec  # noqa: E402
+import nginx_harness as h  # noqa: E402
+
+TARGETS_SERVER = """
+    location / {{
+        return 200 "ok\\n";
+    }}
+"""
+FORM_SERVER = """
+    client_body_buffer_size 12m;
+    location / {{
+        proxy_pass http://127.0.0.1:{sink}/;
+    }}
+}}
+server {{
+    listen 127.0.0.1:{sink};
+    {off}
+    location / {{
+        return 200 "ok\\n";
+    }}
+"""
+
+
+def cpu_name():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return platform.processor()
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of a process, in seconds."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(n, args, env):
+    """One wrk run: (requests per second, worker CPU microseconds per request)."""
+    port = n.port
+    worker = n.worker_pids()[0]
+    cpu0 = cpu_seconds(worker)
+    cmd = ["wrk", "-t1", "-c%d" % args.connections, "-d%ds" % args.duration,
+           "-s", os.path.join(HERE, "requests.lua"), "http://127.0.0.1:%d/" % port]
+    out = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         timeout=args.duration + 60).stdout.decode()
+    cpu = cpu_seconds(worker) - cpu0
+    m = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    total = re.search(r"(\d+) requests in", out)
+    if not m or not total or "Non-2xx" in out:
+        raise RuntimeError("wrk: " + out)
+    return float(m.group(1)), cpu * 1e6 / int(total.group(1))
+
+
+def measure(setups, args, env, form):
+    """Starts every setup, then runs wrk on each in turn, ROUNDS times."""
+    results = {name: [] for name, _ in setups}
+    running = []
+    try:
+        for name, conf in setups:
+            conf = dict(conf)
+            if form:
+                sink = h.free_port()
+                conf["server"] = FORM_SERVER.replace("{sink}", str(sink)).replace(
+                    "{off}", conf.pop("off"))
+            else:
+                conf.pop("off")
+                conf["server"] = TARGETS_SERVER
+            n = h.Nginx(start_timeout=60, **conf)
+            running.append((name, n))
+            n.start()
+        for _ in range(args.rounds):
+            for name, n in running:
+                results[name].append(wrk(n, args, env))
+    finally:
+        for _, n in running:
+            n.__exit__(None, None, None)
+    return results
+
+
+def table(title, results, base):
+    lines = ["| %s | median req/s | runs | ratio | worker CPU µs/request | ratio |" % title,
+             "|---|---:|---|---:|---:|---:|"]
+    rate = {name: statistics.median(r for r, _ in runs) for name, runs in results.items()}
+    cpu = {name: statistics.median(c for _, c in runs) for name, runs in results.items()}
+    for name, runs in results.items():
+        lines.append("| %s | %.0f | %s | %.3f | %.1f | %.3f |" % (
+            name, rate[name], " ".join("%.0f" % r for r, _ in runs), rate[name] / rate[base],
+            cpu[name], cpu[base] / cpu[name]))
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nginx", default="/usr/sbin/nginx")
+    parser.add_argument("--module", required=True)
+    folder = os.environ.get("UTF8GUARD_BENCH_DATA")
+    parser.add_argument("--data", default=folder and os.path.join(folder, "urls",
+                                                                  "requests_1MiB.txt"))
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--duration", type=int, default=4)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--form-bytes", type=int, default=10 << 20)
+    args = parser.parse_args()
+    if not args.data or not os.path.isfile(args.data):
+        parser.error("no request lines: give --data FILE or UTF8GUARD_BENCH_DATA=FOLDER")
+    h.NGINX, h.MODULE = args.nginx, os.path.abspath(args.module)
+    env = dict(os.environ, UTF8GUARD_BENCH_REQUESTS=os.path.abspath(args.data))
+
+    scratch = h.Nginx(modules=[])  # a prefix for ModSecurity's rules file
+    try:
+        crs = dict(modsec.setups(scratch.prefix))["CRS"]
+        on = dict(modules=[h.MODULE], http="utf8guard on;", off="utf8guard off;")
+        bare = dict(modules=[], http="", off="")
+        crs = dict(modules=crs["modules"], http=crs["http"], off="modsecurity off;")
+        targets = measure([("module on", on), ("module off", bare), ("ModSecurity+CRS", crs)],
+                          args, env, form=False)
+        form_env = dict(env, UTF8GUARD_BENCH_FORM=str(args.form_bytes))
+        form = measure([("module on", on), ("module off", bare)], args, form_env, form=True)
+    finally:
+        scratch.__exit__(None, None, None)
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                            stdout=subprocess.PIPE).stdout.decode().strip()
+    print("commit %s, %s, %d CPUs; wrk -t1 -c%d -d%ds, %d rounds; nginx %s, 1 worker" %
+          (commit, cpu_name(), os.cpu_count(), args.connections, args.duration, args.rounds,
+           subprocess.run([args.nginx, "-v"], stderr=subprocess.PIPE).stderr.decode().strip()
+           .split("/")[-1]))
+    print("Ratios are to \"module off\" (the CPU ratio as off/on: above 1 is cheaper).")
+    print()
+    print(table("targets + 12 headers", targets, "module off"))
+    print()
+    print(table("10 MiB form POST", form, "module off"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,331 @@
+/* ngx_http_utf8guard_module - strict UTF-8 at the edge: checks the request
+ * target, the header values and the request body of each request, and blocks
+ * (or logs) what is ill-formed or denied by the part's policy.
+ *
+ * A thin adapter: request_check.h decides which part is checked under which
+ * rule and writes the findings; this file reads the directives, hands nginx's
+ * bytes over and acts on the answers. The target and the headers are checked
+ * in the rewrite phase (after the location is known, so "utf8guard off" in a
+ * location holds there); the body by a request body filter, chunk by chunk as
+ * nginx reads it for the handler that consumes it (proxy_pass, fastcgi_pass,
+ * ...), so it is never held whole here. */
+#include <ngx_config.h>
+#include <ngx_core.h>
+#include <ngx_http.h>
+
+#include "request_check.h"
+
+#define NGX_HTTP_UTF8GUARD_BLOCK 0
+#define NGX_HTTP_UTF8GUARD_DETECT 1
+
+typedef struct {
+  ngx_flag_t enable;
+  ngx_uint_t mode;
+  ngx_uint_t status;
+  ngx_flag_t rule_set[UG_SLOT_COUNT];
+  ug_rule rules[UG_SLOT_COUNT];
+} ngx_http_utf8guard_loc_conf_t;
+
+/* Per request (on the main request, kept across internal redirects through
+ * its pool cleanup, as the realip module does). */
+typedef struct {
+  ngx_str_t finding; /* the first finding: $utf8guard */
+  ug_stream* body;   /* the body's check, when its rule is on */
+  unsigned body_seen : 1;
+} ngx_http_utf8guard_ctx_t;
+
+static ngx_int_t ngx_http_utf8guard_add_variables(ngx_conf_t* cf);
+static ngx_int_t ngx_http_utf8guard_init(ngx_conf_t* cf);
+static void* ngx_http_utf8guard_create_loc_conf(ngx_conf_t* cf);
+static char* ngx_http_utf8guard_merge_loc_conf(ngx_conf_t* cf, void* parent, void* child);
+static char* ngx_http_utf8guard_rule(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
+static char* ngx_http_utf8guard_status(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
+static char* ngx_http_utf8guard_mode(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
+
+#define NGX_HTTP_UTF8GUARD_CONF (NGX_HTTP_MAIN_CONF | NGX_HTTP_SRV_CONF | NGX_HTTP_LOC_CONF)
+#define NGX_HTTP_UTF8GUARD_RULE(slot, name)                                           \
+  {ngx_string(name), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_TAKE1, ngx_http_utf8guard_rule, \
+   NGX_HTTP_LOC_CONF_OFFSET, slot, NULL}
+
+static ngx_command_t ngx_http_utf8guard_commands[] = {
+    {ngx_string("utf8guard"), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_FLAG, ngx_conf_set_flag_slot,
+     NGX_HTTP_LOC_CONF_OFFSET, offsetof(ngx_http_utf8guard_loc_conf_t, enable), NULL},
+    {ngx_string("utf8guard_mode"), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_TAKE1,
+     ngx_http_utf8guard_mode, NGX_HTTP_LOC_CONF_OFFSET, 0, NULL},
+    {ngx_string("utf8guard_status"), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_TAKE1,
+     ngx_http_utf8guard_status, NGX_HTTP_LOC_CONF_OFFSET, 0, NULL},
+    NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_TARGET, "utf8guard_target"),
+    NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_HEADERS, "utf8guard_headers"),
+    NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_FORM, "utf8guard_body_form"),
+    NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_JSON, "utf8guard_body_json"),
+    NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_TEXT, "utf8guard_body_text"),
+    NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_OTHER, "utf8guard_body_other"),
+    ngx_null_command};
+
+static ngx_http_module_t ngx_http_utf8guard_module_ctx = {
+    ngx_http_utf8guard_add_variables,  /* preconfiguration */
+    ngx_http_utf8guard_init,           /* postconfiguration */
+    NULL, NULL,                        /* main conf */
+    NULL, NULL,                        /* server conf */
+    ngx_http_utf8guard_create_loc_conf, /* location conf */
+    ngx_http_utf8guard_merge_loc_conf};
+
+ngx_module_t ngx_http_utf8guard_module = {NGX_MODULE_V1,
+                                          &ngx_http_utf8guard_module_ctx,
+                                          ngx_http_utf8guard_commands,
+                                          NGX_HTTP_MODULE,
+                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                          NGX_MODULE_V1_PADDING};
+
+static ngx_http_request_body_filter_pt ngx_http_next_request_body_filter;
+
+/* ---- Configuration ---- */
+
+static void* ngx_http_utf8guard_create_loc_conf(ngx_conf_t* cf) {
+  ngx_http_utf8guard_loc_conf_t* conf = ngx_pcalloc(cf->pool, sizeof *conf);
+  if (conf == NULL) return NULL;
+  conf->enable = NGX_CONF_UNSET;
+  conf->mode = NGX_CONF_UNSET_UINT;
+  conf->status = NGX_CONF_UNSET_UINT;
+  for (ngx_uint_t i = 0; i < UG_SLOT_COUNT; i++) conf->rule_set[i] = 0;
+  return conf;
+}
+
+static char* ngx_http_utf8guard_merge_loc_conf(ngx_conf_t* cf, void* parent, void* child) {
+  ngx_http_utf8guard_loc_conf_t* prev = parent;
+  ngx_http_utf8guard_loc_conf_t* conf = child;
+  ngx_conf_merge_value(conf->enable, prev->enable, 0);
+  ngx_conf_merge_uint_value(conf->mode, prev->mode, NGX_HTTP_UTF8GUARD_BLOCK);
+  ngx_conf_merge_uint_value(conf->status, prev->status, NGX_HTTP_BAD_REQUEST);
+  for (ngx_uint_t i = 0; i < UG_SLOT_COUNT; i++) {
+    if (conf->rule_set[i]) continue;
+    conf->rule_set[i] = prev->rule_set[i];
+    conf->rules[i] = prev->rule_set[i] ? prev->rules[i] : ug_rule_default((ug_slot)i);
+  }
+  return NGX_CONF_OK;
+}
+
+/* utf8guard_target, utf8guard_headers, utf8guard_body_*: "off" or a policy. */
+static char* ngx_http_utf8guard_rule(ngx_conf_t* cf, ngx_command_t* cmd, void* conf) {
+  ngx_http_utf8guard_loc_conf_t* lcf = conf;
+  ngx_uint_t slot = cmd->offset;
+  ngx_str_t* value = cf->args->elts;
+  size_t at = 0, len = 0;
+  if (lcf->rule_set[slot]) return "is duplicate";
+  if (!ug_rule_parse((ug_slot)slot, (const char*)value[1].data, value[1].len, &lcf->rules[slot],
+                     &at, &len)) {
+    if (len == 0)
+      ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                         "invalid value \"%V\" in \"%V\" directive: an empty name at byte %uz; "
+                         "expected \"off\" or profiles and categories separated by commas",
+                         &value[1], &cmd->name, at);
+    else
+      ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                         "invalid value \"%V\" in \"%V\" directive: \"%*s\" is no profile or "
+                         "category (profiles: strict source field json url)",
+                         &value[1], &cmd->name, len, value[1].data + at);
+    return NGX_CONF_ERROR;
+  }
+  lcf->rule_set[slot] = 1;
+  return NGX_CONF_OK;
+}
+
+static char* ngx_http_utf8guard_status(ngx_conf_t* cf, ngx_command_t* cmd, void* conf) {
+  ngx_http_utf8guard_loc_conf_t* lcf = conf;
+  ngx_str_t* value = cf->args->elts;
+  if (lcf->status != NGX_CONF_UNSET_UINT) return "is duplicate";
+  ngx_int_t status = ngx_atoi(value[1].data, value[1].len);
+  if (status < 400 || status > 599) {
+    ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                       "invalid value \"%V\" in \"%V\" directive: a status from 400 to 599",
+                       &value[1], &cmd->name);
+    return NGX_CONF_ERROR;
+  }
+  lcf->status = (ngx_uint_t)status;
+  return NGX_CONF_OK;
+}
+
+static char* ngx_http_utf8guard_mode(ngx_conf_t* cf, ngx_command_t* cmd, void* conf) {
+  ngx_http_utf8guard_loc_conf_t* lcf = conf;
+  ngx_str_t* value = cf->args->elts;
+  if (lcf->mode != NGX_CONF_UNSET_UINT) return "is duplicate";
+  if (value[1].len == 5 && ngx_strncmp(value[1].data, "block", 5) == 0) {
+    lcf->mode = NGX_HTTP_UTF8GUARD_BLOCK;
+  } else if (value[1].len == 6 && ngx_strncmp(value[1].data, "detect", 6) == 0) {
+    lcf->mode = NGX_HTTP_UTF8GUARD_DETECT;
+  } else {
+    ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                       "invalid value \"%V\" in \"%V\" directive: expected \"block\" or \"detect\"",
+                       &value[1], &cmd->name);
+    return NGX_CONF_ERROR;
+  }
+  return NGX_CONF_OK;
+}
+
+/* ---- Per-request state ---- */
+
+static void ngx_http_utf8guard_cleanup(void* data) { (void)data; }
+
+static ngx_http_utf8guard_ctx_t* ngx_http_utf8guard_get_ctx(ngx_http_request_t* r,
+                                                            ngx_flag_t create) {
+  r = r->main;
+  ngx_http_utf8guard_ctx_t* ctx = ngx_http_get_module_ctx(r, ngx_http_utf8guard_module);
+  if (ctx != NULL) return ctx;
+  /* An internal redirect clears the module contexts; the pool keeps ours. */
+  for (ngx_pool_cleanup_t* cln = r->pool->cleanup; cln != NULL; cln = cln->next) {
+    if (cln->handler == ngx_http_utf8guard_cleanup) {
+      ctx = cln->data;
+      ngx_http_set_ctx(r, ctx, ngx_http_utf8guard_module);
+      return ctx;
+    }
+  }
+  if (!create) return NULL;
+  ngx_pool_cleanup_t* cln = ngx_pool_cleanup_add(r->pool, sizeof(ngx_http_utf8guard_ctx_t));
+  if (cln == NULL) return NULL;
+  ctx = cln->data;
+  ngx_memzero(ctx, sizeof *ctx);
+  cln->handler = ngx_http_utf8guard_cleanup;
+  ngx_http_set_ctx(r, ctx, ngx_http_utf8guard_module);
+  return ctx;
+}
+
+/* Logs one finding and keeps the first for $utf8guard. Returns the status
+ * to answer with (block) or NGX_DECLINED (detect). */
+static ngx_int_t ngx_http_utf8guard_report(ngx_http_request_t* r,
+                                           ngx_http_utf8guard_loc_conf_t* lcf,
+                                           const ug_finding* finding) {
+  ngx_uint_t block = lcf->mode == NGX_HTTP_UTF8GUARD_BLOCK;
+  ngx_uint_t level = block ? NGX_LOG_ERR : NGX_LOG_WARN;
+  ngx_log_error(level, r->connection->log, 0, "utf8guard: %*s", finding->len, finding->text);
+  ngx_http_utf8guard_ctx_t* ctx = ngx_http_utf8guard_get_ctx(r, 1);
+  if (ctx == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
+  if (ctx->finding.len == 0) {
+    ctx->finding.data = ngx_pnalloc(r->main->pool, finding->len);
+    if (ctx->finding.data == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    ngx_memcpy(ctx->finding.data, finding->text, finding->len);
+    ctx->finding.len = finding->len;
+  }
+  return block ? (ngx_int_t)lcf->status : NGX_DECLINED;
+}
+
+/* ---- The request target and the headers ---- */
+
+static ngx_int_t ngx_http_utf8guard_check(ngx_http_request_t* r,
+                                          ngx_http_utf8guard_loc_conf_t* lcf, ug_slot slot,
+                                          const char* label, const u_char* data, size_t len) {
+  ug_finding finding;
+  if (!ug_check_part(&lcf->rules[slot], label, (const char*)data, len, &finding))
+    return NGX_DECLINED;
+  return ngx_http_utf8guard_report(r, lcf, &finding);
+}
+
+static ngx_int_t ngx_http_utf8guard_handler(ngx_http_request_t* r) {
+  /* The client's target and headers, once: not again after a redirect. */
+  if (r != r->main || r->internal) return NGX_DECLINED;
+  ngx_http_utf8guard_loc_conf_t* lcf = ngx_http_get_module_loc_conf(r, ngx_http_utf8guard_module);
+  if (!lcf->enable) return NGX_DECLINED;
+
+  ngx_str_t path = r->unparsed_uri;
+  if (r->args_start != NULL && r->args_start > path.data &&
+      r->args_start <= path.data + path.len)
+    path.len = (size_t)(r->args_start - 1 - path.data);
+  ngx_int_t rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "path", path.data, path.len);
+  if (rc != NGX_DECLINED) return rc;
+  if (r->args.len > 0) {
+    rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "query", r->args.data, r->args.len);
+    if (rc != NGX_DECLINED) return rc;
+  }
+
+  if (!lcf->rules[UG_SLOT_HEADERS].on) return NGX_DECLINED;
+  for (ngx_list_part_t* part = &r->headers_in.headers.part; part != NULL; part = part->next) {
+    ngx_table_elt_t* h = part->elts;
+    for (ngx_uint_t i = 0; i < part->nelts; i++) {
+      char label[sizeof "header " + 4 * 48 + sizeof "..."];
+      ug_finding finding;
+      if (!ug_check_part(&lcf->rules[UG_SLOT_HEADERS], "", (const char*)h[i].value.data,
+                         h[i].value.len, &finding))
+        continue;
+      ug_header_label((const char*)h[i].key.data, h[i].key.len, label, sizeof label);
+      ug_check_part(&lcf->rules[UG_SLOT_HEADERS], label, (const char*)h[i].value.data,
+                    h[i].value.len, &finding);
+      rc = ngx_http_utf8guard_report(r, lcf, &finding);
+      if (rc != NGX_DECLINED) return rc;
+    }
+  }
+  return NGX_DECLINED;
+}
+
+/* ---- The body ---- */
+
+static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain_t* in) {
+  ngx_http_utf8guard_loc_conf_t* lcf = ngx_http_get_module_loc_conf(r, ngx_http_utf8guard_module);
+  if (r != r->main || !lcf->enable) return ngx_http_next_request_body_filter(r, in);
+  ngx_http_utf8guard_ctx_t* ctx = ngx_http_utf8guard_get_ctx(r, 1);
+  if (ctx == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
+
+  if (!ctx->body_seen) {
+    ctx->body_seen = 1;
+    ngx_table_elt_t* type = r->headers_in.content_type;
+    ug_slot slot = type ? ug_body_slot((const char*)type->value.data, type->value.len)
+                        : ug_body_slot(NULL, 0);
+    if (lcf->rules[slot].on) {
+      ctx->body = ngx_palloc(r->pool, sizeof(ug_stream));
+      if (ctx->body == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
+      ug_stream_init(ctx->body, &lcf->rules[slot]);
+    }
+  }
+
+  if (ctx->body != NULL && ctx->body->state != UG_STREAM_FOUND) {
+    for (ngx_chain_t* cl = in; cl != NULL; cl = cl->next) {
+      ngx_buf_t* b = cl->buf;
+      ug_finding finding;
+      ngx_flag_t ready = 0;
+      if (ngx_buf_in_memory(b) && b->last > b->pos)
+        ready = ug_stream_feed(ctx->body, (const char*)b->pos, (size_t)(b->last - b->pos),
+                               &finding);
+      if (!ready && b->last_buf) ready = ug_stream_finish(ctx->body, &finding);
+      if (ready) {
+        ngx_int_t rc = ngx_http_utf8guard_report(r, lcf, &finding);
+        if (rc != NGX_DECLINED) return rc;
+        break;
+      }
+    }
+    /* A finding waits for the bytes its message shows. When it will block,
+     * nothing more of this body goes on to the handler meanwhile. */
+    if (ctx->body->state == UG_STREAM_PENDING && lcf->mode == NGX_HTTP_UTF8GUARD_BLOCK)
+      return NGX_OK;
+  }
+  return ngx_http_next_request_body_filter(r, in);
+}
+
+/* ---- $utf8guard ---- */
+
+static ngx_int_t ngx_http_utf8guard_variable(ngx_http_request_t* r, ngx_http_variable_value_t* v,
+                                             uintptr_t data) {
+  ngx_http_utf8guard_ctx_t* ctx = ngx_http_utf8guard_get_ctx(r, 0);
+  v->valid = 1;
+  v->no_cacheable = 1;
+  v->not_found = 0;
+  v->escape = 0;
+  v->data = ctx ? ctx->finding.data : (u_char*)"";
+  v->len = ctx ? ctx->finding.len : 0;
+  return NGX_OK;
+}
+
+static ngx_int_t ngx_http_utf8guard_add_variables(ngx_conf_t* cf) {
+  static ngx_str_t name = ngx_string("utf8guard");
+  ngx_http_variable_t* var = ngx_http_add_variable(cf, &name, NGX_HTTP_VAR_NOCACHEABLE);
+  if (var == NULL) return NGX_ERROR;
+  var->get_handler = ngx_http_utf8guard_variable;
+  return NGX_OK;
+}
+
+static ngx_int_t ngx_http_utf8guard_init(ngx_conf_t* cf) {
+  ngx_http_core_main_conf_t* cmcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_core_module);
+  ngx_http_handler_pt* h = ngx_array_push(&cmcf->phases[NGX_HTTP_REWRITE_PHASE].handlers);
+  if (h == NULL) return NGX_ERROR;
+  *h = ngx_http_utf8guard_handler;
+  ngx_http_next_request_body_filter = ngx_http_top_request_body_filter;
+  ngx_http_top_request_body_filter = ngx_http_utf8guard_body_filter;
+  return NGX_OK;
+}
