@@ -1,0 +1,263 @@
+"""The functions, the Result and the errors, against Python's own decoder."""
+
+import mmap
+import pydoc
+import threading
+import time
+
+import pytest
+
+import utf8guard
+from oracle import first_error, lipsum, vectors
+
+
+@pytest.mark.parametrize("vid,data,kind", vectors())
+def test_vectors_agree_with_python(vid, data, kind):
+    r = utf8guard.validate(data)
+    expected = first_error(data)
+    assert utf8guard.is_valid(data) == (expected is None)
+    assert bool(r) == (expected is None)
+    assert r.kind == (None if kind == "none" else kind)
+    if expected is not None:
+        assert (r.offset, r.offset + r.length) == expected
+        with pytest.raises(UnicodeDecodeError) as info:
+            utf8guard.decode(data)
+        assert (info.value.start, info.value.end) == expected
+        assert info.value.result == r
+    else:
+        assert utf8guard.decode(data) == data.decode("utf-8")
+    assert utf8guard.sanitize(data) == data.decode("utf-8", "replace").encode()
+
+
+def test_every_buffer_type_without_copy(tmp_path):
+    data = b"abc\xe2\x82\xacdef\xc0\xafxyz"
+    path = tmp_path / "input"
+    path.write_bytes(data)
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        for obj in (data, bytearray(data), memoryview(data), memoryview(data)[0:], mapped):
+            assert utf8guard.validate(obj).offset == 9
+            assert utf8guard.sanitize(obj) == data.decode("utf-8", "replace").encode()
+    # a slice is read in place: offsets count from the slice's start
+    assert utf8guard.validate(memoryview(data)[3:]).offset == 6
+
+
+def test_wrong_types():
+    for bad in ("text", 3, None, [1, 2], memoryview(b"abcd")[::2]):
+        with pytest.raises((TypeError, BufferError, ValueError)):
+            utf8guard.is_valid(bad)
+    with pytest.raises(TypeError):
+        utf8guard.is_valid()
+    with pytest.raises(TypeError):
+        utf8guard.validate(b"", nosuch=1)
+    with pytest.raises(ValueError, match="known: strict, source, field, json, url"):
+        utf8guard.validate(b"", profile="nosuch")
+    with pytest.raises(ValueError, match="nul"):
+        utf8guard.validate(b"", deny=["nosuch"])
+    with pytest.raises(TypeError):
+        utf8guard.validate(b"", deny=[1])
+    with pytest.raises(ValueError):
+        utf8guard.explain(b"", -1)
+
+
+def test_policies_by_name():
+    rlo = "a\u202eb".encode()
+    assert utf8guard.is_valid(rlo)
+    for kwargs in ({"profile": "source"}, {"deny": "bidi"}, {"deny": ["nul", "bidi"]},
+                   {"policy": "url"}, {"policy": utf8guard.policy_bits(profile="field")}):
+        r = utf8guard.validate(rlo, **kwargs)
+        assert (r.kind, r.offset, r.length, r.category, r.code_point) == \
+            ("disallowed", 1, 3, "bidi", 0x202E), kwargs
+        assert r.message == "disallowed bidi U+202E at byte 1 (E2 80 AE 62)"
+        assert r.hint is None
+    assert utf8guard.is_valid(b"a\nb", policy="url,-newline")
+    assert not utf8guard.is_valid(b"a\nb", policy="url")
+    with pytest.raises(DecodeErrorType()) as info:
+        utf8guard.decode(rlo, profile="field")
+    assert (info.value.start, info.value.end) == (1, 4)
+    assert utf8guard.sanitize(rlo, deny="bidi") == "a\ufffdb".encode()
+
+
+def DecodeErrorType():
+    assert issubclass(utf8guard.DecodeError, UnicodeDecodeError)
+    return utf8guard.DecodeError
+
+
+def test_message_and_hints():
+    r = utf8guard.validate(b"a\xed\xa0\xbd\xed\xb8\x80b")
+    assert r.message == "surrogate at byte 1 (ED A0 BD ED) [cesu8_pair U+1F600]"
+    assert r.hint == ("cesu8_pair", 0x1F600) and str(r.hint) == "cesu8_pair U+1F600"
+    assert utf8guard.explain(b"/\xc0\xaf", 1) == ("overlong_form", 0x2F)
+    assert utf8guard.explain(b"abc", 1) is None
+    r = utf8guard.validate(b"")
+    assert r and r.kind is None and r.message is None and repr(r) == "Result(clean)"
+
+
+def test_percent_against_urllib():
+    import urllib.parse
+    for encoded in (b"/..%c0%af../", b"/a%E2%80%AEb", b"%41%zz", b"%ED%A0%80", b"caf%C3%A9", b"%C3"):
+        r = utf8guard.validate_percent(encoded)
+        decoded = urllib.parse.unquote_to_bytes(encoded)
+        expected = first_error(decoded)
+        assert bool(r) == (expected is None), encoded
+        assert utf8guard.percent_decode(encoded) == decoded
+        if expected is not None:
+            assert (r.decoded_offset, r.decoded_offset + r.decoded_length) == expected
+    r = utf8guard.validate_percent(b"/..%c0%af../")
+    assert (r.offset, r.length, r.kind) == (3, 3, "overlong")
+    assert r.message == "overlong at byte 3 (C0 AF 2E 2E) [overlong_form U+002F]"
+    r = utf8guard.validate_percent(b"/%2541", profile="url")
+    assert (r.kind, r.category, r.offset, r.length) == ("disallowed", "double_encoding", 1, 3)
+
+
+def test_validator_misuse():
+    v = utf8guard.Validator()
+    assert v.feed(b"ab\xe2\x82") and v.position == 4
+    assert v.finish().kind == "incomplete"
+    assert v.finish().kind == "incomplete"  # finish() again: the same answer
+    with pytest.raises(utf8guard.StreamError, match="after finish"):
+        v.feed(b"x")
+    v.reset()
+    assert v.feed(b"\xac") .kind == "unexpected_continuation"
+    with v:
+        pass
+    assert v.closed
+    for call in (lambda: v.feed(b""), v.finish, v.reset):
+        with pytest.raises(utf8guard.StreamError, match="closed"):
+            call()
+    with pytest.raises(TypeError):
+        utf8guard.Validator().feed("text")
+    with pytest.raises(TypeError):
+        utf8guard.Validator("field")
+    with pytest.raises(ValueError):
+        utf8guard.Validator(profile="nosuch")
+
+
+def test_validator_keeps_first_finding():
+    v = utf8guard.Validator(profile="field")
+    first = v.feed(b"ok \x00 then")
+    assert (first.kind, first.category, first.offset) == ("disallowed", "nul", 3)
+    assert v.feed(b"\xff") is first
+    assert v.finish() is first
+
+
+def test_gil_released_on_large_inputs():
+    """Another thread runs Python code while one call checks a long input:
+    with the GIL held it could not run at all between the call's start and end."""
+    data = ("\u00e9" * (1 << 25)).encode()  # 64 MiB
+    stamps = []
+    stop = threading.Event()
+
+    def ticker():
+        while not stop.is_set():
+            stamps.append(time.perf_counter())
+
+    t = threading.Thread(target=ticker)
+    t.start()
+    try:
+        inside = []
+        for call in (utf8guard.is_valid, utf8guard.validate, lambda d: utf8guard.sanitize(d[:1 << 24])):
+            time.sleep(0.01)
+            start = time.perf_counter()
+            assert call(data)
+            end = time.perf_counter()
+            inside.append(sum(1 for s in list(stamps) if start < s < end))
+    finally:
+        stop.set()
+        t.join()
+    assert min(inside) > 10, inside
+
+
+def test_sanitize_returns_clean_bytes_as_they_are():
+    for sample in lipsum().values():
+        assert utf8guard.sanitize(sample) is sample
+        assert utf8guard.decode(sample) == sample.decode()
+
+
+def test_help_reads_well():
+    text = pydoc.render_doc(utf8guard, renderer=pydoc.plaintext)
+    for name in ("is_valid(data, /, *, profile=None, deny=None, policy=None)", "class Validator",
+                 "feed(data, /)", "class Result", "class DecodeError", "validate_percent"):
+        assert name in text, name
+    assert utf8guard.Validator.__doc__.startswith("Validate input that arrives in chunks")
+
+
+def test_stubs_name_the_whole_api():
+    import ast
+    from pathlib import Path
+
+    stub = ast.parse((Path(utf8guard.__file__).parent / "__init__.pyi").read_text())
+    names = set()
+    for node in stub.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign):
+            names.add(node.target.id)
+        elif isinstance(node, ast.ImportFrom):
+            names |= {a.asname or a.name for a in node.names}
+    assert set(utf8guard.__all__) <= names
+    assert (Path(utf8guard.__file__).parent / "py.typed").exists()
+
+
+def test_readme_example_prints_what_it_says(capsys):
+    """The README's Python example, run: each print's output is the comment
+    at the end of its line."""
+    from oracle import REPOSITORY
+
+    readme = (REPOSITORY / "README.md").read_text()
+    block = readme.split("<!-- python-example -->\n```python\n", 1)[1].split("```", 1)[0]
+    assert len(block.splitlines()) == 5
+    exec(compile(block, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    expected = [line.split("  # ", 1)[1] for line in block.splitlines() if line.startswith("print(")]
+    assert printed == expected
+
+
+def test_module_examples():
+    import doctest
+
+    assert doctest.testmod(utf8guard).failed == 0
+
+
+def test_no_reference_leaks():
+    """Every call, on its success and its error paths, 20,000 times: the
+    memory Python's allocators hold does not grow with the count."""
+    import tracemalloc
+
+    bad = b"ab\xed\xa0\xbd\xed\xb8\x80 \xe2\x80\xae"
+    calls = [
+        lambda: utf8guard.is_valid(bytearray(bad), deny="bidi, nul"),
+        lambda: utf8guard.validate(bad),
+        lambda: utf8guard.validate(bad, policy="field"),
+        lambda: utf8guard.sanitize(memoryview(bad), profile="field"),
+        lambda: utf8guard.validate_percent(b"/%C0%AF%zz", policy="url"),
+        lambda: utf8guard.percent_decode(b"%41%zz"),
+        lambda: utf8guard.explain(bad, 2),
+        lambda: utf8guard.Validator(percent=True).feed(b"%E2%80%AE"),
+    ]
+
+    def raising():
+        for f, exc in ((lambda: utf8guard.decode(bad), UnicodeDecodeError),
+                       (lambda: utf8guard.validate(b"", profile="nosuch"), ValueError),
+                       (lambda: utf8guard.validate(b"", policy="url,x"), ValueError),
+                       (lambda: utf8guard.is_valid("str"), TypeError)):
+            try:
+                f()
+            except exc:
+                pass
+
+    calls.append(raising)
+
+    def run(n):
+        for _ in range(n):
+            for call in calls:
+                call()
+
+    run(2000)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        run(20000)
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert after - before < 64 * 1024, after - before
