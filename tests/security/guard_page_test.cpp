@@ -359,6 +359,25 @@ TEST_P(GuardPage, LongAsciiRunsEveryEntryPoint) {
   }
 }
 
+// policy_parse reads the text it is given and no further, whatever the text
+// ends with: a name, a sign, a comma, a name cut short.
+TEST_P(GuardPage, PolicyTextAgainstTheGuard) {
+  using namespace std::string_view_literals;
+  for (std::string_view text : {"field"sv, "field,-newline"sv, "nul,"sv, "url,-"sv, "bid"sv,
+                                "source,json,+bidi,-bom"sv, ","sv, "x"sv}) {
+    const utf8guard::policy_parse_result want = utf8guard::policy_parse(std::string(text));
+    for (auto side : {guarded_buffer::at_end, guarded_buffer::at_start}) {
+      const guarded_buffer g(text, side);
+      const utf8guard::policy_parse_result got = utf8guard::policy_parse(g.view());
+      EXPECT_EQ(got.ok, want.ok) << text;
+      EXPECT_EQ(got.policy.bits(), want.policy.bits()) << text;
+      EXPECT_EQ(got.error_offset, want.error_offset) << text;
+      utf8guard_policy c = 0;
+      EXPECT_EQ(utf8guard_policy_parse(g.data(), g.size(), &c, nullptr, nullptr), want.ok) << text;
+    }
+  }
+}
+
 // (NULL, 0) and (pointer into a PROT_NONE page, 0) are the empty input for
 // every entry point: nothing is read through the pointer, nothing written.
 TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
