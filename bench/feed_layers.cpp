@@ -22,7 +22,7 @@
 
 #include <utf8guard/utf8guard.hpp>
 
-#include "dispatch.hpp"
+#include "kernels/dispatch.hpp"
 #include "inputs.hpp"
 #include "stream/engine.hpp"
 

@@ -27,12 +27,12 @@
 
 #include "core/convert.hpp"
 #include "core/table37.hpp"
-#include "dispatch.hpp"
+#include "kernels/dispatch.hpp"
 #include "inputs.hpp"
-#include "kernels/short_input.hpp"
+#include "core/short_input.hpp"
 #include "simd/compact_table.hpp"
 #include "simd/target.hpp"
-#include "stream/carry.hpp"
+#include "core/carry.hpp"
 
 // A base that still has the per-thread run counters calls
 // count_run<kKernelId>() in every scan: a no-op here, so that both sides

@@ -1,4 +1,4 @@
-// kernels.cpp - the public view of the kernel list kept by dispatch.cpp:
+// kernels.cpp - the public view of the kernel list kept by kernels/dispatch.cpp:
 // which kernels are compiled, which one runs, and choosing one.
 //
 // The direction between the APIs: C++ implements, C wraps (see stream.cpp).
@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "core/convert.hpp"
-#include "dispatch.hpp"
+#include "kernels/dispatch.hpp"
 
 namespace utf8guard {
 

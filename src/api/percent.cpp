@@ -7,8 +7,8 @@
 
 #include "api/validate.hpp"
 #include "core/convert.hpp"
-#include "core/policy.hpp"
-#include "dispatch.hpp"
+#include "stream/policy_scan.hpp"
+#include "kernels/dispatch.hpp"
 #include "stream/percent_engine.hpp"
 
 namespace utf8guard {

@@ -12,9 +12,10 @@
 
 #include "api/validate.hpp"
 #include "core/convert.hpp"
-#include "kernels/short_input.hpp"
+#include "core/short_input.hpp"
 #include "stream/engine.hpp"
 #include "stream/policy_filter.hpp"
+#include "stream/policy_scan.hpp"
 
 namespace utf8guard::detail {
 namespace {
@@ -143,22 +144,25 @@ utf8guard_status c_sanitize(const char* data, size_t len, char* out, size_t cap,
 
 }  // namespace
 
-// sanitize_rest (kernels/kernel.hpp) is sanitize_to past its short path,
-// which found the input ill-formed or too long for it: out of line, so that
-// the short path needs no frame, and without run_whole's short check, made
-// already.
+// sanitize_rest is sanitize_to past its short path, which found the input
+// ill-formed or too long for it (the kernels' short_copy jumps here: its
+// rest). Out of line, so that the short path needs no frame, and without
+// run_whole's short check, made already. Like snprintf it returns the size
+// needed when capacity is too small.
 __attribute__((noinline)) std::size_t sanitize_rest(const std::uint8_t* p, std::size_t n, char* out,
                                                     std::size_t capacity) noexcept {
   std::size_t written, replacements;
   const std::string_view bytes(reinterpret_cast<const char*>(p), n);
-  return sanitize_into<true>(bytes, out, capacity, written, replacements) ? written : SIZE_MAX;
+  return sanitize_into<true>(bytes, out, capacity, written, replacements)
+             ? written
+             : sanitized_size(bytes, 0);
 }
 
 // sanitize_to_first is sanitize_to's short path through active_kernel_ref,
 // which resolves the kernel on first use. Out of line, as is_valid_active.
 __attribute__((noinline)) std::size_t sanitize_to_first(const std::uint8_t* p, std::size_t n,
                                                         char* out, std::size_t capacity) noexcept {
-  return active_kernel_ref().short_copy(p, n, out, capacity);
+  return active_kernel_ref().short_copy(p, n, out, capacity, &sanitize_rest);
 }
 
 }  // namespace utf8guard::detail
@@ -177,15 +181,13 @@ std::size_t sanitize_to(std::string_view bytes, char* out, std::size_t capacity)
   // A short well-formed input, the common case of a header value or a key,
   // is copied as it is: the engine's setup would cost several times the copy.
   // The kernel checks and copies (an AVX-512 kernel from the same registers).
-  std::size_t written;
+  const std::uint8_t* p = detail::bytes(bytes.data());
   if (n <= detail::kShortCopy && n <= capacity) {
     const detail::kernel* k = detail::g_active.load(std::memory_order_acquire);
-    written = k == nullptr ? detail::sanitize_to_first(detail::bytes(bytes.data()), n, out, capacity)
-                           : k->short_copy(detail::bytes(bytes.data()), n, out, capacity);
-  } else {
-    written = detail::sanitize_rest(detail::bytes(bytes.data()), n, out, capacity);
+    if (k == nullptr) return detail::sanitize_to_first(p, n, out, capacity);
+    return k->short_copy(p, n, out, capacity, &detail::sanitize_rest);
   }
-  return written != SIZE_MAX ? written : detail::sanitized_size(bytes, 0);
+  return detail::sanitize_rest(p, n, out, capacity);
 }
 
 std::string sanitize(std::string_view bytes) { return detail::sanitize_string(bytes, 0); }

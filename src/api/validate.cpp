@@ -3,9 +3,8 @@
 // The direction between the APIs: C++ implements, C wraps (see stream.cpp).
 #include "api/validate.hpp"
 #include "core/convert.hpp"
-#include "core/policy.hpp"
-#include "core/table37.hpp"
-#include "kernels/short_input.hpp"
+#include "stream/policy_scan.hpp"
+#include "core/short_input.hpp"
 
 namespace utf8guard {
 namespace detail {
@@ -31,14 +30,6 @@ __attribute__((noinline)) packed_result validate_active_packed(const std::uint8_
 }
 result validate_active(const std::uint8_t* p, std::size_t n) noexcept {
   return validate_active_packed(p, n).unpacked();
-}
-
-__attribute__((noinline)) packed_result classify_scan(const std::uint8_t* p, std::size_t n,
-                                                      std::size_t pos) noexcept {
-  // The scan vouches for p[0..pos) as a valid prefix; the first error starts
-  // at most 3 bytes before pos, so the classifier never rescans from the start.
-  const result r = first_error_from(p, n, boundary_before(p, 0, pos));
-  return {r.offset, static_cast<std::size_t>(r.kind) | r.length << 8};
 }
 
 }  // namespace detail

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "dispatch.hpp"
+#include "kernels/dispatch.hpp"
 #include "kernels/kernel.hpp"
 #include "utf8guard/utf8guard.hpp"
 

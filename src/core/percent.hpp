@@ -67,10 +67,6 @@ using percent_decode_fn = decode_progress (*)(const std::uint8_t* p, std::size_t
                                               std::size_t limit, std::uint8_t* out,
                                               unsigned stops) noexcept;
 
-// vector_percent_decoder is the decoder compiled for the active kernel's
-// instruction set, or nullptr where the scalar loop serves (dispatch.cpp).
-percent_decode_fn vector_percent_decoder() noexcept;
-
 }  // namespace utf8guard::detail
 
 #endif  // UTF8GUARD_CORE_PERCENT_HPP

@@ -224,22 +224,6 @@ inline constexpr quiet_ascii_table kQuietAscii{};
 using quiet_ascii_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n,
                                        ascii_range r) noexcept;
 
-// vector_policy is the prefilter and the quiet-ASCII check compiled for the
-// active kernel's instruction set, or two nullptrs (the scalar kernel).
-struct vector_policy_fns {
-  quiet_prefix_fn prefilter;
-  quiet_ascii_fn quiet_ascii;
-};
-vector_policy_fns vector_policy() noexcept;
-
-// quiet_ascii_prefix is the length of a prefix of p[0..n) made of ASCII
-// bytes that deny allows: well-formed, free of violations, and ending at a
-// character boundary. It is n for a quiet input, such as a header value or
-// a line of printable ASCII under field, and then the whole check is this
-// one pass; else the caller checks p[r..n) as usual.
-std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n,
-                               utf8guard_policy deny) noexcept;
-
 // sequence_length is the length of the well-formed sequence led by b.
 constexpr std::size_t sequence_length(std::uint8_t b) noexcept {
   return b < 0x80 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
@@ -263,14 +247,6 @@ inline result violation_at(const std::uint8_t* s, std::size_t len, std::size_t a
   if (cat == 0) return {};
   return {error::disallowed, at, len, static_cast<category>(cat), cp};
 }
-
-// find_violation returns the first character of the well-formed bytes
-// p[0..n) that deny holds, with its absolute offset (p[0] is at base), or an
-// ok() result. p[0] starts a character, and p[0..n) ends where one does.
-// Unless quiet_checked (the caller ran quiet_ascii_prefix, which stopped at
-// p[0]), it starts with quiet_ascii_prefix.
-result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base, utf8guard_policy deny,
-                      bool quiet_checked = false) noexcept;
 
 }  // namespace utf8guard::detail
 

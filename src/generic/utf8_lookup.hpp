@@ -4,8 +4,8 @@
 // file inside its own ISA namespace and target region, after its wrapper
 // (src/simd/<isa>.hpp, which defines `simd8` with its width and the
 // choices tuned per ISA: group_regs, align_blocks, leads_from_memory).
-// It needs <cstddef>, <cstdint>, core/table37.hpp, stream/carry.hpp and
-// kernels/short_input.hpp, included by the kernel.
+// It needs <cstddef>, <cstdint>, core/table37.hpp, core/carry.hpp and
+// core/short_input.hpp, included by the kernel.
 //
 // The algorithm is Keiser and Lemire's "lookup" validator ("Validating UTF-8
 // in less than one instruction per byte", Software: Practice and Experience,
@@ -427,7 +427,7 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
     // The last bytes by a vector load (n >= 3 here), not byte loads, which
     // wait for a chunk's end to come from memory one by one and made streams
     // of small chunks far slower than one-shot validation. A last register
-    // of ASCII leaves the hint (stream/carry.hpp) for the next chunk.
+    // of ASCII leaves the hint (core/carry.hpp) for the next chunk.
     std::uint32_t last = 0, hint = 0;
     if (n >= W) {
       const simd8 end = simd8::load(p + n - W);
@@ -586,17 +586,17 @@ inline bool valid(const std::uint8_t* p, std::size_t n) noexcept {
   }
   return valid_whole(p, n);
 }
-// short_copy is the kernel's short_copy (kernels/kernel.hpp): valid, a
+// short_copy is the kernel's short_copy (core/scan.hpp): valid, a
 // well-formed input stored from the registers that checked it, and an
-// ill-formed one handed on to the engine by a jump.
+// ill-formed one handed on to the caller's rest by a jump.
 template <bool Masked = simd8::short_masked>
 inline std::size_t short_copy(const std::uint8_t* p, std::size_t n, char* out,
-                              std::size_t capacity) noexcept {
+                              std::size_t capacity, sanitize_rest_fn rest) noexcept {
   static_assert(Masked && kShortCopy <= 2 * W, "a masked kernel's two registers hold kShortCopy");
   if (short_check<true>(p, n, reinterpret_cast<std::uint8_t*>(out)) != short_verdict::error) {
     return n;
   }
-  return sanitize_rest(p, n, out, capacity);
+  return rest(p, n, out, capacity);
 }
 // validate is the kernel's validate (kernels/kernel.hpp) in the same shape:
 // a short input's valid path writes its result and returns, with no frame.
@@ -637,7 +637,7 @@ inline open_scan scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t p
   }
   std::size_t i = 0;
   if (prior == kAsciiHint) {
-    // The chunk before ended in ASCII (stream/carry.hpp): a stream of ASCII is
+    // The chunk before ended in ASCII (core/carry.hpp): a stream of ASCII is
     // settled by ascii_run, with no setup for the full check.
     i = ascii_run(p, n, 0);
     if (i == n) return {n, 0, kAsciiHint};

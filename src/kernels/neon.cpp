@@ -12,9 +12,9 @@
 #include "core/policy.hpp"
 #include "core/table37.hpp"
 #include "kernels/kernel.hpp"
-#include "kernels/short_input.hpp"
+#include "core/short_input.hpp"
 #include "simd/target.hpp"
-#include "stream/carry.hpp"
+#include "core/carry.hpp"
 
 namespace utf8guard::detail::neon {
 #include "simd/neon.hpp"  // the wrapper: struct simd8

@@ -5,21 +5,21 @@
 // of byte b holds, at offset s, the state reached from s on b. One step is
 // `state = row[b] >> (state & 63)`, a single shift on the critical path (the
 // mask is implied by x86 and AArch64 shift instructions), so hostile input
-// costs no branch mispredictions. The rows come from stream/dfa.hpp, which
+// costs no branch mispredictions. The rows come from core/dfa.hpp, which
 // computes them from table37.hpp. Only yes/no is decided here; the classifier
 // in table37.hpp says where and why.
 #include <cstdint>
 
 #include "core/table37.hpp"
 #include "kernels/kernel.hpp"
-#include "kernels/short_input.hpp"
-#include "stream/carry.hpp"
-#include "stream/dfa.hpp"
+#include "core/short_input.hpp"
+#include "core/carry.hpp"
+#include "core/dfa.hpp"
 
 namespace utf8guard::detail {
 namespace {
 
-// The yes/no rows, computed from Table 3-7's lead table (stream/dfa.hpp).
+// The yes/no rows, computed from Table 3-7's lead table (core/dfa.hpp).
 constexpr const std::uint64_t (&kRows)[256] = dfa::kTables.valid;
 constexpr std::uint64_t A = dfa::kValidAccept;
 constexpr std::uint64_t ERR = dfa::kValidError;
@@ -173,7 +173,7 @@ open_scan scan_impl(const std::uint8_t* p, std::size_t n, std::uint32_t prior) n
   if constexpr (Open) {
     // A valid prefix that ends inside a sequence ends with its lead and the
     // continuations so far, all in the last 3 bytes (n >= 3, so the lead is
-    // in the chunk): stream/carry.hpp finds them without a branch on where the
+    // in the chunk): core/carry.hpp finds them without a branch on where the
     // chunk ends, a coin toss on non-ASCII text that would wait for the end
     // of the DFA's chain. A chunk whose ASCII prefix ran to its end leaves
     // the hint.
@@ -207,7 +207,7 @@ open_scan scalar_scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t p
     return scan_open_body(p, n, 0);
   }
   if (prior != kAsciiHint) return scan_open_body(p, n, prior);
-  // The chunk before ended in ASCII (stream/carry.hpp): whole blocks first. The
+  // The chunk before ended in ASCII (core/carry.hpp): whole blocks first. The
   // rest of the chunk follows ASCII, as if it started a stream.
   const std::size_t i = ascii_blocks(p, n, 0);
   if (i == n) return {n, 0, kAsciiHint};

@@ -29,7 +29,7 @@ struct simd8 {
   }
   // load_partial reads p[0..len), len < 32: the whole 4-byte words by a
   // masked load (masked-off words are not read and cannot fault), the last
-  // 0..3 bytes as a word of their own (kernels/short_input.hpp), put in place by a mask.
+  // 0..3 bytes as a word of their own (core/short_input.hpp), put in place by a mask.
   static UTF8GUARD_SIMD_INLINE simd8 load_partial(const std::uint8_t* p, std::size_t len) {
     const __m256i word = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i whole = _mm256_set1_epi32(static_cast<int>(len / 4));

@@ -20,7 +20,7 @@ struct simd8 {
 
   // SAFETY: the caller guarantees p[0..16) is inside the input.
   static UTF8GUARD_SIMD_INLINE simd8 load(const std::uint8_t* p) { return {vld1q_u8(p)}; }
-  // Two words (kernels/short_input.hpp): never past the input, never through memory.
+  // Two words (core/short_input.hpp): never past the input, never through memory.
   static UTF8GUARD_SIMD_INLINE simd8 load_partial(const std::uint8_t* p, std::size_t len) {
     const std::size_t lo = len < 8 ? len : 8;
     const std::uint64_t a = load_up_to_8(p, lo);

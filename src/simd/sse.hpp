@@ -48,7 +48,7 @@ struct simd8 {
     return {_mm_load_si128(reinterpret_cast<const __m128i*>(p))};
   }
   // load_partial reads p[0..len), len < 16, and zero-fills the rest, from
-  // two words (kernels/short_input.hpp): never past the input, never through memory.
+  // two words (core/short_input.hpp): never past the input, never through memory.
   static UTF8GUARD_SIMD_INLINE simd8 load_partial(const std::uint8_t* p, std::size_t len) {
     const std::size_t lo = len < 8 ? len : 8;
     const std::uint64_t a = load_up_to_8(p, lo);

@@ -34,9 +34,9 @@
 
 #include "core/convert.hpp"
 #include "core/table37.hpp"
-#include "dispatch.hpp"
-#include "stream/carry.hpp"
-#include "stream/dense.hpp"
+#include "kernels/dispatch.hpp"
+#include "core/carry.hpp"
+#include "core/dense.hpp"
 
 namespace utf8guard::detail {
 

@@ -28,6 +28,7 @@
 #include <string_view>
 
 #include "core/percent.hpp"
+#include "kernels/dispatch.hpp"
 #include "stream/objects.hpp"
 
 namespace utf8guard::detail {

@@ -22,7 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/policy.hpp"
+#include "stream/policy_scan.hpp"
 
 namespace utf8guard::detail {
 

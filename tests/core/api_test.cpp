@@ -268,7 +268,7 @@ TEST_P(Api, SanitizeToRefusesTooSmallABufferWithoutOverflowingIt) {
 }
 
 // Short inputs of ASCII are answered by a word test before any kernel or
-// the engine runs (kernels/short_input.hpp): one byte that is not ASCII, anywhere
+// the engine runs (core/short_input.hpp): one byte that is not ASCII, anywhere
 // in ASCII inputs of every length up to 40, reaches every one-shot call.
 TEST_P(Api, OneByteThatIsNotAsciiAnywhereInShortAsciiReachesEveryCall) {
   for (std::size_t n = 1; n <= 40; ++n) {

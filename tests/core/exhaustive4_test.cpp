@@ -13,7 +13,7 @@
 // Inputs of up to 8 bytes reach a kernel only through is_valid, and only
 // where its short_dfa is 0 (the AVX-512 kernels, whose masked short path
 // answers them); otherwise is_valid and validate answer them with short_scan
-// (api/validate.cpp, kernels/short_input.hpp). So the 2^32 inputs are
+// (api/validate.cpp, core/short_input.hpp). So the 2^32 inputs are
 // checked with two kernels active, the scalar one and the best usable one:
 // the DFA and, on an AVX-512 machine, the masked path; the other kernels
 // would run the DFA again.

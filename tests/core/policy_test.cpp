@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "stream/policy_scan.hpp"
 #include "kernels.hpp"
 #include "policy_support.hpp"
 #include "reduced.hpp"

@@ -131,7 +131,7 @@ TEST_P(Stream, RandomSplitsEqualOneShot) {
 }
 
 // After a chunk that ends in ASCII, the next chunk's scan tries whole blocks
-// of ASCII first (the hint of src/stream/carry.hpp). Errors and characters
+// of ASCII first (the hint of src/core/carry.hpp). Errors and characters
 // at the start of such a chunk, on its block edges and at its end, in
 // chunks of 4 KiB and of 1000 bytes, give the one-shot answers.
 TEST_P(Stream, ChunksAfterAsciiChunksEqualOneShot) {

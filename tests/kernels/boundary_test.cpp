@@ -67,7 +67,7 @@ TEST(KernelBoundaries, OneNonAsciiByteAnywhereInAsciiBlocksAtEveryAlignment) {
 }
 
 // A short input of ASCII is settled by a test of a few words before a
-// kernel sets anything up (kernels/short_input.hpp, is_short_ascii): every snippet
+// kernel sets anything up (core/short_input.hpp, is_short_ascii): every snippet
 // at every position of every length up to two of the widest registers and
 // 16 bytes more, so that a byte that test missed shows wherever it lies,
 // not only at the end (where each_error_position cuts its inputs).

@@ -1,4 +1,4 @@
-// dfa_test.cpp - the hostile-input DFA (src/stream/dfa.hpp, dense.hpp)
+// dfa_test.cpp - the hostile-input DFA (src/core/dfa.hpp, dense.hpp)
 // against the one classifier (table37.hpp's sequence_at) and the oracle:
 // every transition, every input of 0..3 bytes, random windows; and the
 // streaming engine switching between kernel scans and DFA windows.
@@ -11,8 +11,8 @@
 #include "kernel_check.hpp"
 #include "kernels.hpp"
 #include "reduced.hpp"
-#include "stream/dense.hpp"
-#include "stream/dfa.hpp"
+#include "core/dense.hpp"
+#include "core/dfa.hpp"
 
 namespace {
 

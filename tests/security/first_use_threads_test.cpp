@@ -1,7 +1,7 @@
 // first_use_threads_test.cpp - every entry point, from many threads, at the
 // very first call into the library.
 //
-// The kernel is chosen lazily on first use (dispatch.cpp: an atomic pointer,
+// The kernel is chosen lazily on first use (kernels/dispatch.cpp: an atomic pointer,
 // UTF8GUARD_KERNEL read once). That first use is the one moment threads can
 // race on library state, and it happens once per process, so each round is a
 // fresh process: the parent re-executes this binary with "--round K", and in

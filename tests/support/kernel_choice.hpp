@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "dispatch.hpp"  // private: detail::find_kernel, detail::active_kernel_ref
+#include "kernels/dispatch.hpp"  // private: detail::find_kernel, detail::active_kernel_ref
 #include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard::testing {

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "dispatch.hpp"  // private: detail::active_kernel_ref, detail::g_active
+#include "kernels/dispatch.hpp"  // private: detail::active_kernel_ref, detail::g_active
 #include "kernel_choice.hpp"
 #include "utf8guard/utf8guard.hpp"
 

@@ -37,6 +37,18 @@ inline open_scan scan_open_active(const std::uint8_t* p, std::size_t n,
   return active_kernel_ref().scan_open(p, n, prior);
 }
 
+// vector_policy is the prefilter and the quiet-ASCII check compiled for the
+// active kernel's instruction set, or two nullptrs (the scalar kernel).
+struct vector_policy_fns {
+  quiet_prefix_fn prefilter;
+  quiet_ascii_fn quiet_ascii;
+};
+vector_policy_fns vector_policy() noexcept;
+
+// vector_percent_decoder is the percent decoder compiled for the active
+// kernel's instruction set, or nullptr where the scalar loop serves.
+percent_decode_fn vector_percent_decoder() noexcept;
+
 // find_kernel returns the compiled kernel with that name, or nullptr.
 const kernel* find_kernel(const char* name, std::size_t len) noexcept;
 

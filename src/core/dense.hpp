@@ -21,7 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "stream/dfa.hpp"
+#include "core/dfa.hpp"
 
 namespace utf8guard::detail::dense {
 

@@ -25,7 +25,7 @@
 #include <cstdint>
 
 #include "core/table37.hpp"
-#include "kernels/kernel.hpp"
+#include "core/scan.hpp"
 
 namespace utf8guard::detail {
 

@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "dispatch.hpp"
+#include "kernels/dispatch.hpp"
 
 namespace utf8guard::detail {
 

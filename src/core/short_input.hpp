@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/kernel.hpp"
-#include "stream/dfa.hpp"
+#include "core/dfa.hpp"
+#include "core/scan.hpp"
 
 namespace utf8guard::detail {
 
@@ -129,7 +129,7 @@ inline bool is_short_ascii(const std::uint8_t* q, std::size_t m) noexcept {
   return (w & 0x8080808080808080ULL) == 0;
 }
 
-// dfa_word runs the yes/no DFA of stream/dfa.hpp (the scalar kernel's) over
+// dfa_word runs the yes/no DFA of core/dfa.hpp (the scalar kernel's) over
 // the 8 bytes of w, low byte first: eight steps with no branch, each one
 // shift on the state's chain; the rows' loads do not wait for the state.
 inline std::uint64_t dfa_word(std::uint64_t state, std::uint64_t w) noexcept {
@@ -199,21 +199,23 @@ inline void copy_short(char* out, const std::uint8_t* in, std::size_t n) noexcep
 // DFA (as short_scan does) and stored by store_1_to_8; up to 32 bytes of
 // ASCII are copied as the words that tested them; longer inputs are checked
 // by Valid and copied by copy_short. An ill-formed input goes on to the
-// engine by a jump. Each step is a function of its own, reached by a jump,
+// caller's rest by a jump. Each step is a function of its own, reached by a jump,
 // so that the ones before it need no frame (g++ gives a function one at its
 // entry, for all its paths). The AVX-512 kernels store from the registers
 // that checked instead (utf8_lookup.hpp).
 template <valid_fn Valid>
 __attribute__((noinline)) std::size_t checked_copy_long(const std::uint8_t* p, std::size_t n,
-                                                        char* out, std::size_t capacity) noexcept {
-  if (!Valid(p, n)) return sanitize_rest(p, n, out, capacity);
+                                                        char* out, std::size_t capacity,
+                                                        sanitize_rest_fn rest) noexcept {
+  if (!Valid(p, n)) return rest(p, n, out, capacity);
   copy_short(out, p, n);
   return n;
 }
 template <valid_fn Valid>
 __attribute__((noinline)) std::size_t checked_copy_words(const std::uint8_t* p, std::size_t n,
-                                                         char* out, std::size_t capacity) noexcept {
-  if (!is_short_ascii(p, n)) return checked_copy_long<Valid>(p, n, out, capacity);
+                                                         char* out, std::size_t capacity,
+                                                         sanitize_rest_fn rest) noexcept {
+  if (!is_short_ascii(p, n)) return checked_copy_long<Valid>(p, n, out, capacity, rest);
   copy_short(out, p, n);
   return n;
 }
@@ -227,22 +229,23 @@ __attribute__((noinline)) std::size_t checked_copy_words(const std::uint8_t* p, 
 // it (m < 4), so no write can leave it, and the canary's store and check
 // would run on every call of 1..8 bytes.
 __attribute__((noinline, no_stack_protector)) inline std::size_t checked_copy_word(
-    const std::uint8_t* p, std::size_t n, char* out, std::size_t capacity) noexcept {
+    const std::uint8_t* p, std::size_t n, char* out, std::size_t capacity,
+    sanitize_rest_fn rest) noexcept {
   const reads_1_to_8 r = read_1_to_8(p, n);
   if (!is_ascii_1_to_8(r) &&
       (dfa_word(dfa::kValidAccept, word_of(r, n)) & 63) != dfa::kValidAccept) {
-    return sanitize_rest(p, n, out, capacity);
+    return rest(p, n, out, capacity);
   }
   char sink[4];
   store_1_to_8(out, n, r, sink);
   return n;
 }
 template <valid_fn Valid>
-std::size_t checked_copy(const std::uint8_t* p, std::size_t n, char* out,
-                         std::size_t capacity) noexcept {
+std::size_t checked_copy(const std::uint8_t* p, std::size_t n, char* out, std::size_t capacity,
+                         sanitize_rest_fn rest) noexcept {
   static_assert(kShortDfa == 8, "one word");
-  if (n - 1 >= kShortDfa) return checked_copy_words<Valid>(p, n, out, capacity);
-  return checked_copy_word(p, n, out, capacity);
+  if (n - 1 >= kShortDfa) return checked_copy_words<Valid>(p, n, out, capacity, rest);
+  return checked_copy_word(p, n, out, capacity, rest);
 }
 
 // The public entry points (api/) settle inputs of at most one word with
