@@ -34,7 +34,7 @@ namespace utf8guard::detail::avx2_policy {
 UTF8GUARD_TARGET_REGION_END
 
 // GCC 12's AVX-512 intrinsics trip -Wmaybe-uninitialized on their dead
-// pass-through operand (see avx512.cpp).
+// pass-through operand (see avx512vbmi.cpp).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
