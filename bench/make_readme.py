@@ -214,7 +214,9 @@ def generate(folder, cli):
            f"with two figures are {' / '.join(runs)}."]
     if generated:
         out.append("- Texts: generated stand-ins for the lipsum files (`bench/texts.sh`).")
-    out += ["", "### Library and competitors, kernel by kernel (GB/s)"]
+    out += ["", "### Library and competitors", "",
+            "GB/s, every kernel of the library and every competitor on the same bytes; "
+            "`read` is one pass that loads every byte, `memcpy` a copy of them."]
     for op in report.OPS:
         if report.big_inputs(first, op):
             out += [""] + summary(runs, op, node)
