@@ -51,6 +51,9 @@ mapfile -t latin < <("$root/bench/texts.sh" Latin 2>/dev/null)
 # The inputs are made once per set of texts; other texts remake them.
 [ "$(cat "$out/texts" 2>/dev/null)" = "${texts[*]}" ] || rm -rf "${out:?}"/{*.txt,tree,mix,texts}
 echo "${texts[*]}" > "$out/texts"
+# The command make_readme.py prints, with the data folder as its variable.
+echo "${UTF8GUARD_BENCH_DATA:+UTF8GUARD_BENCH_DATA=DIR }RUNS=${RUNS:-10} bench/cli_speed.sh ${sets[*]}" \
+  > "$out/command"
 
 # bench NAME DIR CMD... : hyperfine over "-n LABEL COMMAND" pairs, run in DIR.
 bench() {

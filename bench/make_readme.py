@@ -179,6 +179,15 @@ def cli_table(folder):
                   for what, med in rows])
 
 
+def cli_command(folder):
+    """The command cli_speed.sh recorded for its run."""
+    path = os.path.join(folder, "command")
+    if not os.path.exists(path):
+        return "bench/cli_speed.sh"
+    with open(path) as f:
+        return f.read().strip()
+
+
 def generate(folder, cli):
     with open(os.path.join(folder, "run.json")) as f:
         meta = json.load(f)
@@ -209,7 +218,7 @@ def generate(folder, cli):
            f"- **Compilers**: {compilers}; Release builds. {node_line}",
            f"- **Command**: `{meta['command']}`, then `bench/make_readme.py"
            f"{' --cli build-bench/cli-speed' if cli else ''} build-bench/results`"
-           + (f"; the CLI: `bench/cli_speed.sh`." if cli else "."),
+           + (f"; the CLI: `{cli_command(cli)}`." if cli else "."),
            f"- Median of {reps} repetition(s), CPU time; GB/s is 10^9 bytes per second; cells "
            f"with two figures are {' / '.join(runs)}."]
     if generated:
