@@ -6,8 +6,9 @@
 # pairs: curl's and uriparser's decoding against percent_decode, and the
 # two-pass pipeline's verdict against validate_percent_encoded on every
 # kernel), so a wrong kernel fails this job too. Also runs the report, the Node timer, the callgrind
-# driver, utf8guard_short and utf8guard_feed_layers once, compare.py on the run against
-# itself, and kernel_ab.sh against HEAD (a build of its own, about a minute).
+# driver, utf8guard_short and utf8guard_feed_layers once, make_readme.py on those results
+# (bench/README.md's generator, into a copy), compare.py on the run against itself, and
+# kernel_ab.sh against HEAD (a build of its own, about a minute).
 #
 # UTF8GUARD_BENCH_BUILD=DIR takes the benchmarks from an existing g++ Release
 # build of the whole project (.ci/run passes scripts/test.sh's build/, which
@@ -65,8 +66,9 @@ rows=$(tail -n +2 "$tmp/compare.txt" | grep -c ' 1\.00$' || true)
 # The short-string pools, cut from the texts bench/texts.sh lists (the
 # generated stand-ins when the lipsum texts are absent): every pair on every
 # pool, each checking its answers first.
+mkdir "$tmp/results"
 short=$("$bin/utf8guard_short" $(bench/texts.sh 2>/dev/null) --benchmark_min_time=0.0001 \
-  --benchmark_format=json 2>"$tmp/short.err" |
+  --benchmark_format=json 2>"$tmp/short.err" | tee "$tmp/results/short-gcc.json" |
   python3 -c 'import json,sys; b=json.load(sys.stdin)["benchmarks"]
 bad=[x["name"] for x in b if x.get("error_occurred")]
 print(len(b) if b and not bad else "failed: " + " ".join(bad or ["none ran"]))') ||
@@ -85,6 +87,22 @@ case $layers in failed*) echo "bench: utf8guard_feed_layers $layers" >&2; exit 1
 if command -v node >/dev/null; then
   node bench/node_isutf8.js --reps 1 --min-ms 1 "$tmp/mixed_256K.bin" >/dev/null
 fi
+
+# make_readme.py on this run (run.sh's layout: run.json, gcc.json, short-gcc.json), into a
+# copy of bench/README.md: every section it writes must appear, and the file stay within
+# 400 lines.
+cp "$tmp/smoke.json" "$tmp/results/gcc.json"
+python3 -c 'import json,sys; json.dump({"commit": sys.argv[1], "dirty": False, "cpu": "smoke",
+  "command": ".ci/bench.sh"}, open(sys.argv[2], "w"))' "$(git rev-parse HEAD)" "$tmp/results/run.json"
+cp bench/README.md "$tmp/README.md"
+python3 bench/make_readme.py --readme "$tmp/README.md" "$tmp/results"
+for section in "## Results" "### Library and competitors" "### Ratios timed side by side" \
+  "#### Percent-encoded input" "#### Policies" "### Short strings"; do
+  grep -q "^$section" "$tmp/README.md" ||
+    { echo "bench: make_readme.py wrote no \"$section\"" >&2; exit 1; }
+done
+[ "$(wc -l <"$tmp/README.md")" -le 400 ] ||
+  { echo "bench: make_readme.py made bench/README.md longer than 400 lines" >&2; exit 1; }
 kernels=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"]
   ["utf8guard_kernels"].replace(",", " "))' "$tmp/smoke.json")
 for k in $kernels; do

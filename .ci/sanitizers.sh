@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# .ci/sanitizers.sh [JOB...] - the sanitizer jobs of CI (SECURITY.md, issue 5).
+# .ci/sanitizers.sh [JOB...] - the sanitizer jobs of CI (SECURITY.md).
 #
 #   asan      clang 14, -fsanitize=address,undefined -fno-sanitize-recover=all:
 #             the whole test suite except the 2^32-input "exhaustive" label

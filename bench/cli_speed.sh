@@ -20,9 +20,8 @@
 # Inputs stay in $UTF8GUARD_CLI_SPEED_DIR (default build-bench/cli-speed),
 # hyperfine's markdown and JSON beside them; RUNS (default 10) runs each.
 # hyperfine sends every command's output to /dev/null. The summary gives each
-# command's median and how much faster the default check ran, and the goals:
-# on files, check >= 1.5x check -j1 and >= 2x isutf8; everywhere check is
-# not slower than check -j1.
+# command's median and how much faster the default check ran;
+# bench/make_readme.py --cli DIR turns the JSON into bench/README.md's table.
 # Needs hyperfine and moreutils (scripts/install-deps.sh), python3 and ~3 GiB
 # of disk.
 set -euo pipefail
@@ -52,6 +51,9 @@ mapfile -t latin < <("$root/bench/texts.sh" Latin 2>/dev/null)
 # The inputs are made once per set of texts; other texts remake them.
 [ "$(cat "$out/texts" 2>/dev/null)" = "${texts[*]}" ] || rm -rf "${out:?}"/{*.txt,tree,mix,texts}
 echo "${texts[*]}" > "$out/texts"
+# The command make_readme.py prints, with the data folder as its variable.
+echo "${UTF8GUARD_BENCH_DATA:+UTF8GUARD_BENCH_DATA=DIR }RUNS=${RUNS:-10} bench/cli_speed.sh ${sets[*]}" \
+  > "$out/command"
 
 # bench NAME DIR CMD... : hyperfine over "-n LABEL COMMAND" pairs, run in DIR.
 bench() {
@@ -130,16 +132,9 @@ done
 python3 - "$out" "${names[@]}" <<'EOF'
 import json, statistics, sys
 out, names = sys.argv[1], sys.argv[2:]
-goals = []
 for name in names:
     runs = json.load(open(f"{out}/{name}.json"))["results"]
     med = {r["command"]: statistics.median(r["times"]) for r in runs}
     for cmd, t in med.items():
         print(f"{name:13} {cmd:14} {t * 1000:9.1f} ms   check is {t / med['check']:5.2f}x as fast")
-    goals.append((f"{name}: check / check -j1", med["check -j1"] / med["check"], 1.0))
-    if name == "files":
-        goals[-1] = (goals[-1][0], goals[-1][1], 1.5)
-        goals.append(("files: check / xargs isutf8", med["xargs isutf8"] / med["check"], 2.0))
-for what, ratio, goal in goals:
-    print(f"goal {what:30} {ratio:5.2f}x (>= {goal}) {'met' if ratio >= goal else 'NOT met'}")
 EOF

@@ -8,8 +8,8 @@
 //   engine4k/K/IN  the streaming engine's stream_feed (src/stream/engine.hpp) inlined
 //                  into this loop: the engine's work without a call layer
 //   feed4k/K/IN    the public validator::feed: what a caller pays
-// Each chunked time over the oneshot time is what the 4 KiB goal of issue 3
-// compares. Diagnostic: it uses the library's internals (src/), so it is
+// Each chunked time over the oneshot time is the cost a 4 KiB stream adds
+// to a one-shot scan. Diagnostic: it uses the library's internals (src/), so it is
 // built only with the static library.
 #include <benchmark/benchmark.h>
 

@@ -7,8 +7,8 @@
 // compiles it (in the same target region, as the working tree has it);
 // everything else comes from the working tree and the library.
 //
-// On a shared machine two processes run minutes apart can differ by 20 %
-// where the code did not change; with both versions in one process and the
+// On a shared machine two processes run minutes apart can differ by more
+// than a change does; with both versions in one process and the
 // repetitions interleaved at random (--benchmark_enable_random_interleaving)
 // a drift hits both alike. Benchmarks are named SIDE/BODY/FILE, SIDE base or
 // work; kernel_ab.sh splits them into the files bench/compare.py reads.

@@ -1,9 +1,8 @@
 // pair_timer.hpp - two calls timed side by side, in alternating blocks: the
 // instrument of every pair_ benchmark (paired.cpp, short_bench.cpp).
 //
-// Why: on the shared VMs we measure on, a benchmark's repetitions spread by
-// 5-20 %, so a ratio read off two medians measured seconds apart means
-// little. bm_pair alternates the two calls in blocks of at least 50 us each
+// Why: on a shared machine a benchmark's repetitions spread widely, so a
+// ratio read off two medians measured seconds apart means little. bm_pair alternates the two calls in blocks of at least 50 us each
 // (so that reading the clock costs under 0.1 % of a block), flips which runs
 // first every round, and reports the median over rounds of
 // time(base) / time(op): the speed of op as a fraction of base's. A burst of

@@ -1,7 +1,7 @@
-// paired.cpp - the ratios that issue 3's goals name, each timed side by side
-// in one benchmark: validate / is_valid, stream4k and stream64k / validate
-// (every kernel), and is_valid / the read pass (the best kernel); and the
-// policies' goals: validate under the field profile / is_valid without one,
+// paired.cpp - ratios between two calls, each timed side by side in one
+// benchmark: validate / is_valid, stream4k and stream64k / validate (every
+// kernel), and is_valid / the read pass (the best kernel); and the cost of a
+// policy: validate under the field profile / is_valid without one,
 // sanitize_to under the field profile / sanitize_to without one (every
 // kernel).
 //
@@ -67,8 +67,8 @@ bool answers_agree(const input& in) {
 // field_text is the input with every character the field profile denies
 // (line breaks in the texts; controls, C1, noncharacters, bidi controls and
 // BOMs past byte 0 in the synthetic inputs too) made as many spaces as it has
-// bytes: the same length and nearly the same mix, and the goal is the cost of
-// the check on text without violations. The input must be well-formed.
+// bytes: the same length and nearly the same mix, so that the pair times the
+// cost of the check on text without violations. The input must be well-formed.
 std::shared_ptr<const std::string> field_text(std::string_view b) {
   auto out = std::make_shared<std::string>(b);
   const utf8guard::policy field = utf8guard::policy::field();

@@ -1,6 +1,6 @@
-// percent_paired.cpp - the speed goals of percent-encoded input
-// (docs/design.md 2.3), each timed side by side (pair_timer.hpp) on every
-// kernel:
+// percent_paired.cpp - the cost of validating percent-encoded input
+// (docs/design.md 2.3) against the alternatives, each timed side by side
+// (pair_timer.hpp) on every kernel:
 //   - pair_percent_curl, pair_percent_uriparser: validate_percent_encoded
 //     over the request lines (requests_input(), one call for the whole
 //     input, no policy) against the two passes a WAF runs today: a maintained
@@ -18,7 +18,7 @@
 //     time but those from memory, every '%' made a space),
 //     validate_percent_encoded against is_valid. Not from memory: there both
 //     sides wait for DRAM, and copying 64 MiB per kernel would cost the CI
-//     smoke seconds for a ratio the goal does not name.
+//     smoke seconds for a ratio that says nothing about the decoder.
 // Before timing, each pair checks its answers: both decoders' bytes equal
 // percent_decode's, and the pipeline's verdict equals ours on every piece.
 #include <benchmark/benchmark.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""report.py - turn utf8guard_bench JSON output into the tables of bench/README.md.
+"""report.py - print the tables of utf8guard_bench JSON output.
 
     bench/report.py [--markdown] [--node node.json] RESULT.json [RESULT.json ...]
 
@@ -14,10 +14,10 @@ compiler). For each it prints:
     (and, for sanitize, the competitors; "*" marks output that differs from
     docs/design.md's replacement rule).
   * small inputs: ns per call.
-  * the ratios the goals name, timed side by side (pair_OP_BASE benchmarks,
+  * ratios between two calls, timed side by side (pair_OP_BASE benchmarks,
     bench/paired.cpp and bench/percent_paired.cpp): the median over rounds of
     alternating blocks.
-  * the issue's goals, computed from the tables above.
+bench/make_readme.py writes bench/README.md from the same data (Run).
 Rates and times are CPU time (Google Benchmark's default), which a busy
 shared machine disturbs less than wall time.
 """
@@ -44,7 +44,7 @@ SMALL = re.compile(r"_(\d+)B$")
 
 
 # The texts: the lipsum files (NAME-Lipsum), or the stand-ins bench/texts.sh
-# generates without them (NAME-Generated); the goals read whichever ran.
+# generates without them (NAME-Generated); the summaries read whichever ran.
 TEXT_SUFFIXES = ("-Lipsum", "-Generated")
 
 
@@ -241,7 +241,6 @@ def small_table(run):
     print_table("small inputs: ns per call (is_valid unless marked)", header, rows)
 
 
-MEDIANS = " [from two medians]"  # marks a ratio not timed side by side (no pair ran)
 PAIRS = [("validate", "is_valid"), ("stream4k", "validate"), ("stream64k", "validate"),
          ("is_valid", "read"), ("percent", "curl"), ("percent", "uriparser"),
          ("percent_url_lines", "curl"), ("percent_url_lines", "uriparser"),
@@ -286,110 +285,6 @@ def fmt_ratio(e):
     return f"{e['ratio']:.3f} ({100 * e.get('ratio_iqr', 0):.1f})"
 
 
-def goal(label, value, target, unit=""):
-    if value is None:
-        print(f"  {label}: not measured")
-        return
-    mark = "met" if value >= target else "MISSED"
-    digits = 3 if target < 5 else 2  # ratios need the third digit: 0.969 is not 0.97
-    print(f"  {label}: {value:.{digits}f}{unit} (goal >= {target}{unit}) {mark}")
-
-
-def goals(run, node):
-    best = run.context.get("utf8guard_best_kernel", "scalar")
-    lipsum = [i for i in run.inputs if is_non_ascii_lipsum(i)]
-    g = lambda op, impl: geomean([run.gbps(op, impl, i) for i in lipsum])  # noqa: E731
-    print(f"\ngoals (issue 3), best kernel here: {best}; ratios are timed side by side "
-          f"(the pair tables) unless marked{MEDIANS}")
-    goal("non-ASCII lipsum geomean, best kernel, GB/s", g("is_valid", best), 31)
-    node_g = geomean([node.get(i) for i in lipsum]) if node else None
-    if node_g and g("is_valid", best):
-        goal("  ... as a ratio to Node's Buffer.isUtf8 (simdutf)", g("is_valid", best) / node_g, 1.15)
-    latin = next((i for i in run.inputs if is_text(i) and i.startswith("Latin")), "Latin-Lipsum")
-    for inp, target in (("ascii_256K", 0.85), (latin, 0.85), ("ascii_64M", 0.9)):
-        r, paired = run.ratio("is_valid", "read", best, inp)
-        goal(f"{inp}: best kernel / read pass{'' if paired else MEDIANS}", r, target)
-    if "avx2" in run.kernels:
-        goal("AVX2 kernel, non-ASCII lipsum geomean, GB/s", g("is_valid", "avx2"), 15)
-    icu = g("is_valid", "icu_u8next")
-    goal("scalar / ICU U8_NEXT, non-ASCII lipsum geomean", g("is_valid", "scalar") / icu
-         if icu and g("is_valid", "scalar") else None, 2)
-    goal("scalar sanitize on random bytes, GB/s", run.gbps("sanitize", "scalar", "random_256K"), 0.5)
-    goal("scalar error_scanner on random bytes, GB/s",
-         run.gbps("errors", "scalar", "random_256K"), 0.5)
-    goal("scalar is_valid on random 1-4-byte text (mixed_256K), GB/s",
-         run.gbps("is_valid", "scalar", "mixed_256K"), 0.5)
-    valid_inputs = [i for i in big_inputs(run, "validate")]
-
-    def ratio_goal(k, op, target, inputs, label):
-        base = "is_valid" if op == "validate" else "validate"
-        found = [(i,) + run.ratio(op, base, k, i) for i in inputs]
-        found = [f for f in found if f[1]]
-        if not found:
-            return
-        worst = min(found, key=lambda f: f[1])
-        medians = "" if all(paired for _, _, paired in found) else MEDIANS
-        goal(f"{k}: {op} / {base}, {label.format(worst=f'{worst[0]}: {worst[1]:.2f}')}{medians}",
-             geomean([r for _, r, _ in found]), target)
-
-    for k in run.kernels:
-        for op, target in (("validate", 0.95), ("stream4k", 0.9), ("stream64k", 0.97)):
-            ratio_goal(k, op, target, valid_inputs, "geomean (worst {worst})")
-    # The same streaming ratios on text alone (non-ASCII lipsum): chunks of
-    # pure ASCII are where a fixed cost per feed shows most.
-    for k in run.kernels:
-        for op, target in (("stream4k", 0.9), ("stream64k", 0.97)):
-            ratio_goal(k, op, target, lipsum, "non-ASCII lipsum geomean")
-    goal(f"sanitize, valid non-ASCII lipsum geomean ({best}), GB/s", g("sanitize", best), 10)
-    goal(f"sanitize, 1 % errors (err1%_256K, {best}), GB/s",
-         run.gbps("sanitize", best, "err1%_256K"), 1)
-
-
-def percent_goals(run):
-    """Issue 37's goals, on the best kernel and the scalar one."""
-    requests = [i for i in run.inputs if i.startswith("requests")]
-    texts = [i for i in run.inputs if is_text(i) or i == "ascii_256K"]
-    best = run.context.get("utf8guard_best_kernel", "scalar")
-    if not requests and not any(run.ratio("percent", "is_valid", best, i)[0] for i in texts):
-        return
-    print(f"\ngoals (issue 37, percent-encoded input), kernels {best} and scalar; ratios are "
-          f"timed side by side (the pair tables) unless marked{MEDIANS}")
-    for k in dict.fromkeys([best, "scalar"]):
-        for inp in requests:
-            for decoder in ("curl", "uriparser"):
-                r, paired = run.ratio("percent", decoder, k, inp)
-                goal(f"{k}: validate_percent_encoded / ({decoder}, then validate), {inp}"
-                     f"{'' if paired else MEDIANS}", r, 3)
-        found = [(i, run.ratio("percent", "is_valid", k, i)[0]) for i in texts]
-        found = [f for f in found if f[1]]
-        if found:
-            worst = min(found, key=lambda f: f[1])
-            goal(f"{k}: validate_percent_encoded / is_valid on text without '%', worst of "
-                 f"{len(found)} ({worst[0]}; geomean {geomean([r for _, r in found]):.3f})",
-                 worst[1], 0.8)
-
-
-def policy_goals(run):
-    """Issue 36's speed goals on every kernel: validate and sanitize_to under
-    the field profile at 0.9 or more of the same call without a policy, on the
-    lipsum texts and ascii_256K (judged on the worst)."""
-    texts = [i for i in run.inputs if is_text(i) or i == "ascii_256K"]
-    kernels = run.impls("pair_field_is_valid")
-    if not kernels:
-        return
-    print(f"\ngoals (issue 36, policies), every kernel; ratios are timed side by side (the "
-          f"pair tables) unless marked{MEDIANS}")
-    for k in kernels:
-        for op, base, what in (("field", "is_valid", "validate(field) / is_valid"),
-                               ("sanitize_field", "sanitize", "sanitize_to(field) / sanitize_to")):
-            found = [(i, run.ratio(op, base, k, i)[0]) for i in texts]
-            found = [f for f in found if f[1]]
-            if found:
-                worst = min(found, key=lambda f: f[1])
-                goal(f"{k}: {what}, worst of {len(found)} ({worst[0]}; geomean "
-                     f"{geomean([r for _, r in found]):.3f})", worst[1], 0.9)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--node", help="JSON from node_isutf8.js --json")
@@ -430,9 +325,6 @@ def main():
                 rate_table(run, op, node if op == "is_valid" else None)
         small_table(run)
         pair_table(run)
-        goals(run, node)
-        percent_goals(run)
-        policy_goals(run)
         if run.errors:
             status = 1
             print("\nFAILED benchmarks (a wrong answer is never timed):")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench/run.sh [--quick] [--committed] [FILE...] - build the benchmarks with
 # g++ and with clang, run them on FILE... (default: the lipsum texts) and the
-# synthetic inputs, time Node's Buffer.isUtf8 on the same bytes, and print the
-# tables of bench/README.md.
+# synthetic inputs, time Node's Buffer.isUtf8 on the same bytes and the short
+# strings (utf8guard_short), and print the tables; bench/make_readme.py then
+# writes bench/README.md from the results.
 #
 #   --quick       one repetition, short runs: checks the pipeline in a minute or two
 #   --committed   build the library as committed at HEAD (git archive), with the
@@ -16,7 +17,9 @@
 # UTF8GUARD_BENCH_DATA (a folder whose lipsum/ holds the lipsum texts; without
 # it, generated stand-ins: bench/texts.sh).
 # Builds with bench/build.sh (build-bench for g++, build-bench-clang); results
-# in build-bench/results/ (JSON per compiler, Node's JSON, console logs).
+# in build-bench/results/: JSON per compiler, short-COMPILER.json (the first
+# compiler's build), Node's JSON, console logs, and run.json (commit, CPU and
+# the command that reproduces the run).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -25,15 +28,17 @@ reps=${REPS:-5}
 min_time=${MIN_TIME:-0.05}
 node_reps=15
 committed=
+quick=
 files=()
 for arg in "$@"; do
   case $arg in
-    --quick) reps=1 min_time=${MIN_TIME:-0.01} node_reps=3 ;;
+    --quick) quick=1 reps=1 min_time=${MIN_TIME:-0.01} node_reps=3 ;;
     --committed) committed=1 ;;
     -*) echo "run.sh: unknown option $arg" >&2; exit 2 ;;
     *) files+=("$arg") ;;
   esac
 done
+given=("${files[@]}")
 if [ ${#files[@]} -eq 0 ]; then
   mapfile -t files < <("$root/bench/texts.sh")
   [ ${#files[@]} -gt 0 ] || exit 2
@@ -71,6 +76,38 @@ for c in "${compilers[@]}"; do
   if [ "$c" = clang ]; then run_suite clang "$root/build-bench-clang"; fi
   jsons+=("$results/$c.json")
 done
+# The short strings, with the first compiler's build: one call per string.
+short_dir=$root/build-bench
+[ "${compilers[0]}" = clang ] && short_dir=$root/build-bench-clang
+echo "run.sh: short strings (${compilers[0]}); load: $(uptime)"
+"$short_dir/bench/utf8guard_short" "${files[@]}" --benchmark_min_time="$min_time" \
+  --benchmark_filter="${FILTER:-.}" \
+  --benchmark_out="$results/short-${compilers[0]}.json" --benchmark_out_format=json \
+  >"$results/short.log"
 echo "run.sh: done; load: $(uptime)"
+
+# make_readme.py's header: the library's commit, the CPU, and the command,
+# with the data folder written as the variable it was read from.
+shown=()
+for f in "${given[@]}"; do
+  if [ -n "${UTF8GUARD_BENCH_DATA:-}" ] && [[ $f == "$UTF8GUARD_BENCH_DATA"/* ]]; then
+    shown+=("\$UTF8GUARD_BENCH_DATA/${f#"$UTF8GUARD_BENCH_DATA"/}")
+  else
+    shown+=("$f")
+  fi
+done
+command="REPS=$reps MIN_TIME=$min_time COMPILERS=\"${compilers[*]}\"${FILTER:+ FILTER='$FILTER'}"
+[ -n "${UTF8GUARD_BENCH_DATA:-}" ] && command="UTF8GUARD_BENCH_DATA=DIR $command"
+command="$command bench/run.sh${quick:+ --quick}${committed:+ --committed}${shown[*]:+ ${shown[*]}}"
+dirty=
+[ -n "$committed" ] || git diff --quiet HEAD -- src include CMakeLists.txt cmake || dirty=1
+python3 - "$results/run.json" "$(git rev-parse HEAD)" "$dirty" "$command" <<'EOF'
+import json, sys
+path, commit, dirty, command = sys.argv[1:]
+cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+            if line.startswith("model name")), "unknown")
+with open(path, "w") as f:
+    json.dump({"commit": commit, "dirty": bool(dirty), "cpu": cpu, "command": command}, f, indent=1)
+EOF
 
 python3 "$root/bench/report.py" "${node_json[@]}" "${jsons[@]}"

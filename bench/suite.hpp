@@ -67,9 +67,9 @@ std::string bench_name(const std::string& op, const std::string& impl, const std
 void register_utf8guard(const input_list& inputs, const std::vector<small_pool>& pools);
 void register_competitors(const input_list& inputs, const std::vector<small_pool>& pools);
 void register_limits(const input_list& inputs);
-// register_pairs: the goals' ratios, timed side by side (paired.cpp).
+// register_pairs: ratios between two calls, timed side by side (paired.cpp).
 void register_pairs(const input_list& inputs);
-// register_percent_pairs: percent-encoded input's goals, side by side
+// register_percent_pairs: percent-encoded input against its alternatives, side by side
 // (percent_paired.cpp), on the request lines and on the inputs without '%'.
 void register_percent_pairs(const input_list& inputs);
 

@@ -26,6 +26,7 @@
 
 #include "api/validate.hpp"  // private: detail::kernel_list
 #include "core/convert.hpp"  // private: detail::bytes
+#include "chunks.hpp"
 #include "hex.hpp"
 #include "icu.hpp"
 #include "kernel_choice.hpp"
@@ -35,6 +36,7 @@
 
 namespace fuzz {
 
+using utf8guard::testing::code_point_name;
 using utf8guard::testing::describe;
 using utf8guard::testing::forced_kernel;
 using utf8guard::testing::hex;
@@ -152,17 +154,10 @@ inline std::vector<std::uint16_t> take_splits(data_reader& reader) {
 inline std::vector<std::string_view> chunks_of(std::string_view in,
                                                const std::vector<std::uint16_t>& raw) {
   std::vector<std::size_t> cuts;
-  cuts.reserve(raw.size() + 2);
-  cuts.push_back(0);
+  cuts.reserve(raw.size());
   for (std::uint16_t v : raw) cuts.push_back(v % (in.size() + 1));
-  cuts.push_back(in.size());
-  std::sort(cuts.begin() + 1, cuts.end() - 1);
-  std::vector<std::string_view> out;
-  out.reserve(cuts.size() - 1);
-  for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
-    out.push_back(in.substr(cuts[k], cuts[k + 1] - cuts[k]));
-  }
-  return out;
+  std::sort(cuts.begin(), cuts.end());
+  return utf8guard::testing::chunks_of(in, cuts);
 }
 
 }  // namespace fuzz

@@ -42,6 +42,9 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "security", "vectors"))
+import check_percent_vectors  # noqa: E402  (the manifests' headers and reader)
+import check_vectors  # noqa: E402
 with open(os.path.join(ROOT, "fuzz", "targets.txt")) as targets_file:
     TARGETS = [line.split()[0] for line in targets_file
                if line.strip() and not line.startswith("#")]
@@ -300,22 +303,19 @@ def percent_seeds(kinds):
     return seeds
 
 
-def tsv_rows(tsv):
-    """The rows of a vectors TSV as dicts by its header; none, said, without the file."""
+def tsv_rows(tsv, header):
+    """The rows of a vectors TSV as dicts by header, read by the manifest
+    checkers' reader; none, said, without the file. A malformed manifest
+    stops the script."""
     if not os.path.isfile(tsv):
         print("make_seeds: no security vectors at %s: skipped" % tsv, file=sys.stderr)
-        return
-    header = None
-    with open(tsv, encoding="utf-8") as f:
-        for line in f:
-            line = line.rstrip("\r\n")
-            if not line or line.startswith("#"):
-                continue
-            fields = line.split("\t")
-            if header is None:
-                header = fields
-                continue
-            yield dict(zip(header, fields))
+        return []
+    problems = []
+    rows = [dict(zip(header, cols))
+            for _, cols in check_vectors.manifest_rows(tsv, header, problems, {})]
+    if problems:
+        sys.exit("make_seeds: " + "; ".join(problems))
+    return rows
 
 
 def safe_name(row_id):
@@ -323,7 +323,8 @@ def safe_name(row_id):
 
 
 def vector_seeds(tsv):
-    return {"vec_%s" % safe_name(row["id"]): bytes.fromhex(row["hex"]) for row in tsv_rows(tsv)}
+    return {"vec_%s" % safe_name(row["id"]): bytes.fromhex(row["hex"])
+            for row in tsv_rows(tsv, check_vectors.HEADER)}
 
 
 def percent_vector_seeds(tsv):
@@ -331,14 +332,14 @@ def percent_vector_seeds(tsv):
     profiles = {"strict": 0, "url": URL_PROFILE}
     return {"pct_vec_%s" % safe_name(row["id"]):
             row["encoded"].encode() + controls(profiles[row["profile"]])
-            for row in tsv_rows(tsv) if row["profile"] in profiles}
+            for row in tsv_rows(tsv, check_percent_vectors.HEADER) if row["profile"] in profiles}
 
 
 def regression_seeds():
     return {
-        # AFL++ (roundtrip, 20 s) on the first SIMD kernels: sse42/avx2/avx512
-        # said unexpected_continuation@4 where the answer is too_large@0
-        # (F4 followed by B0 leaves F4's 80..8F range).
+        # F4 then a register's worth of B0: too_large@0 (B0 leaves F4's
+        # 80..8F range), not unexpected_continuation@4
+        # (tests/kernels/regression_test.cpp).
         "regress_simd_f4_b0_run16": bytes.fromhex("F4" + " B0" * 14 + " 90"),
     }
 

@@ -117,22 +117,9 @@ bool same_first(const utf8guard::percent_result& r, const std::vector<expected>&
   return all.empty() ? r == utf8guard::percent_result{} : same(r, all.front());
 }
 
-std::string code_point(char32_t cp) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "U+%04X", static_cast<unsigned>(cp));
-  return buf;
-}
-
 std::string describe(const utf8guard::percent_result& r) {
   if (r.kind == utf8guard::error::none) return "none";
-  std::string s = fuzz::describe(r);
-  if (r.kind == utf8guard::error::disallowed) {
-    s.append(" ")
-        .append(utf8guard::to_string(r.category))
-        .append(" ")
-        .append(code_point(r.code_point));
-  }
-  return s + " decoded@" + std::to_string(r.decoded_offset) + "+" +
+  return fuzz::describe(r) + " decoded@" + std::to_string(r.decoded_offset) + "+" +
          std::to_string(r.decoded_length);
 }
 

@@ -21,33 +21,9 @@ namespace {
 
 constexpr const char* kTarget = "policy_differential";
 
-bool same(const utf8guard::result& r, const reference::error& e) {
-  if (!fuzz::same(r, e)) return false;
-  if (r.kind != utf8guard::error::disallowed) return true;
-  return utf8guard::to_string(r.category) == e.category && r.code_point == e.code_point;
-}
-
-std::string describe(const utf8guard::result& r) {
-  std::string s = fuzz::describe(r);
-  if (r.kind == utf8guard::error::disallowed) {
-    s.append(" ").append(utf8guard::to_string(r.category)).append(" U+");
-    s.append(std::to_string(static_cast<unsigned>(r.code_point)));
-  }
-  return s;
-}
-
-std::string describe(const reference::error& e) {
-  std::string s = fuzz::describe(e);
-  if (e.kind == "disallowed") {
-    s.append(" ").append(e.category).append(" U+");
-    s.append(std::to_string(static_cast<unsigned>(e.code_point)));
-  }
-  return s;
-}
-
 std::string describe_all(const std::vector<reference::error>& all) {
   std::string s;
-  for (const reference::error& e : all) s += describe(e) + "; ";
+  for (const reference::error& e : all) s += fuzz::describe(e) + "; ";
   return s;
 }
 
@@ -78,15 +54,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string out = utf8guard::sanitize(shifted.view, p);
     std::string buf(utf8guard::sanitize_bound(input.size()), '\0');
     const std::size_t n = utf8guard::sanitize_to(input, buf.data(), buf.size(), p);
-    if (!forced.ok() || !same(r, first) || r != r2 || valid != first.ok() || out != clean ||
+    if (!forced.ok() || !fuzz::same(r, first) || r != r2 || valid != first.ok() || out != clean ||
         n == SIZE_MAX || buf.compare(0, n, clean) != 0 || buf.size() < n) {
       fuzz::fail(kTarget, "one-shot answers under a policy differ from the oracle", input,
                  {{"kernel", name},
                   {"policy", policy_bits},
-                  {"validate", describe(r)},
-                  {"validate (unaligned)", describe(r2)},
+                  {"validate", fuzz::describe(r)},
+                  {"validate (unaligned)", fuzz::describe(r2)},
                   {"is_valid", valid ? "true" : "false"},
-                  {"reference", describe(first)},
+                  {"reference", fuzz::describe(first)},
                   {"sanitize", fuzz::hex(out)},
                   {"reference sanitize", fuzz::hex(clean)}});
     }
@@ -101,31 +77,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::string streamed;
     const auto on_error = [&events](const utf8guard::result& e) { events.push_back(e); };
     const auto sink = [&streamed](std::string_view b) { streamed.append(b); };
-    std::size_t from = 0;
     std::string sizes;
-    for (std::size_t k = 0; k <= cuts.size(); ++k) {
-      const std::size_t to = k < cuts.size() ? cuts[k] : input.size();
-      const std::string_view chunk = input.substr(from, to - from);
+    for (const std::string_view chunk : utf8guard::testing::chunks_of(input, cuts)) {
       v.feed(chunk);
       scan.feed(chunk, on_error);
       s.feed(chunk, sink);
       sizes += std::to_string(chunk.size()) + ",";
-      from = to;
     }
     const utf8guard::result last = v.finish();
     scan.finish(on_error);
     s.finish(sink);
-    bool agree = events.size() == all.size() && same(last, first) && streamed == clean &&
+    bool agree = events.size() == all.size() && fuzz::same(last, first) && streamed == clean &&
                  s.replacements() == all.size();
-    for (std::size_t k = 0; agree && k < all.size(); ++k) agree = same(events[k], all[k]);
+    for (std::size_t k = 0; agree && k < all.size(); ++k) agree = fuzz::same(events[k], all[k]);
     if (!agree) {
       std::string got;
-      for (const utf8guard::result& e : events) got += describe(e) + "; ";
+      for (const utf8guard::result& e : events) got += fuzz::describe(e) + "; ";
       fuzz::fail(kTarget, "a split stream under a policy differs from the oracle", input,
                  {{"kernel", name},
                   {"policy", policy_bits},
                   {"chunk sizes", sizes},
-                  {"validator", describe(last)},
+                  {"validator", fuzz::describe(last)},
                   {"scanner", got},
                   {"reference", describe_all(all)},
                   {"sanitizer", fuzz::hex(streamed)},

@@ -6,11 +6,11 @@
 //   TARGET [FILE | DIR]... [--vectors vectors.tsv]
 //
 // Each FILE, and each regular file directly inside each DIR (in name order),
-// is one input. --vectors reads the security vectors' TSV (header line
-// "id hex kind offset length sanitized_hex what", '#' comments) and runs each
-// vector's hex bytes as one input; a missing TSV is a skip (exit 77), since
-// the security vectors arrive on their own schedule. A failing check aborts
-// inside the target, as under a fuzzing engine.
+// is one input. --vectors reads the security vectors' TSV
+// (security/vectors/README.md) and runs each row's bytes as one input; a
+// missing TSV is a skip (exit 77), for a replay binary run away from the
+// repository. A failing check aborts inside the target, as under a fuzzing
+// engine.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "hex.hpp"  // the manifest's spelling of bytes
+#include "vectors_manifest.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 // Weak, as libFuzzer declares it: targets that need no setup leave it out.
@@ -48,50 +48,20 @@ void run_one(const std::string& bytes) {
   LLVMFuzzerTestOneInput(copy.empty() ? nullptr : copy.data(), copy.size());
 }
 
-// run_vectors replays the hex column of every vector line; returns how many.
+// run_vectors replays the bytes of every row of the manifest (read by
+// tests/support/vectors_manifest.hpp); returns how many. A malformed
+// manifest clears ok.
 std::size_t run_vectors(const fs::path& path, bool& ok) {
-  std::ifstream in(path);
-  std::string line;
-  std::size_t count = 0;
-  std::size_t line_no = 0;
-  bool header_seen = false;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line[0] == '#') continue;
-    std::vector<std::string> fields;
-    std::stringstream row(line);
-    for (std::string f; std::getline(row, f, '\t');) fields.push_back(f);
-    if (!header_seen) {
-      header_seen = true;
-      if (fields.size() < 2 || fields[0] != "id" || fields[1] != "hex") {
-        std::fprintf(stderr, "%s:%zu: expected the header 'id<TAB>hex<TAB>...'\n", path.c_str(),
-                     line_no);
-        ok = false;
-        return count;
-      }
-      continue;
-    }
-    std::string bytes;
-    bool parsed = fields.size() >= 2;
-    try {
-      if (parsed) bytes = utf8guard::testing::parse_hex(fields[1]);
-    } catch (const std::runtime_error&) {
-      parsed = false;
-    }
-    if (!parsed) {
-      std::fprintf(stderr, "%s:%zu: malformed vector line\n", path.c_str(), line_no);
-      ok = false;
-      continue;
-    }
-    run_one(bytes);
-    ++count;
-  }
-  if (!header_seen) {
-    std::fprintf(stderr, "%s: no header line\n", path.c_str());
+  std::vector<utf8guard::security::attack_vector> rows;
+  try {
+    rows = utf8guard::security::load_manifest(path.string());
+  } catch (const std::runtime_error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
     ok = false;
+    return 0;
   }
-  return count;
+  for (const utf8guard::security::attack_vector& v : rows) run_one(v.bytes);
+  return rows.size();
 }
 
 }  // namespace

@@ -18,11 +18,7 @@ constexpr const char* kTarget = "roundtrip";
 
 std::string code_points_text(std::u32string_view cps) {
   std::string s;
-  char buf[16];
-  for (const char32_t cp : cps) {
-    std::snprintf(buf, sizeof buf, "%sU+%04X", s.empty() ? "" : " ", static_cast<unsigned>(cp));
-    s += buf;
-  }
+  for (const char32_t cp : cps) s.append(s.empty() ? "" : " ").append(fuzz::code_point_name(cp));
   return s;
 }
 

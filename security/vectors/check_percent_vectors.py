@@ -18,7 +18,7 @@ nothing with the library:
 
 It also checks the format (check_vectors.manifest_rows, as for vectors.tsv:
 the exact header, one TAB between 12 columns, unique lowercase-dashed ids),
-printable ASCII inputs, and the rows issue 37 requires.
+printable ASCII inputs, and the required rows (README.md, "Required rows").
 Exit 0 when the manifest is right, 1 with one line per problem otherwise.
 """
 import os
@@ -61,7 +61,8 @@ PROFILES = {
     "url": {"nul", "control", "newline", "c1", "bidi", "bad_escape", "double_encoding"},
 }
 
-# Issue 37 names these attacks; each must keep a row.
+# The URL attacks the threat model names; each must keep a row (README.md,
+# "Required rows").
 REQUIRED = ["iis-cve-2000-0884-percent", "tomcat-cve-2008-2938-percent",
             "iis-cve-2001-0333-double-decode", "nul-path-truncation", "encoded-bidi-override"]
 

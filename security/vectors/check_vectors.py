@@ -14,7 +14,7 @@ Both come from the oracle the CLI tests use too, tests/support/utf8_oracle.py.
 
 It also checks the format the fuzz replay and tests/security rely on: the
 exact header, one TAB between 7 columns, uppercase hex bytes separated by
-single spaces, unique ids, and the rows issue 5 requires.
+single spaces, unique ids, and the required rows (README.md, "Required rows").
 Exit 0 when the manifest is right, 1 with one line per problem otherwise.
 """
 import os
@@ -29,7 +29,8 @@ HEADER = ["id", "hex", "kind", "offset", "length", "sanitized_hex", "what"]
 KINDS = {"none", *utf8_oracle.KINDS}
 HEX = re.compile(r"^[0-9A-F]{2}( [0-9A-F]{2})*$")
 
-# Issue 5 names these attacks; each must keep a row with exactly these bytes.
+# The attacks the threat model names; each must keep a row with exactly these
+# bytes (README.md, "Required rows").
 REQUIRED = {
     "iis-cve-2000-0884-c0af": "2E 2E C0 AF 2E 2E",
     "tomcat-cve-2008-2938": "C0 AE C0 AE 2F",

@@ -276,7 +276,7 @@ UTF8GUARD_SIMD_INLINE bool all_ascii(const std::uint8_t* p) {
 // 16-byte load in four does), and legacy SSE folds the load into por, which
 // takes only an aligned memory operand: one instruction per 16 bytes instead
 // of a movdqu and a por. AVX2 and AVX-512 read from wherever the input
-// starts: aligned, they streamed ASCII from memory slower.
+// starts: aligned, they stream ASCII from memory more slowly.
 //
 // The blocks are read by the wrapper's ascii_reg: AVX-512 reads them by
 // 32-byte registers, which stream from memory faster there (avx512.hpp).
@@ -425,8 +425,8 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
   }
   if constexpr (Open) {
     // The last bytes by a vector load (n >= 3 here), not byte loads, which
-    // wait for a chunk's end to come from memory one by one and made streams
-    // of small chunks far slower than one-shot validation. A last register
+    // wait for a chunk's end to come from memory one by one, a wait a stream
+    // of small chunks would pay on every feed. A last register
     // of ASCII leaves the hint (core/carry.hpp) for the next chunk.
     std::uint32_t last = 0, hint = 0;
     if (n >= W) {

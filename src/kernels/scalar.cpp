@@ -108,7 +108,7 @@ walk_all_end walk_all(const std::uint8_t* p, std::size_t n, std::uint64_t state)
   std::size_t start = 0;
   // Whole blocks only after a first 16 bytes of ASCII: after an error the
   // engine scans from the next byte, and on text with errors every few
-  // hundred bytes a block tried there failed at nearly every scan.
+  // hundred bytes a block attempted there would fail at nearly every scan.
   if ((state & 63) == A && n >= kBlock && is_ascii_block(p, 0)) {
     start = ascii_blocks(p, n, kBlock);
     while (n - start >= kBlock && is_ascii_block(p, start)) start += kBlock;

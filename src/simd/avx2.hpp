@@ -9,8 +9,8 @@ struct simd8 {
 
   static constexpr std::size_t width = 32;
   static constexpr std::size_t group_regs = 8;  // 256 bytes per error check
-  // VEX folds unaligned loads too, and aligned reads streamed ASCII from
-  // memory slower (see sse.hpp).
+  // VEX folds unaligned loads too, and aligned reads stream ASCII from
+  // memory more slowly (see sse.hpp).
   static constexpr bool align_blocks = false;
   // Two loads instead of vperm2i128 + vpalignr (see sse.hpp): faster on
   // non-ASCII text with both compilers.

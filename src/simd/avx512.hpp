@@ -22,10 +22,9 @@ struct simd8 {
   // As AVX2 (avx2.hpp): aligned reads gain a little in L2 but stream ASCII
   // from memory slower.
   static constexpr bool align_blocks = false;
-  // The lead flags are shifted (vpermt2b with VBMI): read from memory as
-  // AVX2 reads them, each 64-byte load splits across two cache lines, and
-  // the VBMI body was slower. The BW body shares the choice; CPUs without
-  // VBMI were not measured.
+  // The lead flags are shifted (vpermt2b with VBMI), not read from memory as
+  // AVX2 reads them: there each 64-byte load would split across two cache
+  // lines. The BW body shares the choice.
   static constexpr bool leads_from_memory = false;
   // The check's constants are pinned in registers (see sse.hpp): 32 have
   // room for them, and unpinned, g++ builds three again for every group of
@@ -36,7 +35,7 @@ struct simd8 {
   // short_check); the other wrappers build a partial register from pieces.
   static constexpr bool short_masked = true;
   // Runs of ASCII are read by 32-byte registers (see sse.hpp): 64-byte loads
-  // streamed them from memory slower than AVX2 does.
+  // stream them from memory more slowly.
   struct ascii_reg {
     __m256i v;
     static constexpr std::size_t width = 32;

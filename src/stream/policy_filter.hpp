@@ -1,6 +1,6 @@
 // policy_filter.hpp - a policy over the streaming engine's handlers.
 //
-// The engine (stream.hpp) hands a handler the input in order: valid runs,
+// The engine (engine.hpp) hands a handler the input in order: valid runs,
 // which are well-formed, and errors. policy_filter sits between the engine
 // and the handler: it checks each valid run against the policy and splits it
 // at each denied character, which reaches the handler as an error of kind

@@ -157,7 +157,8 @@ class Batch(CliTest):
 
 
 class Attacks(Batch):
-    """The URL attacks of issue 37 and the hints over decoded bytes, exactly."""
+    """The required URL attacks (security/vectors/README.md) and the hints over
+    decoded bytes, exactly."""
 
     CASES = [
         # IIS, CVE-2000-0884: an overlong '/'.

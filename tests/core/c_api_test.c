@@ -14,50 +14,6 @@
 
 #include "c_check.h"
 
-/* ---- Sinks and callbacks ---------------------------------------------------- */
-
-struct buffer {
-  char data[256];
-  size_t len;
-};
-
-static bool append(void* ctx, const char* p, size_t n) {
-  struct buffer* b = (struct buffer*)ctx;
-  if (n > sizeof b->data - b->len) return false;
-  memcpy(b->data + b->len, p, n);
-  b->len += n;
-  return true;
-}
-
-static bool refuse(void* ctx, const char* p, size_t n) {
-  (void)ctx;
-  (void)p;
-  (void)n;
-  return false;
-}
-
-struct error_list {
-  utf8guard_result items[16];
-  size_t count;
-};
-
-static bool collect(void* ctx, utf8guard_result e) {
-  struct error_list* l = (struct error_list*)ctx;
-  if (l->count == sizeof l->items / sizeof l->items[0]) return false;
-  l->items[l->count++] = e;
-  return true;
-}
-
-static bool stop(void* ctx, utf8guard_result e) {
-  (void)e;
-  ++*(int*)ctx;
-  return false;
-}
-
-static int buffer_is(const struct buffer* b, const char* want, size_t len) {
-  return b->len == len && memcmp(b->data, want, len) == 0;
-}
-
 /* ---- Names, kernels, version: independent of the kernel --------------------- */
 
 static void test_names(void) {
@@ -172,7 +128,7 @@ static void test_sanitize(void) {
 
 static void test_sanitizer(void) {
   utf8guard_sanitizer s;
-  struct buffer b = {{0}, 0};
+  struct buffer b = {{0}, 0, 0};
   utf8guard_sanitizer_init(&s);
   CHECK(utf8guard_sanitizer_feed(&s, NULL, 0, append, &b) == UTF8GUARD_STATUS_OK);
   CHECK(utf8guard_sanitizer_feed(&s, "x\xF0\x9F", 3, append, &b) == UTF8GUARD_STATUS_OK);
@@ -191,8 +147,7 @@ static void test_sanitizer(void) {
 static void test_scanner(void) {
   utf8guard_error_scanner s;
   struct error_list l;
-  int calls = 0;
-  l.count = 0;
+  memset(&l, 0, sizeof l);
   utf8guard_error_scanner_init(&s);
   CHECK(utf8guard_error_scanner_feed(&s, NULL, 0, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(utf8guard_error_scanner_feed(&s, "\x80q\xED", 3, collect, &l) == UTF8GUARD_STATUS_OK);
@@ -208,8 +163,9 @@ static void test_scanner(void) {
 
   utf8guard_error_scanner_init(&s);
   CHECK(utf8guard_error_scanner_errors(&s) == 0);
-  CHECK(utf8guard_error_scanner_feed(&s, "\xFF\xFF", 2, stop, &calls) == UTF8GUARD_STATUS_SINK_FAILED);
-  CHECK(calls == 1);
+  l.calls = 0;
+  CHECK(utf8guard_error_scanner_feed(&s, "\xFF\xFF", 2, stop, &l) == UTF8GUARD_STATUS_SINK_FAILED);
+  CHECK(l.calls == 1);
 }
 
 /* ---- Code points (no kernel involved) ----------------------------------------- */
@@ -297,8 +253,8 @@ static void test_policy(void) {
   utf8guard_validator v;
   utf8guard_error_scanner sc;
   utf8guard_sanitizer sz;
-  struct error_list l = {{{UTF8GUARD_ERROR_NONE, 0, 0, UTF8GUARD_CATEGORY_NONE, 0}}, 0};
-  struct buffer b = {{0}, 0};
+  struct error_list l = {{{UTF8GUARD_ERROR_NONE, 0, 0, UTF8GUARD_CATEGORY_NONE, 0}}, 0, 0};
+  struct buffer b = {{0}, 0, 0};
   char out[64];
   size_t written = 0, replaced = 0;
 

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "chunks.hpp"
 #include "random_inputs.hpp"
 #include "reference.hpp"
 
@@ -159,18 +160,8 @@ inline rc::Gen<std::vector<std::size_t>> cuts(std::size_t n) {
                       });
 }
 
-// chunks_of cuts in at the ascending positions cuts: the chunks a stream is fed.
-inline std::vector<std::string_view> chunks_of(std::string_view in,
-                                               const std::vector<std::size_t>& cuts) {
-  std::vector<std::string_view> out;
-  std::size_t from = 0;
-  for (std::size_t i = 0; i <= cuts.size(); ++i) {
-    const std::size_t to = i < cuts.size() ? cuts[i] : in.size();
-    out.push_back(in.substr(from, to - from));
-    from = to;
-  }
-  return out;
-}
+// chunks_of cuts an input at the positions cuts() draws (chunks.hpp).
+using utf8guard::testing::chunks_of;
 
 }  // namespace utf8guard::testing::gen
 

@@ -22,12 +22,11 @@ void expect_everywhere(std::string_view in, std::string_view kind, std::size_t o
   EXPECT_EQ(failures, 0u);
 }
 
-// AFL++ on the roundtrip target (corpus file regress_simd_f4_b0_run16), while
-// the vector kernels were still uncommitted work: for F4, fourteen B0 and a
-// 90, the SSE, AVX2 and AVX-512 bodies answered unexpected_continuation at
-// byte 4 where scalar, the oracle and ICU say too_large at byte 0 (F4 B0 is
-// above U+10FFFF). Fixed before the kernels were committed; kept here so the
-// input stays checked at every alignment.
+// F4, fourteen B0 and a 90 (corpus file regress_simd_f4_b0_run16): too_large
+// at byte 0 (F4 B0 is above U+10FFFF), as scalar, the oracle and ICU say,
+// never unexpected_continuation at byte 4, which a vector body reports if it
+// judges the run of continuations before the lead that starts it. Checked at
+// every alignment, so the run crosses each register boundary.
 TEST(FuzzRegression, F4FollowedByARegisterOfContinuationsIsTooLargeAtItsLead) {
   // (Appended, not "\xF4" + ...: GCC 12 -Wrestrict misfires on a literal + std::string.)
   const std::string in = std::string("\xF4").append(14, '\xB0').append("\x90");

@@ -30,54 +30,6 @@ static int refused(utf8guard_result r, size_t position) {
 static const size_t kLengths[] = {1, 2, 3, 4, 15, 16, 64, 4096, SIZE_MAX / 3 + 1, SIZE_MAX};
 #define LENGTHS (sizeof kLengths / sizeof kLengths[0])
 
-/* ---- Sinks and callbacks: each records what it was given -------------------- */
-
-struct buffer {
-  char data[64];
-  size_t len;
-  int calls;
-};
-
-static bool append(void* ctx, const char* p, size_t n) {
-  struct buffer* b = (struct buffer*)ctx;
-  ++b->calls;
-  if (n > sizeof b->data - b->len) return false;
-  memcpy(b->data + b->len, p, n);
-  b->len += n;
-  return true;
-}
-
-static bool refuse(void* ctx, const char* p, size_t n) {
-  (void)p;
-  (void)n;
-  ++((struct buffer*)ctx)->calls;
-  return false;
-}
-
-static int buffer_is(const struct buffer* b, const char* want, size_t len) {
-  return b->len == len && memcmp(b->data, want, len) == 0;
-}
-
-struct error_list {
-  utf8guard_result items[8];
-  size_t count;
-  int calls;
-};
-
-static bool collect(void* ctx, utf8guard_result e) {
-  struct error_list* l = (struct error_list*)ctx;
-  ++l->calls;
-  if (l->count == sizeof l->items / sizeof l->items[0]) return false;
-  l->items[l->count++] = e;
-  return true;
-}
-
-static bool stop(void* ctx, utf8guard_result e) {
-  (void)e;
-  ++((struct error_list*)ctx)->calls;
-  return false;
-}
-
 /* ---- Numbering and names ------------------------------------------------------ */
 
 static void test_names(void) {

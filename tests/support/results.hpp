@@ -21,6 +21,20 @@
 #include "utf8guard/utf8guard.h"
 #include "utf8guard/utf8guard.hpp"
 
+namespace utf8guard::testing {
+
+// code_point_name spells a scalar value as Unicode does: "U+00E9", "U+1F600".
+inline std::string code_point_name(char32_t cp) {
+  static const char kDigits[] = "0123456789ABCDEF";
+  std::string digits;
+  for (unsigned v = static_cast<unsigned>(cp); v != 0 || digits.size() < 4; v >>= 4) {
+    digits.insert(digits.begin(), kDigits[v & 0xF]);
+  }
+  return "U+" + digits;
+}
+
+}  // namespace utf8guard::testing
+
 namespace utf8guard {
 
 // gtest prints results and kinds through these (found by ADL), so a failed
@@ -29,8 +43,7 @@ inline void PrintTo(error kind, std::ostream* os) { *os << to_string(kind); }
 inline void PrintTo(const result& r, std::ostream* os) {
   *os << to_string(r.kind) << '@' << r.offset << '+' << r.length;
   if (r.kind == error::disallowed) {
-    *os << '(' << to_string(r.category) << " U+" << std::hex << static_cast<unsigned>(r.code_point)
-        << std::dec << ')';
+    *os << '(' << to_string(r.category) << ' ' << testing::code_point_name(r.code_point) << ')';
   }
 }
 
@@ -135,34 +148,49 @@ inline result from_c(const utf8guard_result& r) {
           r.code_point};
 }
 
-// same says whether a library result is the oracle's, kind, offset and
-// length, comparing kinds through their names, never through a shared enum.
+// category_name is the oracle's category as the library names it: "none"
+// where the oracle leaves it empty (every kind but "disallowed").
+inline std::string_view category_name(const reference::error& e) {
+  return e.category.empty() ? std::string_view("none") : e.category;
+}
+
+// same says whether a library result is the oracle's: kind, offset, length,
+// category and code point, comparing kinds and categories through their
+// names, never through a shared enum.
 inline bool same(const result& r, const reference::error& e) {
-  return to_string(r.kind) == e.kind && r.offset == e.offset && r.length == e.length;
+  return to_string(r.kind) == e.kind && r.offset == e.offset && r.length == e.length &&
+         to_string(r.category) == category_name(e) && r.code_point == e.code_point;
 }
 inline bool same(const utf8guard_result& r, const reference::error& e) {
-  return utf8guard_error_name(r.kind) == e.kind && r.offset == e.offset && r.length == e.length;
+  return utf8guard_error_name(r.kind) == e.kind && r.offset == e.offset && r.length == e.length &&
+         utf8guard_category_name(r.category) == category_name(e) && r.code_point == e.code_point;
 }
 
 // describe renders a verdict as "kind@offset+length", "none" when there is
-// no error, for failure messages.
-inline std::string describe(std::string_view kind, std::size_t offset, std::size_t length) {
+// no error, and "disallowed@6+3 bidi U+202E" for a denied character, for
+// failure messages.
+inline std::string describe(std::string_view kind, std::size_t offset, std::size_t length,
+                            std::string_view category = "none", char32_t code_point = 0) {
   if (kind == "none") return "none";
   std::string out(kind);
   out += '@';
   out += std::to_string(offset);
   out += '+';
   out += std::to_string(length);
+  if (kind == kDisallowedName) {
+    out.append(" ").append(category).append(" ").append(code_point_name(code_point));
+  }
   return out;
 }
 inline std::string describe(const result& r) {
-  return describe(to_string(r.kind), r.offset, r.length);
+  return describe(to_string(r.kind), r.offset, r.length, to_string(r.category), r.code_point);
 }
 inline std::string describe(const utf8guard_result& r) {
-  return describe(utf8guard_error_name(r.kind), r.offset, r.length);
+  return describe(utf8guard_error_name(r.kind), r.offset, r.length,
+                  utf8guard_category_name(r.category), r.code_point);
 }
 inline std::string describe(const reference::error& e) {
-  return describe(e.kind, e.offset, e.length);
+  return describe(e.kind, e.offset, e.length, category_name(e), e.code_point);
 }
 
 }  // namespace utf8guard::testing
