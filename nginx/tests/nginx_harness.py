@@ -196,15 +196,22 @@ class Nginx:
         self.stop()
         raise RuntimeError("nginx did not listen within %d s" % self.start_timeout)
 
-    def stop(self, timeout=30):
-        """Graceful stop (SIGQUIT), then SIGKILL. Returns the exit status."""
+    def stop(self, timeout=30, graceful=None):
+        """Graceful stop (SIGQUIT); after `graceful` seconds (default: all of
+        timeout) a fast one (SIGTERM), which still exits normally; SIGKILL
+        after timeout. Returns the exit status."""
         if self.proc is None:
             return None
         if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGQUIT)
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
+            graceful = timeout if graceful is None else graceful
+            for sig, wait in ((signal.SIGQUIT, graceful), (signal.SIGTERM, timeout - graceful)):
+                self.proc.send_signal(sig)
+                try:
+                    self.proc.wait(max(wait, 0.1))
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+            if self.proc.poll() is None:
                 self.proc.kill()
                 self.proc.wait()
         self.stderr.close()
