@@ -22,8 +22,8 @@
 
 #include <utf8guard/utf8guard.hpp>
 
-#include "kernels/dispatch.hpp"
 #include "inputs.hpp"
+#include "kernels/dispatch.hpp"
 #include "stream/engine.hpp"
 
 namespace {

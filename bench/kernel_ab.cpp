@@ -25,14 +25,14 @@
 #include <string_view>
 #include <vector>
 
+#include "core/carry.hpp"
 #include "core/convert.hpp"
-#include "core/table37.hpp"
-#include "kernels/dispatch.hpp"
-#include "inputs.hpp"
 #include "core/short_input.hpp"
+#include "core/table37.hpp"
+#include "inputs.hpp"
+#include "kernels/dispatch.hpp"
 #include "simd/compact_table.hpp"
 #include "simd/target.hpp"
-#include "core/carry.hpp"
 
 // A base that still has the per-thread run counters calls
 // count_run<kKernelId>() in every scan: a no-op here, so that both sides

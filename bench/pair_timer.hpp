@@ -2,12 +2,11 @@
 // instrument of every pair_ benchmark (paired.cpp, short_bench.cpp).
 //
 // Why: on a shared machine a benchmark's repetitions spread widely, so a
-// ratio read off two medians measured seconds apart means little. bm_pair alternates the two calls in blocks of at least 50 us each
-// (so that reading the clock costs under 0.1 % of a block), flips which runs
-// first every round, and reports the median over rounds of
-// time(base) / time(op): the speed of op as a fraction of base's. A burst of
-// load lands in a round or two, which the median drops; a slow drift hits
-// both halves of a round alike.
+// ratio read off two medians measured seconds apart means little. bm_pair alternates the two calls
+// in blocks of at least 50 us each (so that reading the clock costs under 0.1 % of a block), flips
+// which runs first every round, and reports the median over rounds of time(base) / time(op): the
+// speed of op as a fraction of base's. A burst of load lands in a round or two, which the median
+// drops; a slow drift hits both halves of a round alike.
 #ifndef UTF8GUARD_BENCH_PAIR_TIMER_HPP
 #define UTF8GUARD_BENCH_PAIR_TIMER_HPP
 

@@ -35,7 +35,8 @@ static int check_target(const char* target, utf8guard_percent_result* why) {
   size_t len = strlen(target);
   *why = utf8guard_validate_percent_encoded(target, len, UTF8GUARD_PROFILE_URL);
   if (why->error.kind == UTF8GUARD_ERROR_NONE) return PASS;
-  utf8guard_describe_percent(target, len, 0, *why, UTF8GUARD_DESCRIBE_HINT, message, sizeof message);
+  utf8guard_describe_percent(target, len, 0, *why, UTF8GUARD_DESCRIBE_HINT, message,
+                             sizeof message);
   log_reject("target", message, target, len);
   return REJECT;
 }
@@ -68,10 +69,9 @@ int main(void) {
 
   int ok = a == REJECT && iis.error.kind == UTF8GUARD_ERROR_OVERLONG && iis.error.offset == 11 &&
            b == PASS && c == REJECT && nul.error.kind == UTF8GUARD_ERROR_DISALLOWED &&
-           nul.error.category == UTF8GUARD_CATEGORY_NUL && nul.error.offset == 25 &&
-           d == REJECT && user.kind == UTF8GUARD_ERROR_INVALID_BYTE && user.offset == 1 &&
-           e == REJECT && split.category == UTF8GUARD_CATEGORY_NEWLINE && split.offset == 2 &&
-           f == PASS;
+           nul.error.category == UTF8GUARD_CATEGORY_NUL && nul.error.offset == 25 && d == REJECT &&
+           user.kind == UTF8GUARD_ERROR_INVALID_BYTE && user.offset == 1 && e == REJECT &&
+           split.category == UTF8GUARD_CATEGORY_NEWLINE && split.offset == 2 && f == PASS;
   puts(ok ? "request_filter: ok" : "request_filter: FAILED");
   return ok ? 0 : 1;
 }

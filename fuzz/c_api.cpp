@@ -59,7 +59,8 @@ void check_streams(std::string_view input, const std::vector<std::string_view>& 
     sanitizer_ok = sanitizer_ok && utf8guard_sanitizer_feed(&s, c.data(), c.size(), append_sink,
                                                             &out) == UTF8GUARD_STATUS_OK;
   }
-  sanitizer_ok = sanitizer_ok && utf8guard_sanitizer_finish(&s, append_sink, &out) == UTF8GUARD_STATUS_OK;
+  sanitizer_ok =
+      sanitizer_ok && utf8guard_sanitizer_finish(&s, append_sink, &out) == UTF8GUARD_STATUS_OK;
 
   utf8guard_error_scanner sc;
   utf8guard_error_scanner_init(&sc);
@@ -67,10 +68,12 @@ void check_streams(std::string_view input, const std::vector<std::string_view>& 
   bool scanner_ok = true;
   for (const std::string_view c : chunks) {
     scanner_ok = scanner_ok && utf8guard_error_scanner_feed(&sc, c.data(), c.size(), collect_error,
-                                                      &errors) == UTF8GUARD_STATUS_OK;
+                                                            &errors) == UTF8GUARD_STATUS_OK;
   }
-  scanner_ok = scanner_ok && utf8guard_error_scanner_finish(&sc, collect_error, &errors) == UTF8GUARD_STATUS_OK;
-  bool errors_same = errors.size() == all.size() && utf8guard_error_scanner_errors(&sc) == all.size();
+  scanner_ok = scanner_ok &&
+               utf8guard_error_scanner_finish(&sc, collect_error, &errors) == UTF8GUARD_STATUS_OK;
+  bool errors_same =
+      errors.size() == all.size() && utf8guard_error_scanner_errors(&sc) == all.size();
   for (size_t k = 0; errors_same && k < errors.size(); ++k)
     errors_same = fuzz::same(errors[k], all[k]);
 
@@ -127,8 +130,8 @@ void check_codec(std::string_view input, const reference::error& first) {
   utf8guard_result err{};
   const utf8guard_status st =
       utf8guard_decode(input.data(), input.size(), cps.data(), cps.size(), &count, &err);
-  bool right = st == (first.ok() ? UTF8GUARD_STATUS_OK : UTF8GUARD_STATUS_ILL_FORMED) && fuzz::same(err, first) &&
-               count == expected.size();
+  bool right = st == (first.ok() ? UTF8GUARD_STATUS_OK : UTF8GUARD_STATUS_ILL_FORMED) &&
+               fuzz::same(err, first) && count == expected.size();
   for (size_t k = 0; right && k < count; ++k) right = cps[k] == expected[k];
 
   // Encoding what was decoded gives back the well-formed part of the input.
@@ -191,8 +194,8 @@ void check_encode_rejects(std::string_view input, const std::vector<std::uint16_
   const utf8guard_status st =
       utf8guard_encode(cps.data(), cps.size(), buf.data(), buf.size(), nullptr, &bad);
   const bool right =
-      one_right &&
-      (want_bad == SIZE_MAX ? st == UTF8GUARD_STATUS_OK : st == UTF8GUARD_STATUS_ILL_FORMED && bad == want_bad);
+      one_right && (want_bad == SIZE_MAX ? st == UTF8GUARD_STATUS_OK
+                                         : st == UTF8GUARD_STATUS_ILL_FORMED && bad == want_bad);
   if (!right) {
     fuzz::fail(kTarget, "utf8guard_encode/encode_one misjudged a scalar value", input,
                {{"status", utf8guard_status_name(st)},

@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "api/validate.hpp"  // private: detail::kernel_list
-#include "core/convert.hpp"  // private: detail::bytes
 #include "chunks.hpp"
+#include "core/convert.hpp"  // private: detail::bytes
 #include "hex.hpp"
 #include "icu.hpp"
 #include "kernel_choice.hpp"

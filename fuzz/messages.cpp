@@ -32,8 +32,8 @@ std::pair<std::string_view, std::size_t> window(std::string_view copy, std::size
 }
 
 template <class Result, class Error>
-void check_described(std::string_view input, std::string_view copy, const Result& r,
-                     const Error& e, std::size_t behind, std::size_t ahead) {
+void check_described(std::string_view input, std::string_view copy, const Result& r, const Error& e,
+                     std::size_t behind, std::size_t ahead) {
   for (bool hints : {false, true}) {
     const std::string want = reference::message(input, e, hints);
     const unsigned flags = hints ? utf8guard::describe_hint : 0;
@@ -77,8 +77,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const fuzz::forced_kernel use(kernel);
     for (std::size_t max = 0; max <= n + 1; max += (max < 64 || max + 8 >= n) ? 1 : stride) {
       for (bool keep : {false, true}) {
-        const auto mode =
-            keep ? utf8guard::truncate_mode::keep_ill_formed : utf8guard::truncate_mode::well_formed;
+        const auto mode = keep ? utf8guard::truncate_mode::keep_ill_formed
+                               : utf8guard::truncate_mode::well_formed;
         const std::size_t got = utf8guard::truncate(copy.view, max, mode).size();
         const std::size_t want = reference::truncate(input, max, keep);
         if (got != want) {

@@ -4,8 +4,8 @@
 // buffer and holds printable ASCII only (a log line never carries a client's
 // raw bytes); the Content-Type, directive and header-name readers take any
 // bytes.
-#include "fuzz_common.hpp"
 #include "request_check.h"
+#include "fuzz_common.hpp"
 
 namespace {
 
@@ -52,7 +52,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (ready != (found ? 1 : 0) || (found && std::strcmp(got.text, whole.text) != 0)) {
     fuzz::fail(kTarget, "the streamed body's finding differs from the whole body's", input,
                {{"whole", found ? whole.text : "(none)"},
-                {"streamed", ready == 1 ? got.text : ready == 0 ? "(none)" : "(twice)"},
+                {"streamed", ready == 1   ? got.text
+                             : ready == 0 ? "(none)"
+                                          : "(twice)"},
                 {"chunks", std::to_string(splits.size() + 1)}});
   }
 

@@ -450,7 +450,8 @@ UTF8GUARD_EXPORT void utf8guard_error_scanner_init(utf8guard_error_scanner* s);
 
 /* utf8guard_error_scanner_init_policy resets |s| to the start of a new stream in
  * which each character |policy| denies is also reported, in input order. */
-UTF8GUARD_EXPORT void utf8guard_error_scanner_init_policy(utf8guard_error_scanner* s, utf8guard_policy policy);
+UTF8GUARD_EXPORT void utf8guard_error_scanner_init_policy(utf8guard_error_scanner* s,
+                                                          utf8guard_policy policy);
 
 /* utf8guard_error_scanner_feed scans the next chunk, calling |on_error| for each
  * error found (|ctx| is passed through and may be NULL). Returns
@@ -459,13 +460,13 @@ UTF8GUARD_EXPORT void utf8guard_error_scanner_init_policy(utf8guard_error_scanne
  * fails |s|. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
 utf8guard_error_scanner_feed(utf8guard_error_scanner* s, const char* data, size_t len,
-                       utf8guard_error_callback on_error, void* ctx);
+                             utf8guard_error_callback on_error, void* ctx);
 
 /* utf8guard_error_scanner_finish ends the stream, reporting an unfinished sequence.
  * Statuses as for utf8guard_error_scanner_feed; called again after UTF8GUARD_STATUS_OK, it
  * returns UTF8GUARD_STATUS_OK and reports nothing. */
-UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
-utf8guard_error_scanner_finish(utf8guard_error_scanner* s, utf8guard_error_callback on_error, void* ctx);
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_error_scanner_finish(
+    utf8guard_error_scanner* s, utf8guard_error_callback on_error, void* ctx);
 
 /* utf8guard_error_scanner_errors returns how many errors |s| has reported, or
  * SIZE_MAX for a NULL or uninitialised |s|. */
@@ -497,12 +498,12 @@ typedef struct utf8guard_percent_result {
  * is well-formed UTF-8 with no character |policy| denies. False for
  * (NULL, len > 0). */
 UTF8GUARD_EXPORT bool utf8guard_is_valid_percent_encoded(const char* data, size_t len,
-                                                 utf8guard_policy policy);
+                                                         utf8guard_policy policy);
 
 /* utf8guard_validate_percent_encoded returns the first error of data[0..len),
  * percent-decoded, as above; kind INVALID_ARGUMENT for (NULL, len > 0). */
-UTF8GUARD_EXPORT utf8guard_percent_result utf8guard_validate_percent_encoded(const char* data, size_t len,
-                                                                     utf8guard_policy policy);
+UTF8GUARD_EXPORT utf8guard_percent_result
+utf8guard_validate_percent_encoded(const char* data, size_t len, utf8guard_policy policy);
 
 /* utf8guard_percent_decode writes data[0..len) percent-decoded to
  * out[0..cap) and stores the number of bytes in |*written|; a bad escape's '%'
@@ -511,11 +512,8 @@ UTF8GUARD_EXPORT utf8guard_percent_result utf8guard_validate_percent_encoded(con
  * nothing meaningful, and stores the size needed in |*written|. Returns
  * UTF8GUARD_STATUS_INVALID_ARGUMENT for (NULL, len > 0), (NULL, cap > 0) or a
  * NULL |written|. */
-UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_percent_decode(const char* data,
-                                                                               size_t len,
-                                                                               char* out,
-                                                                               size_t cap,
-                                                                               size_t* written);
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
+utf8guard_percent_decode(const char* data, size_t len, char* out, size_t cap, size_t* written);
 
 /* utf8guard_describe_percent is utf8guard_describe for a result of
  * percent-encoded input: data[0..len) holds the encoded bytes from encoded
@@ -546,12 +544,12 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_hint utf8guard_explain_percent(
  * objects"; a stream set up by one init is refused by the other's functions.
  * The fields are private. */
 typedef struct utf8guard_percent_stream {
-  utf8guard_error_scanner priv_decoded;      /* the decoded bytes' scanner */
-  utf8guard_percent_result priv_error; /* first error, sticky (validator) */
-  size_t priv_position;                /* encoded bytes fed */
-  size_t priv_errors;                  /* errors reported (scanner) */
-  size_t priv_recent[3];               /* encoded offsets of the last decoded bytes */
-  size_t priv_double_offset;           /* the last %25, while its digits are awaited */
+  utf8guard_error_scanner priv_decoded; /* the decoded bytes' scanner */
+  utf8guard_percent_result priv_error;  /* first error, sticky (validator) */
+  size_t priv_position;                 /* encoded bytes fed */
+  size_t priv_errors;                   /* errors reported (scanner) */
+  size_t priv_recent[3];                /* encoded offsets of the last decoded bytes */
+  size_t priv_double_offset;            /* the last %25, while its digits are awaited */
   size_t priv_double_decoded;
   utf8guard_policy priv_policy;
   uint32_t priv_state;

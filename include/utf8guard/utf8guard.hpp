@@ -446,9 +446,8 @@ struct percent_result : result {
 // describe and explain for a percent_result: bytes holds the encoded input
 // from encoded offset base on, and the library decodes what it shows and
 // what the hint reads (utf8guard_describe_percent).
-[[nodiscard]] UTF8GUARD_EXPORT std::string describe(std::string_view bytes,
-                                                    const percent_result& r, unsigned flags = 0,
-                                                    std::size_t base = 0);
+[[nodiscard]] UTF8GUARD_EXPORT std::string describe(std::string_view bytes, const percent_result& r,
+                                                    unsigned flags = 0, std::size_t base = 0);
 UTF8GUARD_EXPORT std::size_t describe(std::string_view bytes, const percent_result& r, char* out,
                                       std::size_t cap, unsigned flags = 0,
                                       std::size_t base = 0) noexcept;

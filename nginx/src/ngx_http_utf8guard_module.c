@@ -43,9 +43,11 @@ static char* ngx_http_utf8guard_status(ngx_conf_t* cf, ngx_command_t* cmd, void*
 static char* ngx_http_utf8guard_mode(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
 
 #define NGX_HTTP_UTF8GUARD_CONF (NGX_HTTP_MAIN_CONF | NGX_HTTP_SRV_CONF | NGX_HTTP_LOC_CONF)
-#define NGX_HTTP_UTF8GUARD_RULE(slot, name)                                           \
-  {ngx_string(name), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_TAKE1, ngx_http_utf8guard_rule, \
-   NGX_HTTP_LOC_CONF_OFFSET, slot, NULL}
+#define NGX_HTTP_UTF8GUARD_RULE(slot, name)                                              \
+  {                                                                                      \
+    ngx_string(name), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_TAKE1, ngx_http_utf8guard_rule, \
+        NGX_HTTP_LOC_CONF_OFFSET, slot, NULL                                             \
+  }
 
 static ngx_command_t ngx_http_utf8guard_commands[] = {
     {ngx_string("utf8guard"), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_FLAG, ngx_conf_set_flag_slot,
@@ -63,10 +65,12 @@ static ngx_command_t ngx_http_utf8guard_commands[] = {
     ngx_null_command};
 
 static ngx_http_module_t ngx_http_utf8guard_module_ctx = {
-    ngx_http_utf8guard_add_variables,  /* preconfiguration */
-    ngx_http_utf8guard_init,           /* postconfiguration */
-    NULL, NULL,                        /* main conf */
-    NULL, NULL,                        /* server conf */
+    ngx_http_utf8guard_add_variables, /* preconfiguration */
+    ngx_http_utf8guard_init,          /* postconfiguration */
+    NULL,
+    NULL, /* main conf */
+    NULL,
+    NULL,                               /* server conf */
     ngx_http_utf8guard_create_loc_conf, /* location conf */
     ngx_http_utf8guard_merge_loc_conf};
 
@@ -74,7 +78,13 @@ ngx_module_t ngx_http_utf8guard_module = {NGX_MODULE_V1,
                                           &ngx_http_utf8guard_module_ctx,
                                           ngx_http_utf8guard_commands,
                                           NGX_HTTP_MODULE,
-                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                          NULL,
+                                          NULL,
+                                          NULL,
+                                          NULL,
+                                          NULL,
+                                          NULL,
+                                          NULL,
                                           NGX_MODULE_V1_PADDING};
 
 static ngx_http_request_body_filter_pt ngx_http_next_request_body_filter;
@@ -210,9 +220,9 @@ static ngx_int_t ngx_http_utf8guard_report(ngx_http_request_t* r,
 
 /* ---- The request target and the headers ---- */
 
-static ngx_int_t ngx_http_utf8guard_check(ngx_http_request_t* r,
-                                          ngx_http_utf8guard_loc_conf_t* lcf, ug_slot slot,
-                                          const char* label, const u_char* data, size_t len) {
+static ngx_int_t ngx_http_utf8guard_check(ngx_http_request_t* r, ngx_http_utf8guard_loc_conf_t* lcf,
+                                          ug_slot slot, const char* label, const u_char* data,
+                                          size_t len) {
   ug_finding finding;
   if (!ug_check_part(&lcf->rules[slot], label, (const char*)data, len, &finding))
     return NGX_DECLINED;
@@ -226,8 +236,7 @@ static ngx_int_t ngx_http_utf8guard_handler(ngx_http_request_t* r) {
   if (!lcf->enable) return NGX_DECLINED;
 
   ngx_str_t path = r->unparsed_uri;
-  if (r->args_start != NULL && r->args_start > path.data &&
-      r->args_start <= path.data + path.len)
+  if (r->args_start != NULL && r->args_start > path.data && r->args_start <= path.data + path.len)
     path.len = (size_t)(r->args_start - 1 - path.data);
   ngx_int_t rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "path", path.data, path.len);
   if (rc != NGX_DECLINED) return rc;
@@ -266,8 +275,8 @@ static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain
   if (!ctx->body_seen) {
     ctx->body_seen = 1;
     ngx_table_elt_t* type = r->headers_in.content_type;
-    ug_slot slot = type ? ug_body_slot((const char*)type->value.data, type->value.len)
-                        : ug_body_slot(NULL, 0);
+    ug_slot slot =
+        type ? ug_body_slot((const char*)type->value.data, type->value.len) : ug_body_slot(NULL, 0);
     if (lcf->rules[slot].on) {
       ctx->body = ngx_palloc(r->pool, sizeof(ug_stream));
       if (ctx->body == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
@@ -281,8 +290,8 @@ static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain
       ug_finding finding;
       ngx_flag_t ready = 0;
       if (ngx_buf_in_memory(b) && b->last > b->pos)
-        ready = ug_stream_feed(ctx->body, (const char*)b->pos, (size_t)(b->last - b->pos),
-                               &finding);
+        ready =
+            ug_stream_feed(ctx->body, (const char*)b->pos, (size_t)(b->last - b->pos), &finding);
       if (!ready && b->last_buf) ready = ug_stream_finish(ctx->body, &finding);
       if (ready) {
         ngx_int_t rc = ngx_http_utf8guard_report(r, lcf, &finding);

@@ -9,8 +9,8 @@ static const char* const directives[UG_SLOT_COUNT] = {
     "utf8guard_body_json", "utf8guard_body_text", "utf8guard_body_other"};
 
 /* The defaults, in utf8guard_policy_parse's words. */
-static const char* const default_policies[UG_SLOT_COUNT] = {
-    "url", "field", "url,-newline", "json", "strict", NULL};
+static const char* const default_policies[UG_SLOT_COUNT] = {"url",  "field",  "url,-newline",
+                                                            "json", "strict", NULL};
 
 static bool slot_is_percent(ug_slot slot) {
   return slot == UG_SLOT_TARGET || slot == UG_SLOT_BODY_FORM;
@@ -29,8 +29,8 @@ ug_rule ug_rule_default(ug_slot slot) {
   return rule;
 }
 
-bool ug_rule_parse(ug_slot slot, const char* text, size_t len, ug_rule* rule,
-                   size_t* error_offset, size_t* error_length) {
+bool ug_rule_parse(ug_slot slot, const char* text, size_t len, ug_rule* rule, size_t* error_offset,
+                   size_t* error_length) {
   if ((unsigned)slot >= UG_SLOT_COUNT || rule == NULL || (text == NULL && len > 0)) {
     if (error_offset) *error_offset = 0;
     if (error_length) *error_length = 0;
@@ -156,7 +156,8 @@ size_t ug_header_label(const char* name, size_t len, char* out, size_t cap) {
 static void describe(ug_finding* finding, const char* label, bool percent, const char* data,
                      size_t len, size_t base, utf8guard_percent_result r) {
   size_t n = strlen(label);
-  if (n > UG_FINDING_MAX - UTF8GUARD_DESCRIBE_MAX - 3) n = UG_FINDING_MAX - UTF8GUARD_DESCRIBE_MAX - 3;
+  if (n > UG_FINDING_MAX - UTF8GUARD_DESCRIBE_MAX - 3)
+    n = UG_FINDING_MAX - UTF8GUARD_DESCRIBE_MAX - 3;
   memcpy(finding->text, label, n);
   finding->text[n++] = ':';
   finding->text[n++] = ' ';
@@ -218,8 +219,8 @@ static bool window_full(const ug_stream* s) {
 }
 
 static bool hand_out(ug_stream* s, ug_finding* finding) {
-  describe(finding, "body", s->rule.percent, (const char*)s->window, s->window_len,
-           s->window_base, s->found);
+  describe(finding, "body", s->rule.percent, (const char*)s->window, s->window_len, s->window_base,
+           s->found);
   s->state = UG_STREAM_FOUND;
   return true;
 }
@@ -241,8 +242,7 @@ static void history_add(ug_stream* s, const unsigned char* data, size_t len) {
 
 /* A finding is known: its window starts UG_STREAM_BEHIND bytes before it
  * (or at byte 0) and takes what the history and this chunk hold. */
-static void found(ug_stream* s, utf8guard_percent_result r, const unsigned char* data,
-                  size_t len) {
+static void found(ug_stream* s, utf8guard_percent_result r, const unsigned char* data, size_t len) {
   s->found = r;
   s->state = UG_STREAM_PENDING;
   size_t offset = r.error.offset;
@@ -268,8 +268,10 @@ bool ug_stream_feed(ug_stream* s, const char* data, size_t len, ug_finding* find
     r = utf8guard_percent_validator_feed(&s->check.percent, data, len);
   else
     r.error = utf8guard_validator_feed(&s->check.raw, data, len);
-  if (r.error.kind != UTF8GUARD_ERROR_NONE) found(s, r, bytes, len);
-  else history_add(s, bytes, len);
+  if (r.error.kind != UTF8GUARD_ERROR_NONE)
+    found(s, r, bytes, len);
+  else
+    history_add(s, bytes, len);
   s->fed += len;
   return s->state == UG_STREAM_PENDING && window_full(s) && hand_out(s, finding);
 }

@@ -54,8 +54,8 @@ ug_rule ug_rule_default(ug_slot slot);
  * utf8guard_policy_parse's words ("field,-newline", "strict", "nul,bidi").
  * On success it stores the rule and returns true; otherwise it stores where
  * the first bad item lies in text[0..len) and returns false. */
-bool ug_rule_parse(ug_slot slot, const char* text, size_t len, ug_rule* rule,
-                   size_t* error_offset, size_t* error_length);
+bool ug_rule_parse(ug_slot slot, const char* text, size_t len, ug_rule* rule, size_t* error_offset,
+                   size_t* error_length);
 
 /* ug_body_slot returns the slot of a body whose Content-Type header is
  * type[0..len) (NULL or empty: none). The media type is matched without case
@@ -102,12 +102,12 @@ typedef struct ug_stream {
     utf8guard_validator raw;
     utf8guard_percent_stream percent;
   } check;
-  size_t fed;                              /* bytes fed so far */
+  size_t fed;                                  /* bytes fed so far */
   unsigned char history[2 * UG_STREAM_BEHIND]; /* the last bytes fed */
   size_t history_len;
-  utf8guard_percent_result found;          /* the first finding (raw: .error) */
+  utf8guard_percent_result found;                           /* the first finding (raw: .error) */
   unsigned char window[UG_STREAM_BEHIND + UG_STREAM_AHEAD]; /* bytes around it */
-  size_t window_base;                      /* absolute offset of window[0] */
+  size_t window_base;                                       /* absolute offset of window[0] */
   size_t window_len;
   ug_stream_state state;
 } ug_stream;

@@ -12,12 +12,12 @@
 
 static int failures;
 
-#define CHECK(cond)                                                  \
-  do {                                                               \
-    if (!(cond)) {                                                   \
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
       fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                    \
-    }                                                                \
+      failures++;                                                              \
+    }                                                                          \
   } while (0)
 
 static void check_text(const char* got, const char* want, int line) {
@@ -34,7 +34,8 @@ static void test_defaults(void) {
   r = ug_rule_default(UG_SLOT_HEADERS);
   CHECK(r.on && !r.percent && r.policy == UTF8GUARD_PROFILE_FIELD);
   r = ug_rule_default(UG_SLOT_BODY_FORM);
-  CHECK(r.on && r.percent && r.policy == (UTF8GUARD_PROFILE_URL & ~(utf8guard_policy)UTF8GUARD_CATEGORY_NEWLINE));
+  CHECK(r.on && r.percent &&
+        r.policy == (UTF8GUARD_PROFILE_URL & ~(utf8guard_policy)UTF8GUARD_CATEGORY_NEWLINE));
   r = ug_rule_default(UG_SLOT_BODY_JSON);
   CHECK(r.on && !r.percent && r.policy == UTF8GUARD_PROFILE_JSON);
   r = ug_rule_default(UG_SLOT_BODY_TEXT);
@@ -121,7 +122,10 @@ static void test_findings(void) {
   CHECK(ug_check_part(&strict, "body", "..\xc0\xaf..", 6, &f));
   CHECK_TEXT(f.text, "body: overlong at byte 2 (C0 AF 2E 2E) [overlong_form U+002F]");
   CHECK(f.len == strlen(f.text));
-  CHECK(ug_check_part(&strict, "header Cookie", "a\xed\xa0\xbd\xed\xb8\x80" "b", 8, &f));
+  CHECK(ug_check_part(&strict, "header Cookie",
+                      "a\xed\xa0\xbd\xed\xb8\x80"
+                      "b",
+                      8, &f));
   CHECK_TEXT(f.text, "header Cookie: surrogate at byte 1 (ED A0 BD ED) [cesu8_pair U+1F600]");
   CHECK(ug_check_part(&field, "header X", "abc\xe2\x80\xae x", 8, &f));
   CHECK_TEXT(f.text, "header X: disallowed bidi U+202E at byte 3 (E2 80 AE 20)");
@@ -147,14 +151,44 @@ static uint64_t rng(void) {
   return rng_state;
 }
 
-static const char* const pieces[] = {
-    "a", "text ", "\n", "\r\n", "\t", "\x00", "\x1b", "\xc2\x85", "\xc2\xa0", "\xe2\x80\xae",
-    "\xe2\x80\xa8", "\xef\xbb\xbf", "\xef\xbf\xbe", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf",
-    "\xc0\xaf", "\xed\xa0\xbd\xed\xb8\x80", "\xf4\x90\x80\x80", "\xe9", "\x80", "\xe2\x80",
-    "%", "%4", "%4G", "%25", "%2541", "%C0%AF", "%E2%80%AE", "%e2%80", "%F0%9F%98%80", "%0A",
-    "+", "=", "&", "%C3%A9", "\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d"};
-static const size_t piece_len[] = {1, 5, 1, 2, 1, 1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 2, 6, 4, 1, 1,
-                                   2, 1, 2, 3, 3, 5, 6, 9, 6, 12, 3, 1, 1, 1, 6, 8};
+static const char* const pieces[] = {"a",
+                                     "text ",
+                                     "\n",
+                                     "\r\n",
+                                     "\t",
+                                     "\x00",
+                                     "\x1b",
+                                     "\xc2\x85",
+                                     "\xc2\xa0",
+                                     "\xe2\x80\xae",
+                                     "\xe2\x80\xa8",
+                                     "\xef\xbb\xbf",
+                                     "\xef\xbf\xbe",
+                                     "\xf0\x9f\x98\x80",
+                                     "\xf4\x8f\xbf\xbf",
+                                     "\xc0\xaf",
+                                     "\xed\xa0\xbd\xed\xb8\x80",
+                                     "\xf4\x90\x80\x80",
+                                     "\xe9",
+                                     "\x80",
+                                     "\xe2\x80",
+                                     "%",
+                                     "%4",
+                                     "%4G",
+                                     "%25",
+                                     "%2541",
+                                     "%C0%AF",
+                                     "%E2%80%AE",
+                                     "%e2%80",
+                                     "%F0%9F%98%80",
+                                     "%0A",
+                                     "+",
+                                     "=",
+                                     "&",
+                                     "%C3%A9",
+                                     "\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d"};
+static const size_t piece_len[] = {1, 5, 1, 2, 1, 1, 1, 2, 2, 3, 3, 3,  3, 4, 4, 2, 6, 4,
+                                   1, 1, 2, 1, 2, 3, 3, 5, 6, 9, 6, 12, 3, 1, 1, 1, 6, 8};
 
 static size_t random_input(char* out, size_t cap, size_t clean_prefix) {
   size_t n = 0;
@@ -202,16 +236,19 @@ static void check_stream(const ug_rule* rule, const char* data, size_t len, cons
   int ready = streamed(rule, data, len, cuts, ncuts, &got);
   streams_with_findings += found;
   if (ready != found || (found && strcmp(got.text, want.text) != 0)) {
-    fprintf(stderr, "stream of %zu bytes in %zu chunks (percent %d): got %d \"%s\", want %d \"%s\"\n",
-            len, ncuts + 1, (int)rule->percent, ready, ready == 1 ? got.text : "", found,
+    fprintf(stderr,
+            "stream of %zu bytes in %zu chunks (percent %d): got %d \"%s\", want %d \"%s\"\n", len,
+            ncuts + 1, (int)rule->percent, ready, ready == 1 ? got.text : "", found,
             found ? want.text : "");
     failures++;
   }
 }
 
 static void test_streams(void) {
-  ug_rule rules[4] = {ug_rule_default(UG_SLOT_BODY_FORM), ug_rule_default(UG_SLOT_BODY_JSON),
-                      ug_rule_default(UG_SLOT_HEADERS), {true, false, 0}};
+  ug_rule rules[4] = {ug_rule_default(UG_SLOT_BODY_FORM),
+                      ug_rule_default(UG_SLOT_BODY_JSON),
+                      ug_rule_default(UG_SLOT_HEADERS),
+                      {true, false, 0}};
   size_t cuts[200];
   char data[200];
   for (int round = 0; round < 3000; round++) {

@@ -94,8 +94,9 @@ static int policy_spec(PyObject* spec, utf8guard_policy* policy) {
   PyObject* profiles = item != NULL ? known_names(1) : NULL;
   PyObject* categories = profiles != NULL ? known_names(0) : NULL;
   if (categories != NULL) {
-    PyErr_Format(PyExc_ValueError, "policy %R: no such name: %R at %zu (profiles: %U; categories: %U)",
-                 spec, item, at, profiles, categories);
+    PyErr_Format(PyExc_ValueError,
+                 "policy %R: no such name: %R at %zu (profiles: %U; categories: %U)", spec, item,
+                 at, profiles, categories);
   }
   Py_XDECREF(item);
   Py_XDECREF(profiles);
@@ -121,7 +122,8 @@ int ug_policy_from(PyObject* profile, PyObject* deny, PyObject* spec, utf8guard_
     } else if (PyUnicode_Check(spec)) {
       if (policy_spec(spec, policy) < 0) return -1;
     } else {
-      PyErr_Format(PyExc_TypeError, "policy: a str such as \"field,-newline\" or an int, not '%.100s'",
+      PyErr_Format(PyExc_TypeError,
+                   "policy: a str such as \"field,-newline\" or an int, not '%.100s'",
                    Py_TYPE(spec)->tp_name);
       return -1;
     }
@@ -225,7 +227,8 @@ PyObject* ug_result_object(const char* data, size_t len, size_t base, utf8guard_
   utf8guard_hint h = {UTF8GUARD_HINT_NONE, 0, false};
   size_t n;
   if (percent != NULL) {
-    if (r.kind != UTF8GUARD_ERROR_DISALLOWED) h = utf8guard_explain_percent(data, len, base, *percent);
+    if (r.kind != UTF8GUARD_ERROR_DISALLOWED)
+      h = utf8guard_explain_percent(data, len, base, *percent);
     n = utf8guard_describe_percent(data, len, base, *percent, UTF8GUARD_DESCRIBE_HINT, text,
                                    sizeof text);
   } else {
@@ -255,9 +258,10 @@ PyObject* ug_result_object(const char* data, size_t len, size_t base, utf8guard_
   }
   PyObject* out = NULL;
   if (category != NULL && code_point != NULL && decoded_offset != NULL && decoded_length != NULL) {
-    out = PyObject_CallFunction(ug_registered.result_type, "snnOOOs#OO", utf8guard_error_name(r.kind),
-                                (Py_ssize_t)r.offset, (Py_ssize_t)r.length, category, code_point,
-                                hint, text, (Py_ssize_t)n, decoded_offset, decoded_length);
+    out =
+        PyObject_CallFunction(ug_registered.result_type, "snnOOOs#OO", utf8guard_error_name(r.kind),
+                              (Py_ssize_t)r.offset, (Py_ssize_t)r.length, category, code_point,
+                              hint, text, (Py_ssize_t)n, decoded_offset, decoded_length);
   }
   Py_XDECREF(category);
   Py_XDECREF(code_point);

@@ -15,14 +15,14 @@
 
 /* UG_CALL runs |statement| (a call into the library over |len| input bytes),
  * with the GIL released when |len| reaches UG_NOGIL_MIN. */
-#define UG_CALL(len, statement)          \
-  do {                                   \
-    if ((len) >= UG_NOGIL_MIN) {         \
-      Py_BEGIN_ALLOW_THREADS statement;  \
-      Py_END_ALLOW_THREADS               \
-    } else {                             \
-      statement;                         \
-    }                                    \
+#define UG_CALL(len, statement)         \
+  do {                                  \
+    if ((len) >= UG_NOGIL_MIN) {        \
+      Py_BEGIN_ALLOW_THREADS statement; \
+      Py_END_ALLOW_THREADS              \
+    } else {                            \
+      statement;                        \
+    }                                   \
   } while (0)
 
 /* An input as (pointer, length); |view.obj| is set when a buffer is held. */
@@ -55,11 +55,11 @@ int ug_kwargs(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, const 
 
 /* The Python classes of utf8guard/_types.py, registered at import. */
 typedef struct {
-  PyObject* result_type;   /* Result */
-  PyObject* hint_type;     /* Hint */
-  PyObject* decode_error;  /* DecodeError */
-  PyObject* stream_error;  /* StreamError */
-  PyObject* clean;         /* the Result of a clean input */
+  PyObject* result_type;  /* Result */
+  PyObject* hint_type;    /* Hint */
+  PyObject* decode_error; /* DecodeError */
+  PyObject* stream_error; /* StreamError */
+  PyObject* clean;        /* the Result of a clean input */
 } ug_types;
 extern ug_types ug_registered;
 

@@ -260,33 +260,39 @@ static PyObject* active_kernel(PyObject* self, PyObject* unused) {
   return PyUnicode_FromString(utf8guard_active_kernel());
 }
 
-#define POLICY_DOC                                                                   \
-  "\n\ndata is any bytes-like object, read in place. profile names a profile\n"      \
-  "(PROFILES), deny adds categories (CATEGORIES: a name, 'bidi,nul' or a list),\n"  \
+#define POLICY_DOC                                                                 \
+  "\n\ndata is any bytes-like object, read in place. profile names a profile\n"    \
+  "(PROFILES), deny adds categories (CATEGORIES: a name, 'bidi,nul' or a list),\n" \
   "and policy replaces both with a spec such as 'url,-newline'."
 
-#define FASTKW(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS, doc}
-#define FAST(name, doc) {#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc}
+#define FASTKW(name, doc) \
+  { #name, (PyCFunction)(void (*)(void))name, METH_FASTCALL | METH_KEYWORDS, doc }
+#define FAST(name, doc) \
+  { #name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc }
 
 static PyMethodDef methods[] = {
-    FASTKW(is_valid, "is_valid(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
-                     "Whether data is well-formed UTF-8 with no character the policy denies:\n"
-                     "True exactly when data.decode('utf-8') succeeds, without a policy." POLICY_DOC),
-    FASTKW(validate, "validate(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
-                     "The first finding in data: a Result that is true when there is none, else\n"
-                     "carries kind, offset, length (those of UnicodeDecodeError), category,\n"
-                     "code_point, hint and message, e.g.\n"
-                     "  validate(b'a\\xc0\\xaf').message == 'overlong at byte 1 (C0 AF) [overlong_form U+002F]'"
-                     POLICY_DOC),
-    FASTKW(sanitize, "sanitize(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
-                     "data as bytes with each ill-formed subpart (and each character the policy\n"
-                     "denies) replaced by U+FFFD: without a policy, exactly\n"
-                     "data.decode('utf-8', 'replace').encode(). Clean bytes are returned as they are."
-                     POLICY_DOC),
-    FASTKW(decode, "decode(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
-                   "data as str, after strict validation (and the policy) in the same call.\n"
-                   "Raises DecodeError, a UnicodeDecodeError whose start and end are Python's\n"
-                   "own and whose result is validate()'s Result." POLICY_DOC),
+    FASTKW(is_valid,
+           "is_valid(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
+           "Whether data is well-formed UTF-8 with no character the policy denies:\n"
+           "True exactly when data.decode('utf-8') succeeds, without a policy." POLICY_DOC),
+    FASTKW(validate,
+           "validate(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
+           "The first finding in data: a Result that is true when there is none, else\n"
+           "carries kind, offset, length (those of UnicodeDecodeError), category,\n"
+           "code_point, hint and message, e.g.\n"
+           "  validate(b'a\\xc0\\xaf').message == 'overlong at byte 1 (C0 AF) [overlong_form "
+           "U+002F]'" POLICY_DOC),
+    FASTKW(sanitize,
+           "sanitize(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
+           "data as bytes with each ill-formed subpart (and each character the policy\n"
+           "denies) replaced by U+FFFD: without a policy, exactly\n"
+           "data.decode('utf-8', 'replace').encode(). Clean bytes are returned as they "
+           "are." POLICY_DOC),
+    FASTKW(decode,
+           "decode(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
+           "data as str, after strict validation (and the policy) in the same call.\n"
+           "Raises DecodeError, a UnicodeDecodeError whose start and end are Python's\n"
+           "own and whose result is validate()'s Result." POLICY_DOC),
     FASTKW(is_valid_percent,
            "is_valid_percent(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
            "Whether data, percent-decoded (%XX is the byte XX, '+' stays '+'), is\n"
@@ -297,15 +303,18 @@ static PyMethodDef methods[] = {
            "length count encoded bytes (decoded_offset and decoded_length place it in\n"
            "the decoded bytes). The url profile also denies bad_escape and\n"
            "double_encoding." POLICY_DOC),
-    FAST(percent_decode, "percent_decode(data, /)\n--\n\n"
-                         "data as bytes with each %XX replaced by the byte XX; a '%' without two hex\n"
-                         "digits stays as it is."),
-    FAST(explain, "explain(data, offset, /)\n--\n\n"
-                  "The Hint (name, value) for the ill-formed subpart at offset: what probably\n"
-                  "wrote it (cesu8_pair, overlong_form, windows1252, ...) and the value it meant;\n"
-                  "None when no rule matches."),
-    FASTKW(policy_bits, "policy_bits(*, profile=None, deny=None, policy=None)\n--\n\n"
-                        "The policy as the C API's bit set."),
+    FAST(percent_decode,
+         "percent_decode(data, /)\n--\n\n"
+         "data as bytes with each %XX replaced by the byte XX; a '%' without two hex\n"
+         "digits stays as it is."),
+    FAST(explain,
+         "explain(data, offset, /)\n--\n\n"
+         "The Hint (name, value) for the ill-formed subpart at offset: what probably\n"
+         "wrote it (cesu8_pair, overlong_form, windows1252, ...) and the value it meant;\n"
+         "None when no rule matches."),
+    FASTKW(policy_bits,
+           "policy_bits(*, profile=None, deny=None, policy=None)\n--\n\n"
+           "The policy as the C API's bit set."),
     FAST(register_types, "Register the Python types (internal)."),
     {"active_kernel", active_kernel, METH_NOARGS,
      "active_kernel()\n--\n\nThe name of the kernel validation uses."},
@@ -341,9 +350,15 @@ static int add_names(PyObject* m) {
   return PyModule_AddStringConstant(m, "LIBRARY_VERSION", utf8guard_version());
 }
 
-static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "utf8guard._utf8guard",
-    "The C core of utf8guard; use the utf8guard package.", -1, methods, NULL, NULL, NULL, NULL};
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT,
+                                        "utf8guard._utf8guard",
+                                        "The C core of utf8guard; use the utf8guard package.",
+                                        -1,
+                                        methods,
+                                        NULL,
+                                        NULL,
+                                        NULL,
+                                        NULL};
 
 PyMODINIT_FUNC PyInit__utf8guard(void) {
   if (PyType_Ready(&ug_validator_type) < 0) return NULL;

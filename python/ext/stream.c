@@ -15,17 +15,16 @@ _Static_assert(TAIL >= 3 * 4 + 2 + UTF8GUARD_DESCRIBE_PERCENT_BEHIND, "the tail 
 enum { OPEN = 0, FINISHED = 1, CLOSED = 2 };
 
 typedef struct {
-  PyObject_HEAD
-  utf8guard_validator plain;
+  PyObject_HEAD utf8guard_validator plain;
   utf8guard_percent_stream percent_stream;
   utf8guard_policy policy;
   int percent;
   int state;
-  int busy;          /* a feed() runs with the GIL released */
-  size_t position;   /* bytes fed */
+  int busy;        /* a feed() runs with the GIL released */
+  size_t position; /* bytes fed */
   size_t tail_len;
   unsigned char tail[TAIL];
-  PyObject* result;  /* the first finding, once there is one; finish()'s result */
+  PyObject* result; /* the first finding, once there is one; finish()'s result */
 } validator_object;
 
 static void start(validator_object* self) {
@@ -79,8 +78,8 @@ static int usable(validator_object* self, const char* method) {
 
 /* window: the kept tail, then chunk[0..upto): bytes from absolute offset
  * self->position - self->tail_len. Returns a PyMem buffer or NULL. */
-static char* window(const validator_object* self, const char* chunk, size_t chunk_len,
-                    size_t upto, size_t* len) {
+static char* window(const validator_object* self, const char* chunk, size_t chunk_len, size_t upto,
+                    size_t* len) {
   if (upto > chunk_len) upto = chunk_len;
   char* w = PyMem_Malloc(self->tail_len + upto + 1);
   if (w == NULL) return NULL;
@@ -177,8 +176,9 @@ static PyObject* validator_finish(validator_object* self, PyObject* unused) {
   PyObject* out;
   if (self->percent) {
     utf8guard_percent_result pr = utf8guard_percent_validator_finish(&self->percent_stream);
-    out = pr.error.kind == UTF8GUARD_ERROR_NONE ? (Py_INCREF(ug_registered.clean), ug_registered.clean)
-                                                : finding(self, NULL, 0, pr.error, &pr);
+    out = pr.error.kind == UTF8GUARD_ERROR_NONE
+              ? (Py_INCREF(ug_registered.clean), ug_registered.clean)
+              : finding(self, NULL, 0, pr.error, &pr);
   } else {
     utf8guard_result r = utf8guard_validator_finish(&self->plain);
     out = r.kind == UTF8GUARD_ERROR_NONE ? (Py_INCREF(ug_registered.clean), ug_registered.clean)
@@ -264,7 +264,8 @@ static PyMethodDef validator_methods[] = {
     {"close", (PyCFunction)validator_close, METH_NOARGS,
      "close()\n--\n\nClose the stream: every later call raises StreamError."},
     {"__enter__", (PyCFunction)validator_enter, METH_NOARGS, "Return the Validator."},
-    {"__exit__", (PyCFunction)(void (*)(void))validator_exit, METH_FASTCALL, "Close the Validator."},
+    {"__exit__", (PyCFunction)(void (*)(void))validator_exit, METH_FASTCALL,
+     "Close the Validator."},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef validator_getset[] = {
@@ -280,12 +281,13 @@ PyTypeObject ug_validator_type = {
     .tp_dealloc = (destructor)validator_dealloc,
     .tp_repr = (reprfunc)validator_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Validator(*, profile=None, deny=None, policy=None, percent=False)\n--\n\n"
-              "Validate input that arrives in chunks, in constant memory: feed() each\n"
-              "chunk, then finish(). Offsets in its Results count from the start of the\n"
-              "whole input. With percent=True each chunk is percent-encoded text (an\n"
-              "escape may be cut between chunks) and offsets count encoded bytes.\n"
-              "Usable as a context manager, which closes it.",
+    .tp_doc =
+        "Validator(*, profile=None, deny=None, policy=None, percent=False)\n--\n\n"
+        "Validate input that arrives in chunks, in constant memory: feed() each\n"
+        "chunk, then finish(). Offsets in its Results count from the start of the\n"
+        "whole input. With percent=True each chunk is percent-encoded text (an\n"
+        "escape may be cut between chunks) and offsets count encoded bytes.\n"
+        "Usable as a context manager, which closes it.",
     .tp_methods = validator_methods,
     .tp_getset = validator_getset,
     .tp_init = (initproc)validator_init,

@@ -117,9 +117,10 @@ std::size_t describe_window(const result& r, const checked_window& w, unsigned f
   return l.copy_to(out, cap);
 }
 
-// raw_window copies the bytes of data[0..len) (the input from offset base
-// on) around offset.
-checked_window raw_window(std::string_view data, std::size_t base, std::size_t offset) noexcept {
+// window_of copies the bytes of data[0..len) (the input from offset base
+// on) around the error of r.
+checked_window window_of(std::string_view data, std::size_t base, const result& r) noexcept {
+  const std::size_t offset = r.offset;
   checked_window w;
   w.at_input_start = offset == 0;
   if (offset < base || offset - base > data.size()) return w;
@@ -133,10 +134,10 @@ checked_window raw_window(std::string_view data, std::size_t base, std::size_t o
   return w;
 }
 
-// percent_window decodes the encoded bytes of data[0..len) (the input from
+// window_of for a percent_result decodes the encoded bytes of data[0..len) (the input from
 // encoded offset base on) around the error of r.
-checked_window percent_window(std::string_view data, std::size_t base,
-                              const percent_result& r) noexcept {
+checked_window window_of(std::string_view data, std::size_t base,
+                         const percent_result& r) noexcept {
   checked_window w;
   w.at_input_start = r.decoded_offset == 0;
   if (r.offset < base || r.offset - base > data.size()) return w;
@@ -147,29 +148,24 @@ checked_window percent_window(std::string_view data, std::size_t base,
   return w;
 }
 
-bool refused(std::string_view data, const char* out, std::size_t cap) noexcept {
-  return bad_span(data) || bad_span(out, cap);
-}
-
-std::string as_string(std::size_t (*fn)(std::string_view, const void*, char*, std::size_t,
-                                        unsigned, std::size_t) noexcept,
-                      std::string_view data, const void* r, unsigned flags, std::size_t base) {
-  if (bad_span(data)) throw std::invalid_argument("utf8guard::describe: a null view of non-zero size");
+// as_string is describe into a std::string; a lost view would drop the
+// bytes without a word, so it throws.
+template <class Result>
+std::string as_string(std::string_view data, const Result& r, unsigned flags, std::size_t base) {
+  if (bad_span(data)) {
+    throw std::invalid_argument("utf8guard::describe: a null view of non-zero size");
+  }
   char buf[UTF8GUARD_DESCRIBE_MAX];
-  const std::size_t n = fn(data, r, buf, sizeof buf, flags, base);
+  const std::size_t n = describe_window(r, window_of(data, base, r), flags, buf, sizeof buf);
   return std::string(buf, n);
 }
 
-std::size_t describe_raw(std::string_view data, const void* r, char* out, std::size_t cap,
-                         unsigned flags, std::size_t base) noexcept {
-  const auto& res = *static_cast<const result*>(r);
-  return describe_window(res, raw_window(data, base, res.offset), flags, out, cap);
-}
-
-std::size_t describe_percent(std::string_view data, const void* r, char* out, std::size_t cap,
-                             unsigned flags, std::size_t base) noexcept {
-  const auto& res = *static_cast<const percent_result*>(r);
-  return describe_window(res, percent_window(data, base, res), flags, out, cap);
+// describe_to is describe into a caller's buffer, refused on a caller bug.
+template <class Result>
+std::size_t describe_to(std::string_view data, const Result& r, char* out, std::size_t cap,
+                        unsigned flags, std::size_t base) noexcept {
+  if (bad_span(data) || bad_span(out, cap)) return 0;
+  return describe_window(r, window_of(data, base, r), flags, out, cap);
 }
 
 }  // namespace
@@ -178,29 +174,27 @@ std::size_t describe_percent(std::string_view data, const void* r, char* out, st
 namespace utf8guard {
 
 std::string describe(std::string_view bytes, const result& r, unsigned flags, std::size_t base) {
-  return detail::as_string(&detail::describe_raw, bytes, &r, flags, base);
+  return detail::as_string(bytes, r, flags, base);
 }
 
 std::size_t describe(std::string_view bytes, const result& r, char* out, std::size_t cap,
                      unsigned flags, std::size_t base) noexcept {
-  if (detail::refused(bytes, out, cap)) return 0;
-  return detail::describe_raw(bytes, &r, out, cap, flags, base);
+  return detail::describe_to(bytes, r, out, cap, flags, base);
 }
 
 std::string describe(std::string_view bytes, const percent_result& r, unsigned flags,
                      std::size_t base) {
-  return detail::as_string(&detail::describe_percent, bytes, &r, flags, base);
+  return detail::as_string(bytes, r, flags, base);
 }
 
 std::size_t describe(std::string_view bytes, const percent_result& r, char* out, std::size_t cap,
                      unsigned flags, std::size_t base) noexcept {
-  if (detail::refused(bytes, out, cap)) return 0;
-  return detail::describe_percent(bytes, &r, out, cap, flags, base);
+  return detail::describe_to(bytes, r, out, cap, flags, base);
 }
 
 hint explain(std::string_view bytes, const percent_result& r, std::size_t base) noexcept {
   if (detail::bad_span(bytes)) return {};
-  return detail::window_hint(detail::percent_window(bytes, base, r));
+  return detail::window_hint(detail::window_of(bytes, base, r));
 }
 
 }  // namespace utf8guard

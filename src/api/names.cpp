@@ -71,8 +71,7 @@ bool utf8guard_profile_from_name(const char* name, size_t len, utf8guard_policy*
 }
 
 utf8guard_hint utf8guard_explain(const char* data, size_t len, size_t offset) {
-  return utf8guard::detail::to_c(
-      utf8guard::explain(utf8guard::detail::c_bytes(data, len), offset));
+  return utf8guard::detail::to_c(utf8guard::explain(utf8guard::detail::c_bytes(data, len), offset));
 }
 
 const char* utf8guard_hint_name(utf8guard_hint_kind kind) {

@@ -7,9 +7,9 @@
 
 #include "api/validate.hpp"
 #include "core/convert.hpp"
-#include "stream/policy_scan.hpp"
 #include "kernels/dispatch.hpp"
 #include "stream/percent_engine.hpp"
+#include "stream/policy_scan.hpp"
 
 namespace utf8guard {
 namespace detail {
@@ -98,7 +98,8 @@ bool scanner_runs(const utf8guard_percent_stream* s, bool has_chunk, bool has_ca
 utf8guard_status percent_scanner_feed(utf8guard_percent_stream* s, std::string_view chunk,
                                       utf8guard_percent_callback on_error, void* ctx) {
   if (!scanner_runs(s, chunk.data() != nullptr, on_error != nullptr)) {
-    if (s != nullptr && s->priv_scanner != 1) return UTF8GUARD_STATUS_INVALID_ARGUMENT;  // not written
+    if (s != nullptr && s->priv_scanner != 1)
+      return UTF8GUARD_STATUS_INVALID_ARGUMENT;  // not written
     return settled(s, bad_span(chunk) || on_error == nullptr, false);
   }
   callback_sink sink{on_error, ctx, s->priv_errors};
@@ -109,7 +110,8 @@ utf8guard_status percent_scanner_feed(utf8guard_percent_stream* s, std::string_v
 utf8guard_status percent_scanner_finish(utf8guard_percent_stream* s,
                                         utf8guard_percent_callback on_error, void* ctx) {
   if (!scanner_runs(s, true, on_error != nullptr)) {
-    if (s != nullptr && s->priv_scanner != 1) return UTF8GUARD_STATUS_INVALID_ARGUMENT;  // not written
+    if (s != nullptr && s->priv_scanner != 1)
+      return UTF8GUARD_STATUS_INVALID_ARGUMENT;  // not written
     return settled(s, on_error == nullptr, true);
   }
   callback_sink sink{on_error, ctx, s->priv_errors};
@@ -281,7 +283,7 @@ bool utf8guard_is_valid_percent_encoded(const char* data, size_t len, utf8guard_
 }
 
 utf8guard_percent_result utf8guard_validate_percent_encoded(const char* data, size_t len,
-                                                    utf8guard_policy policy) {
+                                                            utf8guard_policy policy) {
   return utf8guard::detail::validate_percent(utf8guard::detail::c_bytes(data, len), policy);
 }
 

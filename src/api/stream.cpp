@@ -136,14 +136,15 @@ void utf8guard_error_scanner_init_policy(utf8guard_error_scanner* s, utf8guard_p
   if (s != nullptr) utf8guard::detail::start(*s, policy);
 }
 
-utf8guard_status utf8guard_error_scanner_feed(utf8guard_error_scanner* s, const char* data, size_t len,
-                                        utf8guard_error_callback on_error, void* ctx) {
+utf8guard_status utf8guard_error_scanner_feed(utf8guard_error_scanner* s, const char* data,
+                                              size_t len, utf8guard_error_callback on_error,
+                                              void* ctx) {
   one_at_a_time c{on_error, ctx};
   return utf8guard::detail::scanner_feed(s, c_bytes(data, len), c.batch(), &c);
 }
 
-utf8guard_status utf8guard_error_scanner_finish(utf8guard_error_scanner* s, utf8guard_error_callback on_error,
-                                          void* ctx) {
+utf8guard_status utf8guard_error_scanner_finish(utf8guard_error_scanner* s,
+                                                utf8guard_error_callback on_error, void* ctx) {
   one_at_a_time c{on_error, ctx};
   return utf8guard::detail::scanner_finish(s, c.batch(), &c);
 }

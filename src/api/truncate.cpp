@@ -23,8 +23,7 @@ std::size_t unit_length(std::string_view in) noexcept {
 
 }  // namespace
 
-std::string_view truncate(std::string_view bytes, std::size_t max,
-                          truncate_mode mode) noexcept {
+std::string_view truncate(std::string_view bytes, std::size_t max, truncate_mode mode) noexcept {
   if (detail::bad_span(bytes)) return {};
   const std::size_t p = max < bytes.size() ? max : bytes.size();
   if (mode == truncate_mode::well_formed) {

@@ -3,8 +3,8 @@
 // The direction between the APIs: C++ implements, C wraps (see stream.cpp).
 #include "api/validate.hpp"
 #include "core/convert.hpp"
-#include "stream/policy_scan.hpp"
 #include "core/short_input.hpp"
+#include "stream/policy_scan.hpp"
 
 namespace utf8guard {
 namespace detail {

@@ -405,8 +405,8 @@ class input_checker {
   bool context_;
   unsigned shown_want_;    // checked bytes an error's report holds from its offset
   unsigned context_want_;  // input bytes an error waits for, to hold them
-  bool hints_;       // keep the bytes a hint reads
-  bool show_hints_;  // --hints: the report names it
+  bool hints_;             // keep the bytes a hint reads
+  bool show_hints_;        // --hints: the report names it
   bool lines_;
   bool stop_at_max_;
   std::uint64_t max_reported_;
@@ -428,7 +428,7 @@ class input_checker {
   bool valid_ = true;
   bool stop_wanted_ = false;  // stop once the waiting errors are out
   bool stopped_ = false;
-  bool pending_cr_ = false;   // cr_ ended the last read: is a raw LF next?
+  bool pending_cr_ = false;  // cr_ ended the last read: is a raw LF next?
   result cr_;
   std::uint64_t reported_ = 0;
   kind_counts kinds_{};
@@ -483,12 +483,11 @@ input_result read_through(const check_settings& settings, const std::string& pat
                           channel& out, check_buffer& buffer) {
   input_result res;
   int err = 0;
-  input_checker<Input> checker(settings, buffer, rep, in.rereadable ? in.fd : -1, in.start,
-                               proven);
+  input_checker<Input> checker(settings, buffer, rep, in.rereadable ? in.fd : -1, in.start, proven);
   bool going = true;
   bool probe = settings.skip_binary && !in.rereadable;  // a file was probed before
-  bool skipped = false;   // --skip-binary
-  bool answered = false;  // --quiet's answer came from another input
+  bool skipped = false;                                 // --skip-binary
+  bool answered = false;                                // --quiet's answer came from another input
   for (;;) {
     if (!in.rereadable) {
       if (!wait_for_input(in.fd, checker)) {
@@ -577,8 +576,8 @@ input_result check_input(const check_settings& settings, const std::string& path
   if (fd < 0) {
     out.err(file_message(path, err));
     if (rep != nullptr) (void)rep->unreadable(std::strerror(err));
-    res.status = out.failed() ? input_result::outcome::output_failed
-                              : input_result::outcome::io_error;
+    res.status =
+        out.failed() ? input_result::outcome::output_failed : input_result::outcome::io_error;
     return res;
   }
   if (settings.found != nullptr && settings.found->load(std::memory_order_relaxed)) {

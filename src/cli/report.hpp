@@ -118,8 +118,8 @@ enum class output_format { text, json, sarif, github, gitlab, quiet };
 // quiet). Each of these formats prints each input by itself; sarif and gitlab
 // print each finding as ",{...}", an element of the document that
 // document_start opens (and whose first comma the writer drops).
-std::unique_ptr<reporter> make_reporter(output_format format, const std::string& path,
-                                        channel& out, bool hints);
+std::unique_ptr<reporter> make_reporter(output_format format, const std::string& path, channel& out,
+                                        bool hints);
 
 // document_start and document_end are what a format prints before the first
 // input and after the last (empty for the line formats).

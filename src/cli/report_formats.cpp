@@ -4,8 +4,8 @@
 
 namespace utf8guard::cli {
 
-std::unique_ptr<reporter> make_reporter(output_format format, const std::string& path,
-                                        channel& out, bool hints) {
+std::unique_ptr<reporter> make_reporter(output_format format, const std::string& path, channel& out,
+                                        bool hints) {
   switch (format) {
     case output_format::text: return make_text_reporter(path, out);
     case output_format::json: return make_json_reporter(path, out, hints);

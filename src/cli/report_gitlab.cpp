@@ -27,9 +27,7 @@ class gitlab_reporter final : public reporter {
 
   bool finish(bool, std::uint64_t) override { return !out_.failed(); }
 
-  bool unreadable(const std::string& why) override {
-    return put(nullptr, "unreadable: " + why, 1);
-  }
+  bool unreadable(const std::string& why) override { return put(nullptr, "unreadable: " + why, 1); }
 
  private:
   bool put(const found_error* e, const std::string& text, std::uint64_t line) {

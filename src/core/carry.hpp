@@ -24,8 +24,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "core/table37.hpp"
 #include "core/scan.hpp"
+#include "core/table37.hpp"
 
 namespace utf8guard::detail {
 

@@ -7,7 +7,6 @@
 // decode_each and encode_each as decode() and encode().
 #include "core/codec.hpp"
 
-
 using utf8guard::detail::c_bytes;
 
 namespace utf8guard {
@@ -45,4 +44,3 @@ bool encode(std::u32string_view code_points, std::string& out) {
 }
 
 }  // namespace utf8guard
-

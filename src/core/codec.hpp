@@ -26,7 +26,8 @@ inline bool is_scalar_value(char32_t cp) noexcept {
 }
 
 // decode_at decodes the sequence at p[i]; on success it stores the value.
-inline result decode_at(const std::uint8_t* p, std::size_t n, std::size_t i, char32_t& cp) noexcept {
+inline result decode_at(const std::uint8_t* p, std::size_t n, std::size_t i,
+                        char32_t& cp) noexcept {
   const result r = sequence_at(p, n, i);
   if (r.ok()) cp = value_of(p + i, r.length);
   return r;

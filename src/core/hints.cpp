@@ -158,4 +158,3 @@ std::string_view to_string(hint_kind kind) noexcept {
 }
 
 }  // namespace utf8guard
-

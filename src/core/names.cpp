@@ -29,4 +29,3 @@ std::string_view to_string(error kind) noexcept {
 std::string_view version() noexcept { return UTF8GUARD_VERSION_STRING; }
 
 }  // namespace utf8guard
-

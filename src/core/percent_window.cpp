@@ -23,8 +23,8 @@ unsigned decode_ahead(const std::uint8_t* enc, std::size_t n, std::uint8_t* out,
   return got;
 }
 
-unsigned decode_behind(const std::uint8_t* enc, std::size_t n, bool starts_input,
-                       std::uint8_t* out, unsigned max) noexcept {
+unsigned decode_behind(const std::uint8_t* enc, std::size_t n, bool starts_input, std::uint8_t* out,
+                       unsigned max) noexcept {
   std::uint8_t reversed[8];
   if (max > sizeof reversed) max = sizeof reversed;
   unsigned got = 0;

@@ -25,8 +25,8 @@ unsigned decode_ahead(const std::uint8_t* enc, std::size_t n, std::uint8_t* out,
 // decode to, at most max of them, in input order, and returns how many. enc
 // + n starts a unit. Unless starts_input (enc is the input's first byte), a
 // unit whose first byte may lie before enc is not taken.
-unsigned decode_behind(const std::uint8_t* enc, std::size_t n, bool starts_input,
-                       std::uint8_t* out, unsigned max) noexcept;
+unsigned decode_behind(const std::uint8_t* enc, std::size_t n, bool starts_input, std::uint8_t* out,
+                       unsigned max) noexcept;
 
 }  // namespace utf8guard::detail
 

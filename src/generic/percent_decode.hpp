@@ -26,9 +26,8 @@ alignas(16) inline constexpr std::uint8_t kHexLow[16] = {1, 3, 3, 3, 3, 3, 3, 1,
                                                          1, 1, 0, 0, 0, 0, 0, 0};
 // kTimes16[k] is k << 4: a digit's value moved to the high nibble, by a
 // lookup, as the wrappers have no byte shift.
-alignas(16) inline constexpr std::uint8_t kTimes16[16] = {0x00, 0x10, 0x20, 0x30, 0x40, 0x50,
-                                                          0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0,
-                                                          0xC0, 0xD0, 0xE0, 0xF0};
+alignas(16) inline constexpr std::uint8_t kTimes16[16] = {
+    0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0};
 
 // is_hex is 0xFF in the lanes that hold a hex digit, 0 elsewhere.
 UTF8GUARD_SIMD_INLINE simd8 is_hex(simd8 x, simd8 high, simd8 low) {

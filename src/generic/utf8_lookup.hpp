@@ -590,8 +590,8 @@ inline bool valid(const std::uint8_t* p, std::size_t n) noexcept {
 // well-formed input stored from the registers that checked it, and an
 // ill-formed one handed on to the caller's rest by a jump.
 template <bool Masked = simd8::short_masked>
-inline std::size_t short_copy(const std::uint8_t* p, std::size_t n, char* out,
-                              std::size_t capacity, sanitize_rest_fn rest) noexcept {
+inline std::size_t short_copy(const std::uint8_t* p, std::size_t n, char* out, std::size_t capacity,
+                              sanitize_rest_fn rest) noexcept {
   static_assert(Masked && kShortCopy <= 2 * W, "a masked kernel's two registers hold kShortCopy");
   if (short_check<true>(p, n, reinterpret_cast<std::uint8_t*>(out)) != short_verdict::error) {
     return n;

@@ -11,15 +11,15 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/carry.hpp"
 #include "core/percent.hpp"
 #include "core/policy.hpp"
+#include "core/short_input.hpp"
 #include "core/table37.hpp"
 #include "kernels/cpu_x86.hpp"
 #include "kernels/kernel.hpp"
-#include "core/short_input.hpp"
 #include "simd/compact_table.hpp"
 #include "simd/target.hpp"
-#include "core/carry.hpp"
 
 // The instruction sets this kernel is compiled for, and needs.
 #define UTF8GUARD_KERNEL_TARGET "avx512f,avx512bw,avx2,bmi,bmi2,popcnt"

@@ -9,12 +9,12 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/carry.hpp"
 #include "core/policy.hpp"
+#include "core/short_input.hpp"
 #include "core/table37.hpp"
 #include "kernels/kernel.hpp"
-#include "core/short_input.hpp"
 #include "simd/target.hpp"
-#include "core/carry.hpp"
 
 namespace utf8guard::detail::neon {
 #include "simd/neon.hpp"  // the wrapper: struct simd8

@@ -10,11 +10,11 @@
 // in table37.hpp says where and why.
 #include <cstdint>
 
-#include "core/table37.hpp"
-#include "kernels/kernel.hpp"
-#include "core/short_input.hpp"
 #include "core/carry.hpp"
 #include "core/dfa.hpp"
+#include "core/short_input.hpp"
+#include "core/table37.hpp"
+#include "kernels/kernel.hpp"
 
 namespace utf8guard::detail {
 namespace {

@@ -32,11 +32,11 @@
 
 #include <type_traits>
 
+#include "core/carry.hpp"
 #include "core/convert.hpp"
+#include "core/dense.hpp"
 #include "core/table37.hpp"
 #include "kernels/dispatch.hpp"
-#include "core/carry.hpp"
-#include "core/dense.hpp"
 
 namespace utf8guard::detail {
 

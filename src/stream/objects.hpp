@@ -241,8 +241,8 @@ inline utf8guard_status sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink 
 }
 
 // A null deliver is a missing callback.
-inline utf8guard_status scanner_feed(utf8guard_error_scanner* s, std::string_view chunk, batch_fn deliver,
-                                     void* ctx) {
+inline utf8guard_status scanner_feed(utf8guard_error_scanner* s, std::string_view chunk,
+                                     batch_fn deliver, void* ctx) {
   if (!runs(s, chunk.data() != nullptr, deliver != nullptr)) {
     return settled(s, bad_span(chunk) || deliver == nullptr, false);
   }

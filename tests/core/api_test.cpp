@@ -139,12 +139,14 @@ TEST(Codec, CDecodeReportsCountErrorAndRoom) {
   EXPECT_EQ(out[1], 0x20ACu);
   EXPECT_EQ(from_c(err), result{});
 
-  EXPECT_EQ(utf8guard_decode("ab\xF4\x90\x80\x80", 6, out, 8, &count, &err), UTF8GUARD_STATUS_ILL_FORMED);
+  EXPECT_EQ(utf8guard_decode("ab\xF4\x90\x80\x80", 6, out, 8, &count, &err),
+            UTF8GUARD_STATUS_ILL_FORMED);
   EXPECT_EQ(count, 2u);
   EXPECT_EQ(from_c(err), (result{error::too_large, 2, 1}));
 
   // The input's size in code points always suffices; less may not.
-  EXPECT_EQ(utf8guard_decode("abcd", 4, out, 3, &count, nullptr), UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  EXPECT_EQ(utf8guard_decode("abcd", 4, out, 3, &count, nullptr),
+            UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
   EXPECT_EQ(count, 4u);  // the size needed
   EXPECT_EQ(utf8guard_decode("abcd", 4, out, 4, nullptr, nullptr), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(utf8guard_decode(nullptr, 0, nullptr, 0, &count, &err), UTF8GUARD_STATUS_OK);
@@ -208,7 +210,8 @@ TEST(Codec, CEncodeReportsBytesBadIndexAndRoom) {
   EXPECT_EQ(written, 8u);  // the size needed
   EXPECT_EQ(utf8guard_encode(cps, 3, out, 8, nullptr, nullptr), UTF8GUARD_STATUS_OK);
   const std::uint32_t with_bad[] = {0x41, 0x42, 0x110000};
-  EXPECT_EQ(utf8guard_encode(with_bad, 3, out, sizeof out, &written, &bad), UTF8GUARD_STATUS_ILL_FORMED);
+  EXPECT_EQ(utf8guard_encode(with_bad, 3, out, sizeof out, &written, &bad),
+            UTF8GUARD_STATUS_ILL_FORMED);
   EXPECT_EQ(bad, 2u);
   EXPECT_EQ(utf8guard_encode(nullptr, 0, nullptr, 0, &written, &bad), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(written, 0u);
@@ -309,7 +312,8 @@ TEST_P(Api, NullAndZeroIsTheEmptyInputEverywhere) {
   EXPECT_EQ(from_c(utf8guard_validator_finish(&v)), result{});
 
   std::size_t written = 9, replacements = 9;
-  EXPECT_EQ(utf8guard_sanitize(nullptr, 0, nullptr, 0, &written, &replacements), UTF8GUARD_STATUS_OK);
+  EXPECT_EQ(utf8guard_sanitize(nullptr, 0, nullptr, 0, &written, &replacements),
+            UTF8GUARD_STATUS_OK);
   EXPECT_EQ(written, 0u);
   EXPECT_EQ(replacements, 0u);
 
@@ -320,7 +324,8 @@ TEST_P(Api, NullAndZeroIsTheEmptyInputEverywhere) {
   };
   utf8guard_sanitizer s;
   utf8guard_sanitizer_init(&s);
-  EXPECT_EQ(utf8guard_sanitizer_feed(&s, nullptr, 0, count_calls, &sink_calls), UTF8GUARD_STATUS_OK);
+  EXPECT_EQ(utf8guard_sanitizer_feed(&s, nullptr, 0, count_calls, &sink_calls),
+            UTF8GUARD_STATUS_OK);
   EXPECT_EQ(utf8guard_sanitizer_finish(&s, count_calls, &sink_calls), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(utf8guard_sanitizer_replacements(&s), 0u);
   EXPECT_EQ(sink_calls, 0);
@@ -328,7 +333,8 @@ TEST_P(Api, NullAndZeroIsTheEmptyInputEverywhere) {
   std::size_t error_calls = 0;
   utf8guard_error_scanner scan;
   utf8guard_error_scanner_init(&scan);
-  EXPECT_EQ(utf8guard_error_scanner_feed(&scan, nullptr, 0, count_error, &error_calls), UTF8GUARD_STATUS_OK);
+  EXPECT_EQ(utf8guard_error_scanner_feed(&scan, nullptr, 0, count_error, &error_calls),
+            UTF8GUARD_STATUS_OK);
   EXPECT_EQ(utf8guard_error_scanner_finish(&scan, count_error, &error_calls), UTF8GUARD_STATUS_OK);
   EXPECT_EQ(utf8guard_error_scanner_errors(&scan), 0u);
   EXPECT_EQ(error_calls, 0u);

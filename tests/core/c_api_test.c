@@ -117,7 +117,8 @@ static void test_sanitize(void) {
   CHECK(written == 9 && memcmp(out, want, 9) == 0 && replacements == 2);
   /* Too small: the exact size needed and the replacements are still told. */
   written = replacements = 0;
-  CHECK(utf8guard_sanitize(in, 6, out, 8, &written, &replacements) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(utf8guard_sanitize(in, 6, out, 8, &written, &replacements) ==
+        UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
   CHECK(written == 9 && replacements == 2);
   CHECK(utf8guard_sanitize(in, 6, NULL, 0, &written, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
   CHECK(written == 9);
@@ -193,7 +194,8 @@ static void test_codec(void) {
   CHECK(count == 2 && same(err, UTF8GUARD_ERROR_INVALID_BYTE, 2, 1));
   CHECK(utf8guard_decode("abc", 3, cps, 2, &count, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
   CHECK(count == 3);
-  CHECK(utf8guard_decode("ab\xC3\xA9\xFF", 5, cps, 2, &count, &err) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(utf8guard_decode("ab\xC3\xA9\xFF", 5, cps, 2, &count, &err) ==
+        UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
   CHECK(count == 3 && same(err, UTF8GUARD_ERROR_INVALID_BYTE, 4, 1));
   CHECK(utf8guard_decode(NULL, 0, NULL, 0, &count, &err) == UTF8GUARD_STATUS_OK && count == 0);
 
@@ -277,7 +279,8 @@ static void test_policy(void) {
 
   utf8guard_error_scanner_init_policy(&sc, UTF8GUARD_PROFILE_FIELD);
   CHECK(utf8guard_error_scanner_feed(&sc, header, 6, collect, &l) == UTF8GUARD_STATUS_OK);
-  CHECK(utf8guard_error_scanner_feed(&sc, header + 6, strlen(header) - 6, collect, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_error_scanner_feed(&sc, header + 6, strlen(header) - 6, collect, &l) ==
+        UTF8GUARD_STATUS_OK);
   CHECK(utf8guard_error_scanner_finish(&sc, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(l.count == 2 && violation(l.items[0], 5, 1, UTF8GUARD_CATEGORY_NEWLINE, 0x0D) &&
         violation(l.items[1], 6, 1, UTF8GUARD_CATEGORY_NEWLINE, 0x0A));
@@ -293,7 +296,8 @@ static void test_policy(void) {
   CHECK(written == strlen(header) + 4 && replaced == 2);
   utf8guard_sanitizer_init_policy(&sz, UTF8GUARD_PROFILE_SOURCE);
   CHECK(utf8guard_sanitizer_feed(&sz, trojan, 8, append, &b) == UTF8GUARD_STATUS_OK);
-  CHECK(utf8guard_sanitizer_feed(&sz, trojan + 8, strlen(trojan) - 8, append, &b) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitizer_feed(&sz, trojan + 8, strlen(trojan) - 8, append, &b) ==
+        UTF8GUARD_STATUS_OK);
   CHECK(utf8guard_sanitizer_finish(&sz, append, &b) == UTF8GUARD_STATUS_OK);
   CHECK(buffer_is(&b, "if (a)\xEF\xBF\xBD { }", 13));
   CHECK(utf8guard_sanitizer_replacements(&sz) == 1);
@@ -366,12 +370,13 @@ static void test_percent(void) {
   /* Offsets count encoded bytes; the decoded ones are beside them. */
   CHECK(percent_is(utf8guard_validate_percent_encoded(iis, strlen(iis), UTF8GUARD_PROFILE_STRICT),
                    UTF8GUARD_ERROR_OVERLONG, 11, 3, 11, 1));
-  CHECK(percent_denied(utf8guard_validate_percent_encoded(trojan, strlen(trojan), UTF8GUARD_PROFILE_URL), 1,
-                       9, 1, 3, UTF8GUARD_CATEGORY_BIDI, 0x202E));
-  CHECK(percent_denied(utf8guard_validate_percent_encoded("%255c", 5, UTF8GUARD_PROFILE_URL), 0, 3, 0, 1,
-                       UTF8GUARD_CATEGORY_DOUBLE_ENCODING, 0x25));
-  CHECK(percent_denied(utf8guard_validate_percent_encoded("a%zz", 4, UTF8GUARD_PROFILE_URL), 1, 1, 1, 1,
-                       UTF8GUARD_CATEGORY_BAD_ESCAPE, 0x25));
+  CHECK(percent_denied(
+      utf8guard_validate_percent_encoded(trojan, strlen(trojan), UTF8GUARD_PROFILE_URL), 1, 9, 1, 3,
+      UTF8GUARD_CATEGORY_BIDI, 0x202E));
+  CHECK(percent_denied(utf8guard_validate_percent_encoded("%255c", 5, UTF8GUARD_PROFILE_URL), 0, 3,
+                       0, 1, UTF8GUARD_CATEGORY_DOUBLE_ENCODING, 0x25));
+  CHECK(percent_denied(utf8guard_validate_percent_encoded("a%zz", 4, UTF8GUARD_PROFILE_URL), 1, 1,
+                       1, 1, UTF8GUARD_CATEGORY_BAD_ESCAPE, 0x25));
   CHECK(percent_is(utf8guard_validate_percent_encoded("a%zz", 4, UTF8GUARD_PROFILE_STRICT),
                    UTF8GUARD_ERROR_NONE, 0, 0, 0, 0));
 
@@ -379,7 +384,8 @@ static void test_percent(void) {
   CHECK(written == 6 && memcmp(out, "..\xC0\xAF..", 6) == 0);
   CHECK(utf8guard_percent_decode("%%41%", 5, out, 5, &written) == UTF8GUARD_STATUS_OK);
   CHECK(written == 3 && memcmp(out, "%A%", 3) == 0);
-  CHECK(utf8guard_percent_decode(NULL, 0, NULL, 0, &written) == UTF8GUARD_STATUS_OK && written == 0);
+  CHECK(utf8guard_percent_decode(NULL, 0, NULL, 0, &written) == UTF8GUARD_STATUS_OK &&
+        written == 0);
 
   /* An escape cut between feeds; the violation comes with the byte that
    * completes the character. */
@@ -435,7 +441,8 @@ static void test_messages(void) {
   CHECK(utf8guard_describe(cesu, 8, 0, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) > 0);
   CHECK(strcmp(out, "surrogate at byte 1 (ED A0 BD ED) [cesu8_pair U+1F600]") == 0);
   r = utf8guard_validate_policy("if\xE2\x80\xAE", 5, UTF8GUARD_PROFILE_SOURCE);
-  CHECK(utf8guard_describe("if\xE2\x80\xAE", 5, 0, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) > 0);
+  CHECK(utf8guard_describe("if\xE2\x80\xAE", 5, 0, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) >
+        0);
   CHECK(strcmp(out, "disallowed bidi U+202E at byte 2 (E2 80 AE)") == 0);
   r = utf8guard_validate("ok", 2);
   CHECK(utf8guard_describe("ok", 2, 0, r, 0, out, sizeof out) == 4 && strcmp(out, "none") == 0);
@@ -444,7 +451,8 @@ static void test_messages(void) {
 static void test_percent_messages(void) {
   static const char target[] = "/a%2F%C0%AF";
   char out[UTF8GUARD_DESCRIBE_MAX];
-  utf8guard_percent_result r = utf8guard_validate_percent_encoded(target, 11, UTF8GUARD_PROFILE_URL);
+  utf8guard_percent_result r =
+      utf8guard_validate_percent_encoded(target, 11, UTF8GUARD_PROFILE_URL);
   utf8guard_hint h;
   CHECK(r.error.kind == UTF8GUARD_ERROR_OVERLONG && r.error.offset == 5);
   CHECK(utf8guard_describe_percent(target, 11, 0, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) > 0);
@@ -452,13 +460,16 @@ static void test_percent_messages(void) {
   h = utf8guard_explain_percent(target, 11, 0, r);
   CHECK(h.kind == UTF8GUARD_HINT_OVERLONG_FORM && h.has_value && h.value == 0x2F);
   /* The same from a window that starts at encoded offset 2. */
-  CHECK(utf8guard_describe_percent(target + 2, 9, 2, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) > 0);
+  CHECK(utf8guard_describe_percent(target + 2, 9, 2, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) >
+        0);
   CHECK(strcmp(out, "overlong at byte 5 (C0 AF) [overlong_form U+002F]") == 0);
 }
 
 static void test_truncate(void) {
   static const char text[] = "h\xC3\xA9llo \xF0\x9F\x98\x80!"; /* 12 bytes */
-  static const char broken[] = "ab\xC0\xAF" "cd\xE2\x82";            /* 8 bytes */
+  static const char broken[] =
+      "ab\xC0\xAF"
+      "cd\xE2\x82"; /* 8 bytes */
   const utf8guard_truncate_mode keep = UTF8GUARD_TRUNCATE_KEEP_ILL_FORMED;
   CHECK(utf8guard_truncate(text, 12, 100, UTF8GUARD_TRUNCATE_WELL_FORMED) == 12);
   CHECK(utf8guard_truncate(text, 12, 2, UTF8GUARD_TRUNCATE_WELL_FORMED) == 1);

@@ -121,9 +121,9 @@ TEST_P(Icu, AgreesWithIcuOnAMillionRandomAndMutatedInputs) {
     const utf8guard_status status =
         utf8guard_sanitize(in.data(), in.size(), out.data(), out.size(), &written, &replacements);
     out.resize(written);
-    const bool agree = status == UTF8GUARD_STATUS_OK && is_valid(in) == icu.valid && r.ok() == icu.valid &&
-                       r.offset == icu.offset && r.length == icu.length && out == icu_out &&
-                       replacements == icu.errors && icu_subs == icu.errors;
+    const bool agree = status == UTF8GUARD_STATUS_OK && is_valid(in) == icu.valid &&
+                       r.ok() == icu.valid && r.offset == icu.offset && r.length == icu.length &&
+                       out == icu_out && replacements == icu.errors && icu_subs == icu.errors;
     valid += icu.valid;
     ++kinds[static_cast<std::size_t>(r.kind) & 7];
     if (!agree && ++failures <= kReportLimit) {

@@ -60,7 +60,8 @@ TEST_P(Messages, HandWorkedTexts) {
   const std::string in = "GET /a\xC0\xAF../b\xED\xA0\xBD\xED\xB8\x80 \xE2\x80\xAE\xE2\x82";
   const result overlong = validate(in);
   EXPECT_EQ(describe(in, overlong), "overlong at byte 6 (C0 AF 2E 2E)");
-  EXPECT_EQ(describe(in, overlong, describe_hint), "overlong at byte 6 (C0 AF 2E 2E) [overlong_form U+002F]");
+  EXPECT_EQ(describe(in, overlong, describe_hint),
+            "overlong at byte 6 (C0 AF 2E 2E) [overlong_form U+002F]");
   const std::string cesu = in.substr(11);
   EXPECT_EQ(describe(cesu, validate(cesu), describe_hint),
             "surrogate at byte 1 (ED A0 BD ED) [cesu8_pair U+1F600]");
@@ -69,7 +70,11 @@ TEST_P(Messages, HandWorkedTexts) {
             "disallowed bidi U+202E at byte 1 (E2 80 AE E2)");
   const std::string tail = in.substr(22);
   EXPECT_EQ(describe(tail, validate(tail)), "incomplete at byte 0 (E2 82)");
-  EXPECT_EQ(describe("\xFE\xFF" "a", validate("\xFE\xFF" "a"), describe_hint),
+  EXPECT_EQ(describe("\xFE\xFF"
+                     "a",
+                     validate("\xFE\xFF"
+                              "a"),
+                     describe_hint),
             "invalid_byte at byte 0 (FE FF 61) [utf16_bom]");
   // Not at byte 0 of the input: no utf16_bom, also from a window whose first
   // byte it is.
@@ -120,8 +125,7 @@ TEST_P(Messages, PercentDescribeAndExplainEqualTheOracle) {
       if (make.below(16) == 0) in += make.below(2) ? "%2" : "%25";
     }
     const policy p = policy::from_bits(static_cast<utf8guard_policy>(make.below(1u << 11)));
-    for (const reference::percent::error& e :
-         reference::percent::all_errors(in, denied_names(p))) {
+    for (const reference::percent::error& e : reference::percent::all_errors(in, denied_names(p))) {
       const percent_result r = from_reference(e);
       for (bool hints : {false, true}) {
         const std::string want = reference::message(in, e, hints);
@@ -165,9 +169,9 @@ void expect_truncate(std::string_view in, std::size_t max) {
     const std::string_view got = truncate(in, max, mode);
     ASSERT_EQ(got.data(), in.data());
     ASSERT_EQ(got.size(), want) << hex(in) << " max " << max << (keep ? " keep" : "");
-    ASSERT_EQ(utf8guard_truncate(in.data(), in.size(), max,
-                                 static_cast<utf8guard_truncate_mode>(mode)),
-              want);
+    ASSERT_EQ(
+        utf8guard_truncate(in.data(), in.size(), max, static_cast<utf8guard_truncate_mode>(mode)),
+        want);
   }
 }
 
@@ -199,8 +203,9 @@ TEST(PolicyParse, HandWorkedTexts) {
   const auto bits = [](std::string_view text) { return policy_parse(text).policy.bits(); };
   EXPECT_EQ(bits("field,-newline"), UTF8GUARD_PROFILE_FIELD & ~UTF8GUARD_CATEGORY_NEWLINE);
   EXPECT_EQ(bits("-newline,field"), UTF8GUARD_PROFILE_FIELD);  // left to right
-  EXPECT_EQ(bits("url,+private_use,-bad_escape"),
-            (UTF8GUARD_PROFILE_URL | UTF8GUARD_CATEGORY_PRIVATE_USE) & ~UTF8GUARD_CATEGORY_BAD_ESCAPE);
+  EXPECT_EQ(
+      bits("url,+private_use,-bad_escape"),
+      (UTF8GUARD_PROFILE_URL | UTF8GUARD_CATEGORY_PRIVATE_USE) & ~UTF8GUARD_CATEGORY_BAD_ESCAPE);
   EXPECT_EQ(bits("source,json"), UTF8GUARD_PROFILE_SOURCE | UTF8GUARD_PROFILE_JSON);
   EXPECT_EQ(bits(""), 0u);
   EXPECT_EQ(bits("strict"), 0u);
@@ -211,8 +216,8 @@ TEST(PolicyParse, HandWorkedTexts) {
     std::size_t offset, length;
   };
   for (const bad& b : {bad{"nul,,bidi", 4, 0}, bad{",nul", 0, 0}, bad{"nul,", 4, 0},
-                       bad{"nul, bidi", 4, 5}, bad{"-", 0, 1}, bad{"+-nul", 0, 5},
-                       bad{"NUL", 0, 3}, bad{"field,-newlines", 6, 9}, bad{"none", 0, 4}}) {
+                       bad{"nul, bidi", 4, 5}, bad{"-", 0, 1}, bad{"+-nul", 0, 5}, bad{"NUL", 0, 3},
+                       bad{"field,-newlines", 6, 9}, bad{"none", 0, 4}}) {
     const policy_parse_result r = policy_parse(b.text);
     EXPECT_FALSE(r.ok) << b.text;
     EXPECT_EQ(r.error_offset, b.offset) << b.text;
@@ -228,10 +233,13 @@ TEST(PolicyParse, RandomListsEqualTheirFold) {
     std::string_view name;
     utf8guard_policy bits;
   };
-  std::vector<named> names{{"strict", UTF8GUARD_PROFILE_STRICT}, {"source", UTF8GUARD_PROFILE_SOURCE},
-                           {"field", UTF8GUARD_PROFILE_FIELD},   {"json", UTF8GUARD_PROFILE_JSON},
+  std::vector<named> names{{"strict", UTF8GUARD_PROFILE_STRICT},
+                           {"source", UTF8GUARD_PROFILE_SOURCE},
+                           {"field", UTF8GUARD_PROFILE_FIELD},
+                           {"json", UTF8GUARD_PROFILE_JSON},
                            {"url", UTF8GUARD_PROFILE_URL}};
-  for (const auto& [name, c] : kCategoryNames) names.push_back({name, static_cast<utf8guard_policy>(c)});
+  for (const auto& [name, c] : kCategoryNames)
+    names.push_back({name, static_cast<utf8guard_policy>(c)});
   input_maker make(0x706f6c69);
   for (int round = 0; round < 2000; ++round) {
     std::string text;

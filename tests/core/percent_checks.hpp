@@ -69,7 +69,8 @@ inline void check_one_shot(std::string_view in, policy p, const expected& want) 
   EXPECT_EQ(hex(percent_decode(in)), hex(want.decoded));
   std::string out(in.size(), '\x55');
   std::size_t written = 99;
-  EXPECT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), in.size(), &written), UTF8GUARD_STATUS_OK);
+  EXPECT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), in.size(), &written),
+            UTF8GUARD_STATUS_OK);
   EXPECT_EQ(hex(out.substr(0, written)), hex(want.decoded));
 }
 

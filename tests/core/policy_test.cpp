@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "stream/policy_scan.hpp"
 #include "kernels.hpp"
 #include "policy_support.hpp"
 #include "reduced.hpp"
+#include "stream/policy_scan.hpp"
 
 namespace utf8guard::testing {
 namespace {

@@ -280,7 +280,8 @@ TEST_P(Stream, ASinkThatSaysStopStopsTheSanitizer) {
   utf8guard_sanitizer c;
   utf8guard_sanitizer_init(&c);
   const utf8guard_sink c_refuse = [](void*, const char*, size_t) { return false; };
-  EXPECT_EQ(utf8guard_sanitizer_feed(&c, "\xC0", 1, c_refuse, nullptr), UTF8GUARD_STATUS_SINK_FAILED);
+  EXPECT_EQ(utf8guard_sanitizer_feed(&c, "\xC0", 1, c_refuse, nullptr),
+            UTF8GUARD_STATUS_SINK_FAILED);
 }
 
 TEST_P(Stream, ACallbackThatSaysStopStopsTheScanner) {
@@ -301,7 +302,8 @@ TEST_P(Stream, ACallbackThatSaysStopStopsTheScanner) {
   utf8guard_error_scanner c;
   utf8guard_error_scanner_init(&c);
   const utf8guard_error_callback c_stop = [](void*, utf8guard_result) { return false; };
-  EXPECT_EQ(utf8guard_error_scanner_feed(&c, "\xFF", 1, c_stop, nullptr), UTF8GUARD_STATUS_SINK_FAILED);
+  EXPECT_EQ(utf8guard_error_scanner_feed(&c, "\xFF", 1, c_stop, nullptr),
+            UTF8GUARD_STATUS_SINK_FAILED);
 }
 
 // How often the engine runs the kernel is part of its speed contract
@@ -386,9 +388,11 @@ TEST_P(Stream, TheCApiStreamsLikeTheCppOne) {
     utf8guard_error_scanner_init(&scan);
     std::vector<result> errors;
     const utf8guard_error_callback collect = collect_error;
-    EXPECT_EQ(utf8guard_error_scanner_feed(&scan, in.data(), cut, collect, &errors), UTF8GUARD_STATUS_OK);
-    EXPECT_EQ(utf8guard_error_scanner_feed(&scan, in.data() + cut, in.size() - cut, collect, &errors),
+    EXPECT_EQ(utf8guard_error_scanner_feed(&scan, in.data(), cut, collect, &errors),
               UTF8GUARD_STATUS_OK);
+    EXPECT_EQ(
+        utf8guard_error_scanner_feed(&scan, in.data() + cut, in.size() - cut, collect, &errors),
+        UTF8GUARD_STATUS_OK);
     EXPECT_EQ(utf8guard_error_scanner_finish(&scan, collect, &errors), UTF8GUARD_STATUS_OK);
     EXPECT_EQ(errors, oracle_all_errors(in));
     EXPECT_EQ(utf8guard_error_scanner_errors(&scan), errors.size());

@@ -20,13 +20,13 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/carry.hpp"
+#include "core/short_input.hpp"
 #include "core/table37.hpp"
 #include "emulated_avx512.hpp"
 #include "kernels/kernel.hpp"
-#include "core/short_input.hpp"
 #include "simd/compact_table.hpp"
 #include "simd/target.hpp"
-#include "core/carry.hpp"
 
 // The intrinsics the wrapper uses that SIMDe 0.7.4 (Debian 12) lacks, and
 // the two BMI ones (not in SIMDe), each written from the pseudo-code of the

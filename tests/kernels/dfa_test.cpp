@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "core/dense.hpp"
+#include "core/dfa.hpp"
 #include "core/table37.hpp"
 #include "kernel_check.hpp"
 #include "kernels.hpp"
 #include "reduced.hpp"
-#include "core/dense.hpp"
-#include "core/dfa.hpp"
 
 namespace {
 

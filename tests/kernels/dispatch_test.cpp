@@ -123,7 +123,8 @@ std::vector<std::string> kernels_in_the_sources() {
   const std::regex any_kernel(R"re(extern const kernel (kernel_\w+)\{)re");
   for (const auto& file : std::filesystem::directory_iterator(dir)) {
     const std::string text = read(file.path().string());
-    if (file.path().extension() != ".cpp" || text.find("defined(" + arch + ")") == std::string::npos)
+    if (file.path().extension() != ".cpp" ||
+        text.find("defined(" + arch + ")") == std::string::npos)
       continue;
     for (std::sregex_iterator m(text.begin(), text.end(), any_kernel), end; m != end; ++m) {
       EXPECT_NE(block.find("&" + (*m)[1].str()), std::string::npos)

@@ -185,7 +185,8 @@ static void test_sanitize(void) {
   CHECK(written == 0 && replacements == 0);
   CHECK(utf8guard_sanitize("abc", 3, NULL, 0, &written, NULL) == UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
   CHECK(written == 3);
-  CHECK(utf8guard_sanitize("a\xC0", 2, out, sizeof out, &written, &replacements) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_sanitize("a\xC0", 2, out, sizeof out, &written, &replacements) ==
+        UTF8GUARD_STATUS_OK);
   CHECK(written == 4 && replacements == 1 && memcmp(out, "a\xEF\xBF\xBD", 4) == 0);
 }
 
@@ -255,7 +256,8 @@ static void test_sanitizer(void) {
   CHECK(utf8guard_sanitizer_feed(&s, "a\xE2", 2, append, &b) == UTF8GUARD_STATUS_OK);
   CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_OK);
   CHECK(buffer_is(&b, "a\xEF\xBF\xBD", 4));
-  CHECK(utf8guard_sanitizer_feed(&s, "\x82\xAC", 2, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_sanitizer_feed(&s, "\x82\xAC", 2, append, &b) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_sanitizer_feed(&s, NULL, 0, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_sanitizer_finish(&s, append, &b) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(buffer_is(&b, "a\xEF\xBF\xBD", 4));
@@ -317,8 +319,10 @@ static void test_scanner(void) {
 
   utf8guard_error_scanner_init(NULL);
   memset(&l, 0, sizeof l);
-  CHECK(utf8guard_error_scanner_feed(NULL, "\x80", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
-  CHECK(utf8guard_error_scanner_feed(NULL, NULL, 0, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_feed(NULL, "\x80", 1, collect, &l) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_feed(NULL, NULL, 0, collect, &l) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_error_scanner_finish(NULL, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_error_scanner_errors(NULL) == SIZE_MAX);
   CHECK(l.calls == 0);
@@ -330,8 +334,10 @@ static void test_scanner(void) {
     utf8guard_error_scanner_init(&s);
     CHECK(utf8guard_error_scanner_feed(&s, "\xFFq\xF0\x90", 4, collect, &l) == UTF8GUARD_STATUS_OK);
     CHECK(l.count == 1 && same(l.items[0], UTF8GUARD_ERROR_INVALID_BYTE, 0, 1));
-    CHECK(utf8guard_error_scanner_feed(&s, NULL, kLengths[i], collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
-    CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_error_scanner_feed(&s, NULL, kLengths[i], collect, &l) ==
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) ==
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(l.calls == 1);
     CHECK(utf8guard_error_scanner_errors(&s) == 1);
@@ -341,7 +347,8 @@ static void test_scanner(void) {
   memset(&l, 0, sizeof l);
   utf8guard_error_scanner_init(&s);
   CHECK(utf8guard_error_scanner_feed(&s, "ok", 2, NULL, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
-  CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   utf8guard_error_scanner_init(&s);
   CHECK(utf8guard_error_scanner_feed(&s, NULL, 0, NULL, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
@@ -365,7 +372,8 @@ static void test_scanner(void) {
   CHECK(utf8guard_error_scanner_feed(&s, "ab\xE2", 3, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(l.count == 1 && same(l.items[0], UTF8GUARD_ERROR_INCOMPLETE, 2, 1));
-  CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(l.calls == 1 && utf8guard_error_scanner_errors(&s) == 1);
 
@@ -388,13 +396,15 @@ static void test_scanner(void) {
   memset(&l, 0, sizeof l);
   memset(&s, 0, sizeof s);
   memcpy(&before, &s, sizeof s);
-  CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_error_scanner_errors(&s) == SIZE_MAX);
   CHECK(memcmp(&before, &s, sizeof s) == 0);
   memset(&s, 0xA5, sizeof s);
   memcpy(&before, &s, sizeof s);
-  CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_feed(&s, "\x80", 1, collect, &l) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_error_scanner_errors(&s) == SIZE_MAX);
   CHECK(memcmp(&before, &s, sizeof s) == 0);
@@ -409,7 +419,8 @@ static void test_scanner(void) {
   CHECK(utf8guard_error_scanner_feed(&s, "\xAC", 1, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(l.count == 2 && same(l.items[1], UTF8GUARD_ERROR_UNEXPECTED_CONTINUATION, 0, 1));
-  CHECK(utf8guard_error_scanner_feed(&s, NULL, 2, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_feed(&s, NULL, 2, collect, &l) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   utf8guard_error_scanner_init(&s);
   CHECK(utf8guard_error_scanner_feed(&s, "a\x80", 2, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(utf8guard_error_scanner_finish(&s, collect, &l) == UTF8GUARD_STATUS_OK);
@@ -442,11 +453,14 @@ static void test_codec(void) {
     count = 7;
     err.kind = UTF8GUARD_ERROR_NONE;
     err.offset = err.length = 7;
-    CHECK(utf8guard_decode(NULL, kLengths[i], cps, 4, &count, &err) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_decode(NULL, kLengths[i], cps, 4, &count, &err) ==
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(count == 0 && refused(err, 0));
-    CHECK(utf8guard_decode(NULL, kLengths[i], cps, 4, NULL, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_decode(NULL, kLengths[i], cps, 4, NULL, NULL) ==
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     count = 7;
-    CHECK(utf8guard_decode("ab", 2, NULL, kLengths[i], &count, &err) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_decode("ab", 2, NULL, kLengths[i], &count, &err) ==
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(count == 0 && refused(err, 0));
   }
   CHECK(cps[0] == 7 && cps[3] == 7);
@@ -478,7 +492,8 @@ static void test_codec(void) {
           UTF8GUARD_STATUS_INVALID_ARGUMENT);
   }
   /* Before "ill-formed" and "too small". */
-  CHECK(utf8guard_encode(with_surrogate, 3, NULL, 8, &written, &bad) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_encode(with_surrogate, 3, NULL, 8, &written, &bad) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(bad == 7);
   CHECK(utf8guard_encode(NULL, 1, out, 0, &written, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   /* Not caller bugs. */
@@ -539,7 +554,8 @@ static void test_policies(void) {
   utf8guard_error_scanner_init_policy(&sc, deny);
   CHECK(utf8guard_error_scanner_feed(&sc, "a", 1, collect, &l) == UTF8GUARD_STATUS_OK);
   CHECK(utf8guard_error_scanner_finish(&sc, collect, &l) == UTF8GUARD_STATUS_OK);
-  CHECK(utf8guard_error_scanner_feed(&sc, "\x01", 1, collect, &l) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_error_scanner_feed(&sc, "\x01", 1, collect, &l) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(l.calls == 0);
 }
 
@@ -573,14 +589,16 @@ static void test_percent(void) {
     CHECK(!utf8guard_is_valid_percent_encoded(NULL, kLengths[i], url));
     CHECK(refused_percent(utf8guard_validate_percent_encoded(NULL, kLengths[i], url), 0));
     written = 7;
-    CHECK(utf8guard_percent_decode(NULL, kLengths[i], out, kLengths[i], &written) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_percent_decode(NULL, kLengths[i], out, kLengths[i], &written) ==
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(written == 0);
   }
   written = 7;
   CHECK(utf8guard_percent_decode("%41", 3, NULL, 3, &written) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(written == 0);
   CHECK(utf8guard_percent_decode("%41", 3, out, 3, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
-  CHECK(utf8guard_percent_decode(NULL, 0, NULL, 0, &written) == UTF8GUARD_STATUS_OK && written == 0);
+  CHECK(utf8guard_percent_decode(NULL, 0, NULL, 0, &written) == UTF8GUARD_STATUS_OK &&
+        written == 0);
 
   /* NULL objects. */
   utf8guard_percent_validator_init(NULL, url);
@@ -603,7 +621,8 @@ static void test_percent(void) {
     CHECK(refused_percent(utf8guard_percent_validator_finish(&v), 4));
     calls = 0;
     utf8guard_percent_scanner_init(&s, url);
-    CHECK(utf8guard_percent_scanner_feed(&s, "ab%C", 4, count_percent, &calls) == UTF8GUARD_STATUS_OK);
+    CHECK(utf8guard_percent_scanner_feed(&s, "ab%C", 4, count_percent, &calls) ==
+          UTF8GUARD_STATUS_OK);
     CHECK(utf8guard_percent_scanner_feed(&s, NULL, kLengths[i], count_percent, &calls) ==
           UTF8GUARD_STATUS_INVALID_ARGUMENT);
     CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) ==
@@ -614,7 +633,8 @@ static void test_percent(void) {
   /* A NULL callback; a callback that said stop. */
   calls = 0;
   utf8guard_percent_scanner_init(&s, url);
-  CHECK(utf8guard_percent_scanner_feed(&s, "a", 1, NULL, &calls) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_scanner_feed(&s, "a", 1, NULL, &calls) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(utf8guard_percent_scanner_feed(&s, "%zz", 3, count_percent, &calls) ==
         UTF8GUARD_STATUS_INVALID_ARGUMENT);
   utf8guard_percent_scanner_init(&s, url);
@@ -622,7 +642,8 @@ static void test_percent(void) {
   utf8guard_percent_scanner_init(&s, url);
   CHECK(utf8guard_percent_scanner_feed(&s, "%zz%zz", 6, stop_percent, &calls) ==
         UTF8GUARD_STATUS_SINK_FAILED);
-  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_STATUS_SINK_FAILED);
+  CHECK(utf8guard_percent_scanner_finish(&s, count_percent, &calls) ==
+        UTF8GUARD_STATUS_SINK_FAILED);
   CHECK(calls == 1);
 
   /* feed after finish: refused; finish twice: the same answer. */
@@ -647,7 +668,8 @@ static void test_percent(void) {
   utf8guard_percent_scanner_init(&s, url);
   CHECK(utf8guard_percent_scanner_feed(&v, "%zz", 3, count_percent, &calls) ==
         UTF8GUARD_STATUS_INVALID_ARGUMENT);
-  CHECK(utf8guard_percent_scanner_finish(&v, count_percent, &calls) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_percent_scanner_finish(&v, count_percent, &calls) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
   CHECK(refused_percent(utf8guard_percent_validator_feed(&s, "%zz", 3), 0));
   CHECK(refused_percent(utf8guard_percent_validator_finish(&s), 0));
   CHECK(calls == 0);

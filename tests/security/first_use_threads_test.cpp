@@ -137,7 +137,8 @@ int call(int which, const shared& sh) {
       const utf8guard_status fed =
           utf8guard_sanitizer_feed(&s, in.data(), in.size(), append_sink, &out);
       const utf8guard_status done = utf8guard_sanitizer_finish(&s, append_sink, &out);
-      return fed == UTF8GUARD_STATUS_OK && done == UTF8GUARD_STATUS_OK && out == w.sanitized ? 0 : 1;
+      return fed == UTF8GUARD_STATUS_OK && done == UTF8GUARD_STATUS_OK && out == w.sanitized ? 0
+                                                                                             : 1;
     }
     case 11: {
       std::vector<utf8guard::result> got;

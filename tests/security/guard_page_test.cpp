@@ -174,7 +174,8 @@ void check_guarded(const guarded_buffer& g) {
     utf8guard_sanitizer cs;
     utf8guard_sanitizer_init(&cs);
     for (std::size_t i = 0; i < in.size(); ++i)
-      ASSERT_EQ(utf8guard_sanitizer_feed(&cs, in.data() + i, 1, append_sink, &cout), UTF8GUARD_STATUS_OK);
+      ASSERT_EQ(utf8guard_sanitizer_feed(&cs, in.data() + i, 1, append_sink, &cout),
+                UTF8GUARD_STATUS_OK);
     ASSERT_EQ(utf8guard_sanitizer_finish(&cs, append_sink, &cout), UTF8GUARD_STATUS_OK);
     ASSERT_EQ(cout, sanitized);
   }
@@ -283,7 +284,8 @@ void check_encode_guarded(const std::u32string& cps, guarded_buffer::side side) 
   for (char32_t c : cps) want += reference::encode(c);
   guarded_output out(want.size());
   std::size_t written = 0, bad = 99;
-  ASSERT_EQ(utf8guard_encode(in, cps.size(), out.data(), out.size(), &written, &bad), UTF8GUARD_STATUS_OK);
+  ASSERT_EQ(utf8guard_encode(in, cps.size(), out.data(), out.size(), &written, &bad),
+            UTF8GUARD_STATUS_OK);
   ASSERT_EQ(std::string_view(out.data(), written), want);
   ASSERT_EQ(bad, 99u);  // untouched on success
   std::string cpp;
@@ -445,7 +447,8 @@ TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
     EXPECT_TRUE(scan.finish([&errors](const utf8guard::result&) { ++errors; }));
     utf8guard_error_scanner cscan;
     utf8guard_error_scanner_init(&cscan);
-    EXPECT_EQ(utf8guard_error_scanner_feed(&cscan, p, 0, count_error, &errors), UTF8GUARD_STATUS_OK);
+    EXPECT_EQ(utf8guard_error_scanner_feed(&cscan, p, 0, count_error, &errors),
+              UTF8GUARD_STATUS_OK);
     EXPECT_EQ(utf8guard_error_scanner_finish(&cscan, count_error, &errors), UTF8GUARD_STATUS_OK);
     EXPECT_EQ(errors, 0u);
     EXPECT_EQ(utf8guard_error_scanner_errors(&cscan), 0u);
@@ -485,8 +488,10 @@ TEST_P(GuardPage, EmptyInputEveryEntryPoint) {
   // misuse_test.cpp try every entry point with it. A non-empty result into
   // (NULL, 0) is "too small", never a write.
   std::size_t written = 7, count = 7;
-  EXPECT_EQ(utf8guard_sanitize("a", 1, nullptr, 0, &written, nullptr), UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
-  EXPECT_EQ(utf8guard_decode("a", 1, nullptr, 0, &count, nullptr), UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  EXPECT_EQ(utf8guard_sanitize("a", 1, nullptr, 0, &written, nullptr),
+            UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  EXPECT_EQ(utf8guard_decode("a", 1, nullptr, 0, &count, nullptr),
+            UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
   const std::uint32_t one_cp = 0x41;
   EXPECT_EQ(utf8guard_encode(&one_cp, 1, nullptr, 0, &written, nullptr),
             UTF8GUARD_STATUS_BUFFER_TOO_SMALL);

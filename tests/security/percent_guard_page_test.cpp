@@ -23,8 +23,8 @@
 #include "hex.hpp"
 #include "kernels.hpp"
 #include "message_reference.hpp"
-#include "policy_reference.hpp"
 #include "percent_support.hpp"
+#include "policy_reference.hpp"
 
 namespace utf8guard::testing {
 namespace {
@@ -128,7 +128,8 @@ void check_decode_guarded(const guarded_buffer& g) {
   ASSERT_EQ(percent_decode(in), decoded);
   guarded_output out(in.size());
   std::size_t written = 0;
-  ASSERT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), in.size(), &written), UTF8GUARD_STATUS_OK);
+  ASSERT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), in.size(), &written),
+            UTF8GUARD_STATUS_OK);
   ASSERT_EQ(hex(std::string_view(out.data(), written)), hex(decoded));
 }
 

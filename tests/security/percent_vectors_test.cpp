@@ -118,7 +118,8 @@ TEST_P(PercentAttackVectors, EveryEntryPointPrefixAndCut) {
       const utf8guard::percent_result want = shifted(v.want, n);
       ASSERT_EQ(validate_percent_encoded(in, p), want) << "prefix " << n;
       ASSERT_EQ(is_valid_percent_encoded(in, p), want.ok());
-      ASSERT_EQ(testing::from_c(utf8guard_validate_percent_encoded(in.data(), in.size(), p.bits())), want);
+      ASSERT_EQ(testing::from_c(utf8guard_validate_percent_encoded(in.data(), in.size(), p.bits())),
+                want);
       ASSERT_EQ(utf8guard_is_valid_percent_encoded(in.data(), in.size(), p.bits()), want.ok());
       const testing::streamed whole = testing::stream_pieces(in, {}, p);
       ASSERT_EQ(whole.validator, want);

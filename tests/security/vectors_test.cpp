@@ -179,7 +179,8 @@ void check_one_shot(std::string_view in, const placed& p) {
       << p.label;
   EXPECT_TRUE(same_bytes(buf.substr(0, p.sanitized.size()), p.sanitized)) << p.label;
   if (!p.sanitized.empty()) {
-    EXPECT_EQ(utf8guard::sanitize_to(in, buf.data(), p.sanitized.size() - 1), p.sanitized.size()) << p.label;
+    EXPECT_EQ(utf8guard::sanitize_to(in, buf.data(), p.sanitized.size() - 1), p.sanitized.size())
+        << p.label;
   }
   std::size_t written = 0, replacements = 0;
   EXPECT_EQ(utf8guard_sanitize(in.data(), in.size(), buf.data(), p.sanitized.size(), &written,
@@ -274,8 +275,9 @@ void check_chunks(const placed& p, const std::vector<std::size_t>& cuts) {
               UTF8GUARD_STATUS_OK)
         << where();
     ASSERT_TRUE(scan.feed(chunk, collect)) << where();
-    ASSERT_EQ(utf8guard_error_scanner_feed(&cscan, chunk.data(), chunk.size(), collect_error, &cerrors),
-              UTF8GUARD_STATUS_OK)
+    ASSERT_EQ(
+        utf8guard_error_scanner_feed(&cscan, chunk.data(), chunk.size(), collect_error, &cerrors),
+        UTF8GUARD_STATUS_OK)
         << where();
     begin = end;
   }
@@ -289,7 +291,8 @@ void check_chunks(const placed& p, const std::vector<std::size_t>& cuts) {
   ASSERT_EQ(s.replacements(), p.all_errors.size()) << where();
   ASSERT_EQ(utf8guard_sanitizer_replacements(&cs), p.all_errors.size()) << where();
   ASSERT_TRUE(scan.finish(collect)) << where();
-  ASSERT_EQ(utf8guard_error_scanner_finish(&cscan, collect_error, &cerrors), UTF8GUARD_STATUS_OK) << where();
+  ASSERT_EQ(utf8guard_error_scanner_finish(&cscan, collect_error, &cerrors), UTF8GUARD_STATUS_OK)
+      << where();
   ASSERT_TRUE(same_errors(errors, p)) << where();
   ASSERT_TRUE(same_errors(cerrors, p)) << where();
   assert_no_ascii_swallowed(p, out);

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/dispatch.hpp"  // private: detail::active_kernel_ref, detail::g_active
 #include "kernel_choice.hpp"
+#include "kernels/dispatch.hpp"  // private: detail::active_kernel_ref, detail::g_active
 #include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard::testing {

@@ -19,9 +19,9 @@ int main(void) {
   int found = r.kind == UTF8GUARD_ERROR_SURROGATE && r.offset == 5 && r.length == 1 &&
               strcmp(utf8guard_error_name(r.kind), "surrogate") == 0;
   /* sanitize pulls in the parts of the library that need the C++ runtime. */
-  int sanitized =
-      utf8guard_sanitize(header, len, out, sizeof out, &written, &replaced) == UTF8GUARD_STATUS_OK &&
-      replaced == 3 && written == sizeof fixed - 1 && memcmp(out, fixed, written) == 0;
+  int sanitized = utf8guard_sanitize(header, len, out, sizeof out, &written, &replaced) ==
+                      UTF8GUARD_STATUS_OK &&
+                  replaced == 3 && written == sizeof fixed - 1 && memcmp(out, fixed, written) == 0;
   int streamed;
   int versioned = strcmp(utf8guard_version(), UTF8GUARD_VERSION_STRING) == 0 &&
                   strcmp(utf8guard_version(), EXPECTED_VERSION) == 0;
