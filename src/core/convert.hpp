@@ -23,12 +23,24 @@ inline result from_c(const utf8guard_result& r) noexcept {
           r.code_point};
 }
 
+inline utf8guard_percent_result to_c(const percent_result& r) noexcept {
+  return {to_c(static_cast<const result&>(r)), r.decoded_offset, r.decoded_length};
+}
+
 inline percent_result from_c(const utf8guard_percent_result& r) noexcept {
   percent_result out;
   static_cast<result&>(out) = from_c(r.error);
   out.decoded_offset = r.decoded_offset;
   out.decoded_length = r.decoded_length;
   return out;
+}
+
+// to_status is the C API's status of a streaming call: went_on is the C++
+// call's answer, and stopped says whether a false one was a stop (a sink or
+// callback said so) rather than a caller bug.
+inline utf8guard_status to_status(bool went_on, bool stopped) noexcept {
+  if (went_on) return UTF8GUARD_STATUS_OK;
+  return stopped ? UTF8GUARD_STATUS_SINK_FAILED : UTF8GUARD_STATUS_INVALID_ARGUMENT;
 }
 
 // c_int reads an enum argument a C caller passed as the int it holds: a C
