@@ -1,7 +1,7 @@
 // percent.cpp - the entry points for percent-encoded input: one-shot and
-// streaming, C++ and C. What they do is in stream/percent_engine.hpp; the
-// life of the streaming object (refusals, sticky errors) is that of the
-// validator and the error_scanner (stream/objects.hpp).
+// streaming, C++ and C (C++ implements, C wraps: see stream.cpp). What they
+// do is in stream/percent_engine.hpp; the streaming objects' life (refusals,
+// sticky errors) is every stream's, stream_life (stream/percent_objects.hpp).
 #include <cstring>
 #include <stdexcept>
 
@@ -258,14 +258,14 @@ utf8guard_status utf8guard_percent_scanner_feed(utf8guard_percent_stream* s, con
                                                 void* ctx) {
   c_callback c{on_error, ctx};
   const bool went_on = utf8guard::detail::percent_scanner_feed(s, c_bytes(data, len), c.fn(), &c);
-  return to_status(went_on, percent_scanner_life::stopped(s));
+  return to_status<percent_scanner_life>(went_on, s);
 }
 
 utf8guard_status utf8guard_percent_scanner_finish(utf8guard_percent_stream* s,
                                                   utf8guard_percent_callback on_error, void* ctx) {
   c_callback c{on_error, ctx};
   const bool went_on = utf8guard::detail::percent_scanner_finish(s, c.fn(), &c);
-  return to_status(went_on, percent_scanner_life::stopped(s));
+  return to_status<percent_scanner_life>(went_on, s);
 }
 
 size_t utf8guard_percent_scanner_errors(const utf8guard_percent_stream* s) {

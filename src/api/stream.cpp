@@ -125,13 +125,13 @@ void utf8guard_sanitizer_init_policy(utf8guard_sanitizer* s, utf8guard_policy po
 utf8guard_status utf8guard_sanitizer_feed(utf8guard_sanitizer* s, const char* data, size_t len,
                                           utf8guard_sink sink, void* ctx) {
   const bool went_on = utf8guard::detail::sanitizer_feed(s, c_bytes(data, len), sink, ctx);
-  return to_status(went_on, sanitizer_life::stopped(s));
+  return to_status<sanitizer_life>(went_on, s);
 }
 
 utf8guard_status utf8guard_sanitizer_finish(utf8guard_sanitizer* s, utf8guard_sink sink,
                                             void* ctx) {
   const bool went_on = utf8guard::detail::sanitizer_finish(s, sink, ctx);
-  return to_status(went_on, sanitizer_life::stopped(s));
+  return to_status<sanitizer_life>(went_on, s);
 }
 
 size_t utf8guard_sanitizer_replacements(const utf8guard_sanitizer* s) {
@@ -151,14 +151,14 @@ utf8guard_status utf8guard_error_scanner_feed(utf8guard_error_scanner* s, const 
                                               void* ctx) {
   one_at_a_time c{on_error, ctx};
   const bool went_on = utf8guard::detail::scanner_feed(s, c_bytes(data, len), c.batch(), &c);
-  return to_status(went_on, scanner_life::stopped(s));
+  return to_status<scanner_life>(went_on, s);
 }
 
 utf8guard_status utf8guard_error_scanner_finish(utf8guard_error_scanner* s,
                                                 utf8guard_error_callback on_error, void* ctx) {
   one_at_a_time c{on_error, ctx};
   const bool went_on = utf8guard::detail::scanner_finish(s, c.batch(), &c);
-  return to_status(went_on, scanner_life::stopped(s));
+  return to_status<scanner_life>(went_on, s);
 }
 
 size_t utf8guard_error_scanner_errors(const utf8guard_error_scanner* s) {

@@ -35,12 +35,13 @@ inline percent_result from_c(const utf8guard_percent_result& r) noexcept {
   return out;
 }
 
-// to_status is the C API's status of a streaming call: went_on is the C++
-// call's answer, and stopped says whether a false one was a stop (a sink or
-// callback said so) rather than a caller bug.
-inline utf8guard_status to_status(bool went_on, bool stopped) noexcept {
+// to_status is the C API's status of a call on a streaming object s: went_on
+// is the C++ call's answer, and for a false one Life::stopped(s) says whether
+// it was a stop (a sink or callback said so) rather than a caller bug.
+template <class Life, class State>
+utf8guard_status to_status(bool went_on, const State* s) noexcept {
   if (went_on) return UTF8GUARD_STATUS_OK;
-  return stopped ? UTF8GUARD_STATUS_SINK_FAILED : UTF8GUARD_STATUS_INVALID_ARGUMENT;
+  return Life::stopped(s) ? UTF8GUARD_STATUS_SINK_FAILED : UTF8GUARD_STATUS_INVALID_ARGUMENT;
 }
 
 // c_int reads an enum argument a C caller passed as the int it holds: a C

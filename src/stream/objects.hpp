@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string_view>
 
 #include "core/convert.hpp"
@@ -100,9 +101,9 @@ struct stream_life {
     return owns(s) ? s->*field : SIZE_MAX;
   }
 
-  // verdict is a validator's answer after a call that went on (ran) or not.
-  static auto verdict(const state* s, bool ran) noexcept {
-    return ran || owns(s) ? Kind::verdict(*s) : Kind::refused();
+  // verdict is a validator's answer after a call, given whether it went on.
+  static auto verdict(const state* s, bool went_on) noexcept {
+    return went_on || owns(s) ? Kind::verdict(*s) : Kind::refused();
   }
 
  private:
@@ -143,7 +144,7 @@ struct stream_life {
   }
 };
 
-// feed_with_policy is feed through a policy_filter, out of line: the filter
+// feed_with_policy is engine_feed through a policy_filter, out of line: the filter
 // holds the handler's address, and a feed that takes a local's address gets
 // a stack-protector check on every chunk, without a policy too.
 // (The handler goes as stream_feed_rest's does: see rest_handler.)
@@ -196,21 +197,21 @@ using scanner_life = stream_life<scanner_kind>;
 // validator_feed is inlined into both entry points: with small chunks,
 // every call layer shows in the throughput.
 inline result validator_feed(utf8guard_validator* v, std::string_view chunk) {
-  const bool ran = validator_life::feed(v, chunk, true, [&](utf8guard_validator& s) {
+  const bool went_on = validator_life::feed(v, chunk, true, [&](utf8guard_validator& s) {
     first_error_handler h{s.priv_error};
     return engine_feed(s, chunk, h);
   });
-  return validator_life::verdict(v, ran);
+  return validator_life::verdict(v, went_on);
 }
 
 // validator_finish answers a second finish, and every call after an error,
 // with the answer it holds.
 inline result validator_finish(utf8guard_validator* v) {
-  const bool ran = validator_life::finish(v, true, [](utf8guard_validator& s) {
+  const bool went_on = validator_life::finish(v, true, [](utf8guard_validator& s) {
     first_error_handler h{s.priv_error};
     return stream_finish(cursor(s), h);
   });
-  return validator_life::verdict(v, ran);
+  return validator_life::verdict(v, went_on);
 }
 
 // Sanitized output goes to the caller's sink.
@@ -248,25 +249,31 @@ struct batch_handler {
   void* ctx;
   std::size_t delivered = 0;
   std::size_t pending = 0;
-  result batch[kBatch];  // written before read
+  // The batch, written before read: raw storage, since an array of result
+  // would clear its kBatch entries (their default member initializers) on
+  // every feed.
+  union slots {
+    slots() noexcept {}
+    result entry[kBatch];
+  } batch;
   bool valid(const std::uint8_t*, std::size_t) noexcept { return true; }
   bool error(const result& r) {
-    batch[pending++] = r;
+    new (&batch.entry[pending++]) result(r);
     return pending < kBatch || flush();
   }
   // A DFA window's list, converted in one loop (offsets relative to base).
   bool errors(const dense::window_error* list, std::size_t count, std::size_t base) {
     if (count > kBatch - pending && !flush()) return false;
     for (std::size_t k = 0; k < count; ++k) {
-      batch[pending + k] = {static_cast<utf8guard::error>(list[k].kind()), base + list[k].offset(),
-                            list[k].length()};
+      new (&batch.entry[pending + k]) result{static_cast<utf8guard::error>(list[k].kind()),
+                                             base + list[k].offset(), list[k].length()};
     }
     pending += count;
     return pending < kBatch || flush();
   }
   bool flush() {
     if (pending == 0) return true;
-    const std::size_t stopped_at = deliver(ctx, batch, pending);
+    const std::size_t stopped_at = deliver(ctx, batch.entry, pending);
     const bool go_on = stopped_at == pending;
     delivered += go_on ? pending : stopped_at + 1;  // the stopping one was reported
     pending = 0;

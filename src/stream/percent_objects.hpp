@@ -62,19 +62,20 @@ struct callback_sink {
 };
 
 inline percent_result percent_validator_feed(utf8guard_percent_stream* s, std::string_view chunk) {
-  const bool ran = percent_validator_life::feed(s, chunk, true, [&](utf8guard_percent_stream& st) {
-    first_error_sink sink{st.priv_error};
-    return percent_run<first_error_sink>(st, sink).feed(bytes(chunk.data()), chunk.size());
-  });
-  return percent_validator_life::verdict(s, ran);
+  const bool went_on =
+      percent_validator_life::feed(s, chunk, true, [&](utf8guard_percent_stream& st) {
+        first_error_sink sink{st.priv_error};
+        return percent_run<first_error_sink>(st, sink).feed(bytes(chunk.data()), chunk.size());
+      });
+  return percent_validator_life::verdict(s, went_on);
 }
 
 inline percent_result percent_validator_finish(utf8guard_percent_stream* s) {
-  const bool ran = percent_validator_life::finish(s, true, [](utf8guard_percent_stream& st) {
+  const bool went_on = percent_validator_life::finish(s, true, [](utf8guard_percent_stream& st) {
     first_error_sink sink{st.priv_error};
     return percent_run<first_error_sink>(st, sink).finish();
   });
-  return percent_validator_life::verdict(s, ran);
+  return percent_validator_life::verdict(s, went_on);
 }
 
 inline bool percent_scanner_feed(utf8guard_percent_stream* s, std::string_view chunk,
