@@ -187,21 +187,7 @@ using utf8guard::detail::percent_scanner_life;
 using utf8guard::detail::percent_validator_life;
 using utf8guard::detail::to_c;
 using utf8guard::detail::to_status;
-
-// The C API's callback takes a C result.
-struct c_callback {
-  utf8guard_percent_callback on_error;
-  void* ctx;
-  static bool call(void* self, const utf8guard::percent_result& r) {
-    const auto& c = *static_cast<const c_callback*>(self);
-    return c.on_error(c.ctx, to_c(r));
-  }
-  // percent_fn is the C++ scanner's form: none (a refused call) when there
-  // is no callback to call.
-  utf8guard::detail::percent_fn fn() const noexcept {
-    return on_error == nullptr ? nullptr : &call;
-  }
-};
+using percent_callback = utf8guard::detail::c_callback<utf8guard_percent_callback>;
 
 }  // namespace
 
@@ -256,15 +242,15 @@ void utf8guard_percent_scanner_init(utf8guard_percent_stream* s, utf8guard_polic
 utf8guard_status utf8guard_percent_scanner_feed(utf8guard_percent_stream* s, const char* data,
                                                 size_t len, utf8guard_percent_callback on_error,
                                                 void* ctx) {
-  c_callback c{on_error, ctx};
-  const bool went_on = utf8guard::detail::percent_scanner_feed(s, c_bytes(data, len), c.fn(), &c);
+  percent_callback c{on_error, ctx};
+  const bool went_on = utf8guard::detail::percent_scanner_feed(s, c_bytes(data, len), c.each(), &c);
   return to_status<percent_scanner_life>(went_on, s);
 }
 
 utf8guard_status utf8guard_percent_scanner_finish(utf8guard_percent_stream* s,
                                                   utf8guard_percent_callback on_error, void* ctx) {
-  c_callback c{on_error, ctx};
-  const bool went_on = utf8guard::detail::percent_scanner_finish(s, c.fn(), &c);
+  percent_callback c{on_error, ctx};
+  const bool went_on = utf8guard::detail::percent_scanner_finish(s, c.each(), &c);
   return to_status<percent_scanner_life>(went_on, s);
 }
 

@@ -77,22 +77,7 @@ using utf8guard::detail::validator_life;
 
 // The C API's callback takes one error at a time; the C++ one, errors in
 // batches (error_scanner::call).
-struct one_at_a_time {
-  utf8guard_error_callback on_error;
-  void* ctx;
-  static std::size_t deliver(void* self, const utf8guard::result* errors, std::size_t count) {
-    const auto& c = *static_cast<const one_at_a_time*>(self);
-    for (std::size_t i = 0; i < count; ++i) {
-      if (!c.on_error(c.ctx, to_c(errors[i]))) return i;
-    }
-    return count;
-  }
-  // batch_fn is the C++ scanner's form: none (a refused call) when there is
-  // no callback to call.
-  utf8guard::detail::batch_fn batch() const noexcept {
-    return on_error == nullptr ? nullptr : &deliver;
-  }
-};
+using error_callback = utf8guard::detail::c_callback<utf8guard_error_callback>;
 
 }  // namespace
 
@@ -149,15 +134,15 @@ void utf8guard_error_scanner_init_policy(utf8guard_error_scanner* s, utf8guard_p
 utf8guard_status utf8guard_error_scanner_feed(utf8guard_error_scanner* s, const char* data,
                                               size_t len, utf8guard_error_callback on_error,
                                               void* ctx) {
-  one_at_a_time c{on_error, ctx};
-  const bool went_on = utf8guard::detail::scanner_feed(s, c_bytes(data, len), c.batch(), &c);
+  error_callback c{on_error, ctx};
+  const bool went_on = utf8guard::detail::scanner_feed(s, c_bytes(data, len), c.batched(), &c);
   return to_status<scanner_life>(went_on, s);
 }
 
 utf8guard_status utf8guard_error_scanner_finish(utf8guard_error_scanner* s,
                                                 utf8guard_error_callback on_error, void* ctx) {
-  one_at_a_time c{on_error, ctx};
-  const bool went_on = utf8guard::detail::scanner_finish(s, c.batch(), &c);
+  error_callback c{on_error, ctx};
+  const bool went_on = utf8guard::detail::scanner_finish(s, c.batched(), &c);
   return to_status<scanner_life>(went_on, s);
 }
 

@@ -1,6 +1,6 @@
 // percent_engine.hpp - percent-encoded input (docs/design.md 2.3): decode in
 // windows, validate the decoded bytes with the stream engine, and map what it
-// finds back to encoded offsets. Included by api/percent.cpp only.
+// finds back to encoded offsets. Included by stream/percent_objects.hpp only.
 //
 // The decoded bytes go through the error_scanner's state (stream/objects.hpp),
 // policy and all, so percent mode validates exactly as the plain entry points
