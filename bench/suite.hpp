@@ -23,13 +23,14 @@
 #include <utf8guard/utf8guard.hpp>
 
 #include "inputs.hpp"
+#include "support/usable_kernels.hpp"
 
 namespace bench {
 
 using input_list = std::vector<std::shared_ptr<input>>;
 
 // usable_kernels lists the kernels this CPU runs, slowest first.
-std::vector<std::string> usable_kernels();
+using utf8guard::testing::usable_kernels;
 
 // force_kernel makes every later call use kernel k, or fails the benchmark.
 bool force_kernel(benchmark::State& state, const std::string& k);
