@@ -155,15 +155,11 @@ result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base, ut
     std::size_t end = n;
     if (vector != nullptr) {
       const quiet_run q = vector(p + i, n - i, tables);
+      if (!q.flagged) return {};  // it read to the end
+      // The flagged byte's character starts within kFlaggedSpan bytes:
+      // judge those, and go on with the vector prefilter after them.
       i += q.length;
-      if (q.flagged) {
-        // The flagged byte's character starts within kFlaggedSpan bytes:
-        // judge those, and go on with the vector prefilter after them.
-        end = n - i > kFlaggedSpan ? i + kFlaggedSpan : n;
-      } else {
-        vector = nullptr;  // less than its group is left: the blocks do the rest
-        continue;
-      }
+      end = n - i > kFlaggedSpan ? i + kFlaggedSpan : n;
     } else if (n - i >= kBlock + kBlockAfter) {
       // SAFETY: a block and the bytes after it are read only when
       // i + kBlock + kBlockAfter <= n.
