@@ -3,6 +3,7 @@
 // where it has one (kernels/dispatch.hpp), else the scalar loops below.
 #include "stream/policy_scan.hpp"
 
+#include "core/short_input.hpp"
 #include "core/table37.hpp"
 #include "kernels/dispatch.hpp"
 
@@ -129,11 +130,17 @@ std::size_t quiet_ascii_scalar(const std::uint8_t* p, std::size_t n, ascii_range
   return i;
 }
 
+// The longest input quiet_ascii_prefix reads a word at a time.
+constexpr std::size_t kQuietWordsMax = 64;
+
 }  // namespace
 
 std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n,
                                utf8guard_policy deny) noexcept {
   const ascii_range r = kQuietAscii.range[quiet_ascii_index(deny)];
+  // A short input (a header value, a cookie) a word at a time: no call
+  // through the kernel, no partial register.
+  if (n <= kQuietWordsMax) return quiet_ascii_words(p, n, r.lo, r.hi);
   const quiet_ascii_fn vector = vector_policy().quiet_ascii;
   return vector != nullptr ? vector(p, n, r) : quiet_ascii_scalar(p, n, r);
 }
