@@ -259,15 +259,24 @@ static ngx_int_t ngx_http_utf8guard_handler(ngx_http_request_t* r) {
   ngx_str_t path = r->unparsed_uri;
   if (r->args_start != NULL && r->args_start > path.data && r->args_start <= path.data + path.len)
     path.len = (size_t)(r->args_start - 1 - path.data);
-  ngx_int_t rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "path", path.data, path.len);
-  if (rc != NGX_DECLINED) return rc;
-  if (r->args.len > 0) {
-    rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "query", r->args.data, r->args.len);
+  /* The query as the client sent it, after the path and its '?': then the
+   * whole target is clean exactly when both are (an escape or a character
+   * never spans the ASCII '?'), and one call answers the common case. */
+  ngx_flag_t whole = r->args.len > 0 && r->args.data == path.data + path.len + 1 &&
+                     r->args.data + r->args.len == r->unparsed_uri.data + r->unparsed_uri.len;
+  if (!whole || !ug_part_clean(&lcf->rules[UG_SLOT_TARGET], (const char*)r->unparsed_uri.data,
+                               r->unparsed_uri.len)) {
+    ngx_int_t rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "path", path.data, path.len);
     if (rc != NGX_DECLINED) return rc;
+    if (r->args.len > 0) {
+      rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "query", r->args.data, r->args.len);
+      if (rc != NGX_DECLINED) return rc;
+    }
   }
 
   const ug_rule* headers = &lcf->rules[UG_SLOT_HEADERS];
   if (!headers->on) return NGX_DECLINED;
+  ngx_int_t rc;
   for (ngx_list_part_t* part = &r->headers_in.headers.part; part != NULL; part = part->next) {
     ngx_table_elt_t* h = part->elts;
     for (ngx_uint_t i = 0; i < part->nelts; i++) {
