@@ -130,9 +130,7 @@ std::string form_of_text(std::string_view text) {
   return form_of(fields);
 }
 
-utf8guard::policy form_policy() {
-  return utf8guard::policy_parse("url,-newline").policy;
-}
+utf8guard::policy form_policy() { return utf8guard::policy_parse("url,-newline").policy; }
 
 void targets_pair(const in_ptr& requests, const std::string& k) {
   benchmark::RegisterBenchmark(
@@ -222,7 +220,8 @@ void form_pair(const std::string& name, std::shared_ptr<const std::string> body,
 
 void register_request_parts(const input_list& inputs) {
   const in_ptr requests = requests_input();
-  const auto requests_form = std::make_shared<const std::string>(form_of_requests(requests->bytes()));
+  const auto requests_form =
+      std::make_shared<const std::string>(form_of_requests(requests->bytes()));
   std::shared_ptr<const std::string> latin_form;
   for (const in_ptr& in : inputs) {
     if (in->name().rfind("Latin", 0) == 0) {

@@ -138,7 +138,6 @@ inline std::size_t quiet_ascii_words(const std::uint8_t* q, std::size_t n, std::
   return outside(load_word(q + n - 8)) != 0 ? i : n;
 }
 
-
 // is_short_ascii says whether q[0..m) is a short input of ASCII: at most
 // kShortAscii bytes, read as two or four words that overlap, or one partial
 // word. Every kernel settles such an input (a header line, a key, a token)

@@ -111,8 +111,7 @@ quiet_run quiet_groups(const std::uint8_t* p, std::size_t n, const prefilter_tab
   // reads p[i..n) only.
   for (; i < n; i += simd8::width) {
     const std::size_t left = n - i;
-    const simd8 v =
-        left >= simd8::width ? simd8::load(p + i) : simd8::load_partial(p + i, left);
+    const simd8 v = left >= simd8::width ? simd8::load(p + i) : simd8::load_partial(p + i, left);
     const std::size_t j = flags<F3F4>(v, before, k).first_nonzero();
     if (j < left && j != simd8::width) {
       const std::size_t at = i + j;

@@ -338,8 +338,8 @@ TEST_P(Policy, PrefilterFindsADeniedCharacterAtEveryPositionOfAShortInput) {
   UTF8GUARD_REQUIRE_UCD();
   const std::vector<std::string> fillers = {"\xD8\xA7", "\xE2\x80\xA6", "\xEF\xBC\x8C", "a",
                                             "\xC3\xA9"};
-  const std::vector<std::string> denied = {"\xC2\x85", "\xE2\x80\xAE", "\xF0\x9F\xBF\xBE",
-                                           "\xEF\xBB\xBF", "\x1B", "\xF3\xB0\x80\x80"};
+  const std::vector<std::string> denied = {"\xC2\x85",     "\xE2\x80\xAE", "\xF0\x9F\xBF\xBE",
+                                           "\xEF\xBB\xBF", "\x1B",         "\xF3\xB0\x80\x80"};
   const std::vector<policy> policies = {policy::field(), policy::url(), every_category()};
   // Lengths in characters: every one up to past a 64-byte register's group
   // of four in bytes (the fillers average 2.2 bytes), with a step beyond.
