@@ -42,31 +42,38 @@ UTF8GUARD_SIMD_INLINE simd8 nibble(simd8 x) {
   return (x & simd8::splat(0x0F)) + (letter & simd8::splat(9));
 }
 
-// The decoder's state between blocks: how much it wrote, and which of the
-// next block's first two bytes are digits of an escape that began before.
+// The decoder's state between blocks: how much it wrote, which of the next
+// block's first two bytes are digits of an escape that began before, and
+// the escapes of the last block that held a '%'.
 struct decode_state {
   std::size_t o = 0;
   std::uint64_t carried = 0;
-  std::uint64_t escapes = 0;  // the last block's escapes
+  std::uint64_t escapes = 0;
 };
 
-// block decodes the block v0 (v1, v2: the same bytes one and two further on)
-// whose units start in the lanes of `lanes`, to out + st.o; false, writing
-// nothing, when it holds an event of stops.
-UTF8GUARD_SIMD_INLINE bool block(const simd8& v0, const simd8& v1, const simd8& v2,
-                                 std::uint64_t lanes, std::uint8_t* out, unsigned stops,
-                                 decode_state& st) {
+// The lookup tables as registers, made once per call.
+struct hex_tables {
+  simd8 high, low, times16;
+};
+
+// block decodes the block at offset 0 of load (load(k): the bytes from
+// offset k, k = 0, 1, 2, read only when the block holds a '%' or a digit
+// carried in) whose units start in the lanes of `lanes`, to out + st.o;
+// false, writing nothing, when it holds an event of stops.
+template <class Load>
+UTF8GUARD_SIMD_INLINE bool block(const Load& load, std::uint64_t lanes, std::uint8_t* out,
+                                 unsigned stops, const hex_tables& t, decode_state& st) {
+  const simd8 v0 = load(0);
   const simd8 is_percent = v0.eq('%');
   if (st.carried == 0 && !is_percent.any()) {
     v0.store(out + st.o);
     st.o += static_cast<std::size_t>(__builtin_popcountll(lanes));
-    st.escapes = 0;
     return true;
   }
-  const simd8 high = simd8::repeat_16(kHexHigh);
-  const simd8 low = simd8::repeat_16(kHexLow);
-  const simd8 escape = is_percent & is_hex(v1, high, low) & is_hex(v2, high, low);
-  const simd8 value = nibble(v1).low_nibble_lookup(simd8::repeat_16(kTimes16)) | nibble(v2);
+  const simd8 v1 = load(1);
+  const simd8 v2 = load(2);
+  const simd8 escape = is_percent & is_hex(v1, t.high, t.low) & is_hex(v2, t.high, t.low);
+  const simd8 value = nibble(v1).low_nibble_lookup(t.times16) | nibble(v2);
   const std::uint64_t escapes = escape.bits() & lanes;
   if (stops != 0) {
     const bool bad = (stops & kStopBadEscape) != 0 && (is_percent.bits() & lanes) != escapes;
@@ -77,6 +84,8 @@ UTF8GUARD_SIMD_INLINE bool block(const simd8& v0, const simd8& v1, const simd8& 
   const std::uint64_t keep = ~(escapes << 1 | escapes << 2 | st.carried) & lanes;
   merged.compact(keep, out + st.o);
   st.o += static_cast<std::size_t>(__builtin_popcountll(keep));
+  const std::uint64_t last_two = escapes >> (simd8::width - 2) & 3;  // at width-2, width-1
+  st.carried = last_two | last_two >> 1;                             // 1: one digit; 3: two digits
   st.escapes = escapes;
   return true;
 }
@@ -92,16 +101,16 @@ inline decode_progress decode(const std::uint8_t* p, std::size_t n, std::size_t 
                               std::uint8_t* out, unsigned stops) noexcept {
   constexpr std::size_t width = simd8::width;
   constexpr std::uint64_t all = width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  const hex_tables t{simd8::repeat_16(kHexHigh), simd8::repeat_16(kHexLow),
+                     simd8::repeat_16(kTimes16)};
   decode_state st;
   std::size_t i = 0;
   // SAFETY: a block is read only when p[i .. i + width + 2) is in the input.
   for (; i < limit && n - i >= width + 2; i += width) {
-    if (!block(simd8::load(p + i), simd8::load(p + i + 1), simd8::load(p + i + 2), all, out, stops,
-               st)) {
+    const auto whole = [p, i](std::size_t k) { return simd8::load(p + i + k); };
+    if (!block(whole, all, out, stops, t, st)) {
       return {i + static_cast<std::size_t>(__builtin_popcountll(st.carried)), st.o};
     }
-    const std::uint64_t last_two = st.escapes >> (width - 2) & 3;  // escapes at width-2, width-1
-    st.carried = last_two | last_two >> 1;                         // 1: one digit; 3: two digits
   }
   const std::size_t boundary = i + static_cast<std::size_t>(__builtin_popcountll(st.carried));
   if (i >= limit) return {boundary, st.o};
@@ -109,7 +118,6 @@ inline decode_progress decode(const std::uint8_t* p, std::size_t n, std::size_t 
   // one partial block: a short input (a URL, a header) then needs no scalar
   // loop. Escapes that start in its last two lanes end past them, by
   // `beyond` digits.
-  // SAFETY: load_up_to reads p[i..n) only.
   const std::size_t left = n - i;
   std::size_t m = std::min(std::min(limit, n) - i, width);
   // A '%' in the input's last two bytes may be an escape cut by the end of a
@@ -117,9 +125,12 @@ inline decode_progress decode(const std::uint8_t* p, std::size_t n, std::size_t 
   if (left >= 1 && p[n - 1] == '%') m = std::min(m, left - 1);
   if (left >= 2 && p[n - 2] == '%') m = std::min(m, left - 2);
   if (m == 0) return {boundary, st.o};
-  const std::uint64_t lanes = m == width ? all : (std::uint64_t{1} << m) - 1;
-  if (!block(load_up_to(p + i, left), load_up_to(p + i + 1, left - 1),
-             load_up_to(p + i + 2, left > 2 ? left - 2 : 0), lanes, out, stops, st)) {
+  // SAFETY: load_up_to reads p[i..n) only (m >= 1, so left >= 1).
+  const auto partial = [p, i, left](std::size_t k) {
+    return load_up_to(p + i + k, left > k ? left - k : 0);
+  };
+  st.escapes = 0;
+  if (!block(partial, m == width ? all : (std::uint64_t{1} << m) - 1, out, stops, t, st)) {
     return {boundary, st.o};
   }
   const std::size_t beyond =
