@@ -73,6 +73,9 @@ void register_pairs(const input_list& inputs);
 // register_percent_pairs: percent-encoded input against its alternatives, side by side
 // (percent_paired.cpp), on the request lines and on the inputs without '%'.
 void register_percent_pairs(const input_list& inputs);
+// register_request_parts: what the nginx module asks of the library per
+// request and per form body, side by side (request_parts.cpp).
+void register_request_parts(const input_list& inputs);
 
 }  // namespace bench
 
