@@ -129,7 +129,10 @@ if [ -f "$module" ] && [ -f "${UTF8GUARD_BENCH_DATA:-}/urls/requests_1MiB.txt" ]
    command -v wrk >/dev/null; then
   python3 bench/nginx/speed.py --module "$module" --rounds 1 --duration 1 >"$tmp/nginx.txt" ||
     { cat "$tmp/nginx.txt" >&2; exit 1; }
+  # and its instruction count under callgrind, on a few requests.
+  python3 bench/nginx/instructions.py --module "$module" --count 200 >>"$tmp/nginx.txt" ||
+    { cat "$tmp/nginx.txt" >&2; exit 1; }
   nginx_runs="ran"
 fi
-echo "bench: the nginx module's speed script $nginx_runs"
+echo "bench: the nginx module's speed scripts $nginx_runs"
 echo "bench: $count benchmarks ($percent of percent-encoded input), $short short-string pairs, $layers feed layers and $ab_rows kernel A/B bodies ran and checked their answers in $((SECONDS - start))s"

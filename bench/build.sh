@@ -6,7 +6,8 @@
 #
 #   COMPILER      gcc (into build-bench) or clang (into build-bench-clang)
 #   --committed   build the library as committed at HEAD (a git archive in
-#                 build-bench-committed-src) with the working tree's bench/:
+#                 build-bench-committed-src) with the working tree's bench/
+#                 and tests/support/:
 #                 measures what is on main, not what someone is editing now
 #   --rev REV     the same for commit REV, into build-bench-rev and
 #                 build-bench-clang-rev (so that bench/compare.sh can run it
@@ -43,9 +44,12 @@ if [ -n "$rev" ]; then
   # -m: files dated now, not at the commit's time, so that ninja rebuilds
   # what an older build of another commit left in the build directory.
   git archive "$commit" | tar -x -m -C "$source_dir"
-  rm -rf "$source_dir/bench"
-  cp -r "$root/bench" "$source_dir/bench"
-  echo "build.sh: library as committed at $(git rev-parse --short "$commit"), bench/ from the working tree"
+  # bench/ and the test helpers it includes (tests/support/) as they are now.
+  for d in bench tests/support; do
+    rm -rf "${source_dir:?}/$d"
+    cp -r "$root/$d" "$source_dir/$d"
+  done
+  echo "build.sh: library as committed at $(git rev-parse --short "$commit"), bench/ and tests/support/ from the working tree"
 fi
 
 for c in "${compilers[@]}"; do

@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
   bench::register_limits(inputs);
   bench::register_pairs(inputs);
   bench::register_percent_pairs(inputs);
+  bench::register_request_parts(inputs);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -8,14 +8,6 @@
 
 namespace bench {
 
-std::vector<std::string> usable_kernels() {
-  std::vector<std::string> names;
-  for (const utf8guard::kernel_info& k : utf8guard::kernels()) {
-    if (k.usable) names.emplace_back(k.name);
-  }
-  return names;
-}
-
 bool force_kernel(benchmark::State& state, const std::string& k) {
   if (utf8guard::set_kernel(k) && utf8guard::active_kernel() == k) return true;
   state.SkipWithError(("cannot force kernel " + k).c_str());

@@ -23,13 +23,14 @@
 #include <utf8guard/utf8guard.hpp>
 
 #include "inputs.hpp"
+#include "support/usable_kernels.hpp"
 
 namespace bench {
 
 using input_list = std::vector<std::shared_ptr<input>>;
 
 // usable_kernels lists the kernels this CPU runs, slowest first.
-std::vector<std::string> usable_kernels();
+using utf8guard::testing::usable_kernels;
 
 // force_kernel makes every later call use kernel k, or fails the benchmark.
 bool force_kernel(benchmark::State& state, const std::string& k);
@@ -72,6 +73,9 @@ void register_pairs(const input_list& inputs);
 // register_percent_pairs: percent-encoded input against its alternatives, side by side
 // (percent_paired.cpp), on the request lines and on the inputs without '%'.
 void register_percent_pairs(const input_list& inputs);
+// register_request_parts: what the nginx module asks of the library per
+// request and per form body, side by side (request_parts.cpp).
+void register_request_parts(const input_list& inputs);
 
 }  // namespace bench
 

@@ -3,7 +3,9 @@
 -- headers; HEAD goes as GET, since wrk's parser would wait for the body that
 -- a HEAD response's Content-Length announces. With UTF8GUARD_BENCH_FORM=N
 -- instead: a POST of an N-byte application/x-www-form-urlencoded body made
--- of those targets' queries.
+-- of those targets' queries, or with UTF8GUARD_BENCH_FORM_TEXT=FILE too, of
+-- that text's lines form-encoded, each a field "text" (mostly ASCII for a
+-- Latin text, as most forms are).
 local headers = {
   ["Host"] = "bench.example",
   ["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Firefox/115.0",
@@ -29,13 +31,26 @@ end
 
 local requests = {}
 local form = tonumber(os.getenv("UTF8GUARD_BENCH_FORM") or "")
+-- form_encode: ' ' as '+', bytes other than ASCII letters, digits and
+-- -._~ as %XX.
+local function form_encode(text)
+  text = text:gsub("[^%w%-%._~ ]", function(c) return string.format("%%%02X", c:byte()) end)
+  return (text:gsub(" ", "+"))
+end
+
 if form then
+  local fields = {}
+  local text = os.getenv("UTF8GUARD_BENCH_FORM_TEXT")
+  if text then
+    for line in io.lines(text) do fields[#fields + 1] = "text=" .. form_encode(line) end
+  else
+    for _, l in ipairs(lines) do fields[#fields + 1] = l[2]:match("%?(.*)") or "a=b" end
+  end
   local parts, size, i = {}, 0, 0
   while size < form do
-    i = i % #lines + 1
-    local query = lines[i][2]:match("%?(.*)") or "a=b"
-    parts[#parts + 1] = query
-    size = size + #query + 1
+    i = i % #fields + 1
+    parts[#parts + 1] = fields[i]
+    size = size + #fields[i] + 1
   end
   local body = table.concat(parts, "&"):sub(1, form)
   body = body:gsub("%%%x?$", "")  -- never end inside an escape

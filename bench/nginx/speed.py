@@ -9,14 +9,17 @@ the OWASP CRS (nginx/compare_modsecurity.py's "CRS" setup), side by side.
   form      a 10 MiB application/x-www-form-urlencoded POST (the data's
             queries), read into memory (client_body_buffer_size) and passed
             to a second server by proxy_pass: the module's body check
+  form-text the same with a text's lines form-encoded (--form-text FILE,
+            else the data folder's lipsum/Latin-Lipsum.utf8.txt when it is
+            there): a mostly ASCII form
 
 The setups alternate, ROUNDS times each, DURATION seconds a run; the tables
 give each setup's median requests per second and the worker's median CPU time
 per request (user + system, from /proc: on a shared machine the steadier
 figure), and the ratios of the medians to "module off".
 
-Usage: bench/nginx/speed.py --module PATH [--data FILE] [--rounds N]
-       [--duration S] [--connections C]
+Usage: bench/nginx/speed.py --module PATH [--data FILE] [--form-text FILE]
+       [--rounds N] [--duration S] [--connections C]
 The request lines ("METHOD TARGET HTTP/1.1", one a line): --data FILE, else
 $UTF8GUARD_BENCH_DATA/urls/requests_1MiB.txt (the benchmarks' data folder).
 """
@@ -137,6 +140,8 @@ def main():
     parser.add_argument("--duration", type=int, default=4)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--form-bytes", type=int, default=10 << 20)
+    latin = folder and os.path.join(folder, "lipsum", "Latin-Lipsum.utf8.txt")
+    parser.add_argument("--form-text", default=latin if latin and os.path.isfile(latin) else None)
     args = parser.parse_args()
     if not args.data or not os.path.isfile(args.data):
         parser.error("no request lines: give --data FILE or UTF8GUARD_BENCH_DATA=FOLDER")
@@ -153,6 +158,11 @@ def main():
                           args, env, form=False)
         form_env = dict(env, UTF8GUARD_BENCH_FORM=str(args.form_bytes))
         form = measure([("module on", on), ("module off", bare)], args, form_env, form=True)
+        form_text = None
+        if args.form_text:
+            text_env = dict(form_env, UTF8GUARD_BENCH_FORM_TEXT=os.path.abspath(args.form_text))
+            form_text = measure([("module on", on), ("module off", bare)], args, text_env,
+                                form=True)
     finally:
         scratch.__exit__(None, None, None)
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
@@ -166,6 +176,10 @@ def main():
     print(table("targets + 12 headers", targets, "module off"))
     print()
     print(table("10 MiB form POST", form, "module off"))
+    if form_text:
+        print()
+        print(table("10 MiB form POST, %s form-encoded" % os.path.basename(args.form_text),
+                    form_text, "module off"))
 
 
 if __name__ == "__main__":

@@ -181,6 +181,9 @@ static ngx_http_utf8guard_ctx_t* ngx_http_utf8guard_get_ctx(ngx_http_request_t* 
   r = r->main;
   ngx_http_utf8guard_ctx_t* ctx = ngx_http_get_module_ctx(r, ngx_http_utf8guard_module);
   if (ctx != NULL) return ctx;
+  /* Without a context and without a redirect there is none: the common case
+   * of $utf8guard, asked of every request the access log writes. */
+  if (!create && !r->internal) return NULL;
   /* An internal redirect clears the module contexts; the pool keeps ours. */
   for (ngx_pool_cleanup_t* cln = r->pool->cleanup; cln != NULL; cln = cln->next) {
     if (cln->handler == ngx_http_utf8guard_cleanup) {
@@ -220,13 +223,31 @@ static ngx_int_t ngx_http_utf8guard_report(ngx_http_request_t* r,
 
 /* ---- The request target and the headers ---- */
 
+/* A part that is not clean: its finding (a frame of its own, out of the
+ * path of the clean parts). */
+static ngx_int_t ngx_http_utf8guard_found(ngx_http_request_t* r, ngx_http_utf8guard_loc_conf_t* lcf,
+                                          const ug_rule* rule, const char* label,
+                                          const u_char* data, size_t len) {
+  ug_finding finding;
+  if (!ug_check_part(rule, label, (const char*)data, len, &finding)) return NGX_DECLINED;
+  return ngx_http_utf8guard_report(r, lcf, &finding);
+}
+
 static ngx_int_t ngx_http_utf8guard_check(ngx_http_request_t* r, ngx_http_utf8guard_loc_conf_t* lcf,
                                           ug_slot slot, const char* label, const u_char* data,
                                           size_t len) {
-  ug_finding finding;
-  if (!ug_check_part(&lcf->rules[slot], label, (const char*)data, len, &finding))
-    return NGX_DECLINED;
-  return ngx_http_utf8guard_report(r, lcf, &finding);
+  if (ug_part_clean(&lcf->rules[slot], (const char*)data, len)) return NGX_DECLINED;
+  return ngx_http_utf8guard_found(r, lcf, &lcf->rules[slot], label, data, len);
+}
+
+/* A header that is not clean, reported with its name. */
+static ngx_int_t ngx_http_utf8guard_header_found(ngx_http_request_t* r,
+                                                 ngx_http_utf8guard_loc_conf_t* lcf,
+                                                 const ngx_table_elt_t* h) {
+  char label[sizeof "header " + 4 * 48 + sizeof "..."];
+  ug_header_label((const char*)h->key.data, h->key.len, label, sizeof label);
+  return ngx_http_utf8guard_found(r, lcf, &lcf->rules[UG_SLOT_HEADERS], label, h->value.data,
+                                  h->value.len);
 }
 
 static ngx_int_t ngx_http_utf8guard_handler(ngx_http_request_t* r) {
@@ -238,26 +259,29 @@ static ngx_int_t ngx_http_utf8guard_handler(ngx_http_request_t* r) {
   ngx_str_t path = r->unparsed_uri;
   if (r->args_start != NULL && r->args_start > path.data && r->args_start <= path.data + path.len)
     path.len = (size_t)(r->args_start - 1 - path.data);
-  ngx_int_t rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "path", path.data, path.len);
-  if (rc != NGX_DECLINED) return rc;
-  if (r->args.len > 0) {
-    rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "query", r->args.data, r->args.len);
+  /* The query as the client sent it, after the path and its '?': then the
+   * whole target is clean exactly when both are (an escape or a character
+   * never spans the ASCII '?'), and one call answers the common case. */
+  ngx_flag_t whole = r->args.len > 0 && r->args.data == path.data + path.len + 1 &&
+                     r->args.data + r->args.len == r->unparsed_uri.data + r->unparsed_uri.len;
+  if (!whole || !ug_part_clean(&lcf->rules[UG_SLOT_TARGET], (const char*)r->unparsed_uri.data,
+                               r->unparsed_uri.len)) {
+    ngx_int_t rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "path", path.data, path.len);
     if (rc != NGX_DECLINED) return rc;
+    if (r->args.len > 0) {
+      rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "query", r->args.data, r->args.len);
+      if (rc != NGX_DECLINED) return rc;
+    }
   }
 
-  if (!lcf->rules[UG_SLOT_HEADERS].on) return NGX_DECLINED;
+  const ug_rule* headers = &lcf->rules[UG_SLOT_HEADERS];
+  if (!headers->on) return NGX_DECLINED;
+  ngx_int_t rc;
   for (ngx_list_part_t* part = &r->headers_in.headers.part; part != NULL; part = part->next) {
     ngx_table_elt_t* h = part->elts;
     for (ngx_uint_t i = 0; i < part->nelts; i++) {
-      char label[sizeof "header " + 4 * 48 + sizeof "..."];
-      ug_finding finding;
-      if (!ug_check_part(&lcf->rules[UG_SLOT_HEADERS], "", (const char*)h[i].value.data,
-                         h[i].value.len, &finding))
-        continue;
-      ug_header_label((const char*)h[i].key.data, h[i].key.len, label, sizeof label);
-      ug_check_part(&lcf->rules[UG_SLOT_HEADERS], label, (const char*)h[i].value.data,
-                    h[i].value.len, &finding);
-      rc = ngx_http_utf8guard_report(r, lcf, &finding);
+      if (ug_part_clean(headers, (const char*)h[i].value.data, h[i].value.len)) continue;
+      rc = ngx_http_utf8guard_header_found(r, lcf, &h[i]);
       if (rc != NGX_DECLINED) return rc;
     }
   }

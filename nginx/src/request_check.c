@@ -171,11 +171,7 @@ static void describe(ug_finding* finding, const char* label, bool percent, const
 
 bool ug_check_part(const ug_rule* rule, const char* label, const char* data, size_t len,
                    ug_finding* finding) {
-  if (rule == NULL || !rule->on) return false;
-  /* Most parts are clean: the yes/no entry points answer them fastest. */
-  if (rule->percent ? utf8guard_is_valid_percent_encoded(data, len, rule->policy)
-                    : utf8guard_is_valid_policy(data, len, rule->policy))
-    return false;
+  if (rule == NULL || ug_part_clean(rule, data, len)) return false;
   utf8guard_percent_result r;
   memset(&r, 0, sizeof r);
   if (rule->percent)

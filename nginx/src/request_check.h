@@ -77,6 +77,16 @@ typedef struct ug_finding {
  * a log line never carries a client's raw bytes. */
 size_t ug_header_label(const char* name, size_t len, char* out, size_t cap);
 
+/* ug_part_clean says whether data[0..len) holds nothing |rule| reports (or
+ * the rule is off): the yes/no answer, inline, for the parts of every request
+ * (most of them clean); ug_check_part then says what a part that is not
+ * clean holds. */
+static inline bool ug_part_clean(const ug_rule* rule, const char* data, size_t len) {
+  if (!rule->on) return true;
+  return rule->percent ? utf8guard_is_valid_percent_encoded(data, len, rule->policy)
+                       : utf8guard_is_valid_policy(data, len, rule->policy);
+}
+
 /* ug_check_part checks a whole part, data[0..len), under |rule|. It returns
  * true and fills |*finding| with the first error or denied character, or
  * returns false when there is none (or the rule is off). */

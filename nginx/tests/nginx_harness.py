@@ -96,6 +96,10 @@ SITE = """
     location /return/ {{
         return 200 "ok\\n";
     }}
+    location /bom/ {{
+        utf8guard_target "url,bom";
+        proxy_pass http://127.0.0.1:{port}/sink/;
+    }}
 """
 
 CONF = """{load}

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """test_config.py - the directives: `nginx -t` refuses bad values, naming the
 directive; "utf8guard off" in a location, detect mode, the status, the
-per-part rules, the module ahead of `return`, $utf8guard in the access log;
+per-part rules, the module ahead of `return`, the target checked whole and
+then path and query apart, $utf8guard in the access log;
 and `nginx -s reload`, with a new configuration and with a bad one."""
 
 import re
@@ -97,6 +98,21 @@ class Site(h.SiteTest):
         self.expect(request(b"POST", b"/on/", latin1, b"caf\xe9"), 200, [])
         self.expect(request(b"GET", b"/on/", [(b"Cookie", b"a=b; c=\xed\xa0\x80")]), 400,
                     [finding("header Cookie", b"a=b; c=\xed\xa0\x80", h.HEADERS, False)])
+
+    def test_target_whole_then_path_and_query(self):
+        # A clean target is answered by one check of path and query
+        # together; one that is not, by each on its own, from its own byte
+        # 0: a BOM that starts the query is a signature there, not a finding.
+        rule = h.TARGET | {"bom"}
+        self.expect(request(b"GET", b"/bom/?%EF%BB%BFa=1"), 200, [])
+        self.expect(request(b"GET", b"/bom/?a=1"), 200, [])
+        query = b"a=%EF%BB%BF"
+        self.expect(request(b"GET", b"/bom/?" + query), 400,
+                    [finding("query", query, rule, True)])
+        path = b"/bom/%EF%BB%BF"
+        self.expect(request(b"GET", path + b"?a=1"), 400, [finding("path", path, rule, True)])
+        self.expect(request(b"GET", b"/bom/?" + OVERLONG), 400,
+                    [finding("query", OVERLONG, rule, True)])
 
     def new_access_lines(self, before, count):
         """The access log's lines after the first |before|, once |count| are

@@ -52,11 +52,14 @@ inline std::size_t unit_width_before(const std::uint8_t* p, std::size_t j) noexc
 
 // A vector decoder decodes p[0..n) from a unit boundary, whole blocks at a
 // time, while a block and the two bytes after it fit in n and the block
-// starts before limit. It writes the decoded bytes to out (which has room for
-// limit + 64 bytes) and returns how far it read (a unit boundary) and how
-// much it wrote. It stops before a block that holds a bad escape (stops &
-// kStopBadEscape) or a %25 (stops & kStopPercent25), which the scalar
-// decoder then takes: those are the units the caller must see one by one.
+// starts before limit, then the units left before limit (at most a block's
+// worth, but for a '%' in the input's last two bytes) as one partial block,
+// reading nothing past p[n). It writes the decoded bytes to out (which has
+// room for limit + 64 bytes) and returns how far it read (a unit boundary)
+// and how much it wrote. It stops before a block that holds a bad escape
+// (stops & kStopBadEscape) or a %25 (stops & kStopPercent25), which the
+// scalar decoder then takes: those are the units the caller must see one by
+// one.
 struct decode_progress {
   std::size_t read;
   std::size_t written;

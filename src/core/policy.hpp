@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "utf8guard/utf8guard.hpp"
 
@@ -143,12 +144,29 @@ struct prefilter_keep_table {
 };
 inline constexpr prefilter_keep_table kPrefilterKeep{};
 
+// kSecondTables[private_use] are the byte-after tables of a policy that
+// denies private use or not: one that allows it counts EE and EF only before
+// B7, BB and BF (so that CJK punctuation, EF BC and EF BD, is no candidate).
+struct second_tables {
+  std::uint8_t high[16];
+  std::uint8_t low[16];
+  constexpr explicit second_tables(bool private_use) : high{}, low{} {
+    for (int k = 0; k < 16; ++k) {
+      // High nibble B with low nibble 7, B or F: B7, BB, BF.
+      const bool ee_ef_wide = private_use || k == 0xB;
+      const bool ee_ef_low = private_use || k == 0x7 || k == 0xB || k == 0xF;
+      high[k] = static_cast<std::uint8_t>(kSecondHigh[k] & (ee_ef_wide ? 0xFF : ~kAfterEeEf));
+      low[k] = static_cast<std::uint8_t>(kSecondLow[k] & (ee_ef_low ? 0xFF : ~kAfterEeEf));
+    }
+  }
+};
+inline constexpr second_tables kSecondTables[2] = {second_tables(false), second_tables(true)};
+
 // prefilter_tables are the lookup tables for one policy: the bits of the
-// byte sets that start none of its categories are cleared; a policy that
-// allows private use counts EE and EF only before B7, BB and BF (so that
-// CJK punctuation, EF BC and EF BD, is no candidate); and f3_f4 is the
-// byte-after class that flags F3 and F4 alone (generic/policy_prefilter.hpp),
-// or 0.
+// byte sets that start none of its categories are cleared; the byte-after
+// tables are kSecondTables'; and f3_f4 is the byte-after class that flags F3
+// and F4 alone (generic/policy_prefilter.hpp), or 0. Built per call from
+// tables made at compile time: a handful of ORs and copies.
 struct prefilter_tables {
   alignas(16) std::uint8_t high[16];
   alignas(16) std::uint8_t low[16];
@@ -160,25 +178,19 @@ struct prefilter_tables {
     for (std::size_t c = 0; c < category_count; ++c) {
       if ((deny >> c) & 1u) keep = static_cast<std::uint8_t>(keep | kPrefilterKeep.bits[c]);
     }
-    const bool private_use = (deny & UTF8GUARD_CATEGORY_PRIVATE_USE) != 0;
-    for (int k = 0; k < 16; ++k) {
-      high[k] = kPrefilterHigh[k] & keep;
-      low[k] = kPrefilterLow[k];
-      // High nibble B with low nibble 7, B or F: B7, BB, BF.
-      const bool ee_ef_wide = private_use || k == 0xB;
-      const bool ee_ef_low = private_use || k == 0x7 || k == 0xB || k == 0xF;
-      second_high[k] =
-          static_cast<std::uint8_t>(kSecondHigh[k] & (ee_ef_wide ? 0xFF : ~kAfterEeEf));
-      second_low[k] = static_cast<std::uint8_t>(kSecondLow[k] & (ee_ef_low ? 0xFF : ~kAfterEeEf));
-    }
+    const second_tables& second =
+        kSecondTables[(deny & UTF8GUARD_CATEGORY_PRIVATE_USE) != 0 ? 1 : 0];
+    for (int k = 0; k < 16; ++k) high[k] = kPrefilterHigh[k] & keep;
+    std::memcpy(low, kPrefilterLow, sizeof low);
+    std::memcpy(second_high, second.high, sizeof second_high);
+    std::memcpy(second_low, second.low, sizeof second_low);
     f3_f4 = (deny & kKeepF3F4) != 0 ? 1 : 0;
   }
 };
 
 // quiet_prefix_fn is a vector prefilter: the length of a prefix of p[0..n)
 // in which no byte can start a violation (see generic/policy_prefilter.hpp),
-// and whether it ended because a byte after it was flagged (else: because
-// fewer bytes than one of its groups were left).
+// and whether it ended because a byte after it was flagged (else: it is n).
 struct quiet_run {
   std::size_t length;
   bool flagged;

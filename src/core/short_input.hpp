@@ -109,6 +109,35 @@ inline std::uint64_t load_word(const std::uint8_t* q) noexcept {
   return w;
 }
 
+// quiet_ascii_words is the pass over quiet ASCII of a policy
+// (generic/policy_prefilter.hpp's quiet_ascii) for a short input, a word at a
+// time: it returns n when every byte of q[0..n) lies in [lo, hi] (ASCII, with
+// lo <= 0x20 <= hi), else the start of a word that holds one outside. A word
+// holds a byte below lo when subtracting lo from every byte borrows into a
+// byte whose top bit was clear, and a byte above hi when adding 0x7F - hi
+// carries into a top bit or one was set (exact tests of whether any byte
+// does, whatever the carries between bytes).
+inline std::size_t quiet_ascii_words(const std::uint8_t* q, std::size_t n, std::uint8_t lo,
+                                     std::uint8_t hi) noexcept {
+  constexpr std::uint64_t kOnes = 0x0101010101010101U, kTops = 0x8080808080808080U;
+  const std::uint64_t below = kOnes * lo, above = kOnes * static_cast<std::uint8_t>(0x7F - hi);
+  const auto outside = [below, above](std::uint64_t w) {
+    return (((w - below) & ~w) | (w + above) | w) & kTops;
+  };
+  if (n < 8) {
+    if (n == 0) return 0;
+    // The bytes above q[n) are made spaces, which every range holds.
+    const std::uint64_t w = load_1_to_8(q, n) | (kOnes * 0x20) << (8 * n);
+    return outside(w) != 0 ? 0 : n;
+  }
+  std::size_t i = 0;
+  // SAFETY: a word is read at i only when i + 8 < n, and the last at n - 8.
+  for (; n - i > 8; i += 8) {
+    if (outside(load_word(q + i)) != 0) return i;
+  }
+  return outside(load_word(q + n - 8)) != 0 ? i : n;
+}
+
 // is_short_ascii says whether q[0..m) is a short input of ASCII: at most
 // kShortAscii bytes, read as two or four words that overlap, or one partial
 // word. Every kernel settles such an input (a header line, a key, a token)

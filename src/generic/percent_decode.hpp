@@ -42,45 +42,100 @@ UTF8GUARD_SIMD_INLINE simd8 nibble(simd8 x) {
   return (x & simd8::splat(0x0F)) + (letter & simd8::splat(9));
 }
 
+// The decoder's state between blocks: how much it wrote, which of the next
+// block's first two bytes are digits of an escape that began before, and
+// the escapes of the last block that held a '%'.
+struct decode_state {
+  std::size_t o = 0;
+  std::uint64_t carried = 0;
+  std::uint64_t escapes = 0;
+};
+
+// The lookup tables as registers, made once per call.
+struct hex_tables {
+  simd8 high, low, times16;
+};
+
+// block decodes the block at offset 0 of load (load(k): the bytes from
+// offset k, k = 0, 1, 2, read only when the block holds a '%' or a digit
+// carried in) whose units start in the lanes of `lanes`, to out + st.o;
+// false, writing nothing, when it holds an event of stops.
+template <class Load>
+UTF8GUARD_SIMD_INLINE bool block(const Load& load, std::uint64_t lanes, std::uint8_t* out,
+                                 unsigned stops, const hex_tables& t, decode_state& st) {
+  const simd8 v0 = load(0);
+  const simd8 is_percent = v0.eq('%');
+  if (st.carried == 0 && !is_percent.any()) {
+    v0.store(out + st.o);
+    st.o += static_cast<std::size_t>(__builtin_popcountll(lanes));
+    return true;
+  }
+  const simd8 v1 = load(1);
+  const simd8 v2 = load(2);
+  const simd8 escape = is_percent & is_hex(v1, t.high, t.low) & is_hex(v2, t.high, t.low);
+  const simd8 value = nibble(v1).low_nibble_lookup(t.times16) | nibble(v2);
+  const std::uint64_t escapes = escape.bits() & lanes;
+  if (stops != 0) {
+    const bool bad = (stops & kStopBadEscape) != 0 && (is_percent.bits() & lanes) != escapes;
+    const bool pct25 = (stops & kStopPercent25) != 0 && (value.eq(0x25).bits() & escapes) != 0;
+    if (bad || pct25) return false;
+  }
+  const simd8 merged = v0 ^ (escape & (v0 ^ value));
+  const std::uint64_t keep = ~(escapes << 1 | escapes << 2 | st.carried) & lanes;
+  merged.compact(keep, out + st.o);
+  st.o += static_cast<std::size_t>(__builtin_popcountll(keep));
+  const std::uint64_t last_two = escapes >> (simd8::width - 2) & 3;  // at width-2, width-1
+  st.carried = last_two | last_two >> 1;                             // 1: one digit; 3: two digits
+  st.escapes = escapes;
+  return true;
+}
+
+// load_up_to is p[0..len) in a register, zero above when len < width (a
+// zero is neither '%' nor a digit, so no escape reaches into it).
+UTF8GUARD_SIMD_INLINE simd8 load_up_to(const std::uint8_t* p, std::size_t len) {
+  return len >= simd8::width ? simd8::load(p) : simd8::load_partial(p, len);
+}
+
 // decode: see core/percent.hpp (percent_decode_fn).
 inline decode_progress decode(const std::uint8_t* p, std::size_t n, std::size_t limit,
                               std::uint8_t* out, unsigned stops) noexcept {
   constexpr std::size_t width = simd8::width;
-  const simd8 high = simd8::repeat_16(kHexHigh);
-  const simd8 low = simd8::repeat_16(kHexLow);
-  const simd8 times16 = simd8::repeat_16(kTimes16);
+  constexpr std::uint64_t all = width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  const hex_tables t{simd8::repeat_16(kHexHigh), simd8::repeat_16(kHexLow),
+                     simd8::repeat_16(kTimes16)};
+  decode_state st;
   std::size_t i = 0;
-  std::size_t o = 0;
-  std::uint64_t carried = 0;  // digits of the last block's escapes in this one
   // SAFETY: a block is read only when p[i .. i + width + 2) is in the input.
   for (; i < limit && n - i >= width + 2; i += width) {
-    const simd8 v0 = simd8::load(p + i);
-    const simd8 is_percent = v0.eq('%');
-    if (carried == 0 && !is_percent.any()) {
-      v0.store(out + o);
-      o += width;
-      continue;
+    const auto whole = [p, i](std::size_t k) { return simd8::load(p + i + k); };
+    if (!block(whole, all, out, stops, t, st)) {
+      return {i + static_cast<std::size_t>(__builtin_popcountll(st.carried)), st.o};
     }
-    const simd8 v1 = simd8::load(p + i + 1);
-    const simd8 v2 = simd8::load(p + i + 2);
-    const simd8 escape = is_percent & is_hex(v1, high, low) & is_hex(v2, high, low);
-    const simd8 value = nibble(v1).low_nibble_lookup(times16) | nibble(v2);
-    const std::uint64_t escapes = escape.bits();
-    if (stops != 0) {
-      const bool bad = (stops & kStopBadEscape) != 0 && is_percent.bits() != escapes;
-      const bool pct25 = (stops & kStopPercent25) != 0 && (value.eq(0x25).bits() & escapes) != 0;
-      if (bad || pct25) break;
-    }
-    const simd8 merged = v0 ^ (escape & (v0 ^ value));
-    const std::uint64_t all = width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
-    const std::uint64_t keep = ~(escapes << 1 | escapes << 2 | carried) & all;
-    merged.compact(keep, out + o);
-    o += static_cast<std::size_t>(__builtin_popcountll(keep));
-    const std::uint64_t last_two = escapes >> (width - 2) & 3;  // escapes at width-2, width-1
-    carried = last_two | last_two >> 1;                         // 1: one digit; 3: two digits
   }
-  // Stop at a unit boundary: past the digits already decoded.
-  return {i + static_cast<std::size_t>(__builtin_popcountll(carried)), o};
+  const std::size_t boundary = i + static_cast<std::size_t>(__builtin_popcountll(st.carried));
+  if (i >= limit) return {boundary, st.o};
+  // The units left before limit, fewer than a block and its two bytes, as
+  // one partial block: a short input (a URL, a header) then needs no scalar
+  // loop. Escapes that start in its last two lanes end past them, by
+  // `beyond` digits.
+  const std::size_t left = n - i;
+  std::size_t m = std::min(std::min(limit, n) - i, width);
+  // A '%' in the input's last two bytes may be an escape cut by the end of a
+  // chunk, held for the next one: the scalar decoder takes it.
+  if (left >= 1 && p[n - 1] == '%') m = std::min(m, left - 1);
+  if (left >= 2 && p[n - 2] == '%') m = std::min(m, left - 2);
+  if (m == 0) return {boundary, st.o};
+  // SAFETY: load_up_to reads p[i..n) only (m >= 1, so left >= 1).
+  const auto partial = [p, i, left](std::size_t k) {
+    return load_up_to(p + i + k, left > k ? left - k : 0);
+  };
+  st.escapes = 0;
+  if (!block(partial, m == width ? all : (std::uint64_t{1} << m) - 1, out, stops, t, st)) {
+    return {boundary, st.o};
+  }
+  const std::size_t beyond =
+      m >= 2 ? st.escapes >> (m - 2) & 3 : (st.escapes & 1) << 1;  // 0, 1 or 2 digits
+  return {std::max(i + m + beyond, boundary), st.o};
 }
 
 }  // namespace percent_vector

@@ -104,7 +104,21 @@ quiet_run quiet_groups(const std::uint8_t* p, std::size_t n, const prefilter_tab
       return {at < kBackUp ? 0 : at - kBackUp, true};
     }
   }
-  return {i < kBackUp ? 0 : i - kBackUp, false};
+  // The registers left, the last one partial (the padding's flags lie past
+  // n and do not count): a short input, such as a decoded URL, is settled
+  // here, not by the scalar blocks.
+  // SAFETY: a whole register is read only when i + W <= n; load_partial
+  // reads p[i..n) only.
+  for (; i < n; i += simd8::width) {
+    const std::size_t left = n - i;
+    const simd8 v = left >= simd8::width ? simd8::load(p + i) : simd8::load_partial(p + i, left);
+    const std::size_t j = flags<F3F4>(v, before, k).first_nonzero();
+    if (j < left && j != simd8::width) {
+      const std::size_t at = i + j;
+      return {at < kBackUp ? 0 : at - kBackUp, true};
+    }
+  }
+  return {n, false};
 }
 
 // kQuietBlock is quiet_ascii's block, 1 KiB as the kernels' runs of ASCII.
@@ -180,8 +194,7 @@ inline std::size_t quiet_ascii(const std::uint8_t* p, std::size_t n, ascii_range
 
 // quiet_prefix returns how many bytes from p[0] hold no byte that may start
 // a denied character: up to kBackUp bytes before the first flagged byte, or
-// before the end of the whole groups of four registers it read. The caller
-// checks what follows exactly.
+// n when none is. The caller checks what follows a flagged byte exactly.
 inline quiet_run quiet_prefix(const std::uint8_t* p, std::size_t n,
                               const prefilter_tables& t) noexcept {
   return t.f3_f4 != 0 ? quiet_groups<true>(p, n, t) : quiet_groups<false>(p, n, t);

@@ -3,6 +3,7 @@
 // where it has one (kernels/dispatch.hpp), else the scalar loops below.
 #include "stream/policy_scan.hpp"
 
+#include "core/short_input.hpp"
 #include "core/table37.hpp"
 #include "kernels/dispatch.hpp"
 
@@ -129,11 +130,17 @@ std::size_t quiet_ascii_scalar(const std::uint8_t* p, std::size_t n, ascii_range
   return i;
 }
 
+// The longest input quiet_ascii_prefix reads a word at a time.
+constexpr std::size_t kQuietWordsMax = 64;
+
 }  // namespace
 
 std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n,
                                utf8guard_policy deny) noexcept {
   const ascii_range r = kQuietAscii.range[quiet_ascii_index(deny)];
+  // A short input (a header value, a cookie) a word at a time: no call
+  // through the kernel, no partial register.
+  if (n <= kQuietWordsMax) return quiet_ascii_words(p, n, r.lo, r.hi);
   const quiet_ascii_fn vector = vector_policy().quiet_ascii;
   return vector != nullptr ? vector(p, n, r) : quiet_ascii_scalar(p, n, r);
 }
@@ -155,15 +162,11 @@ result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base, ut
     std::size_t end = n;
     if (vector != nullptr) {
       const quiet_run q = vector(p + i, n - i, tables);
+      if (!q.flagged) return {};  // it read to the end
+      // The flagged byte's character starts within kFlaggedSpan bytes:
+      // judge those, and go on with the vector prefilter after them.
       i += q.length;
-      if (q.flagged) {
-        // The flagged byte's character starts within kFlaggedSpan bytes:
-        // judge those, and go on with the vector prefilter after them.
-        end = n - i > kFlaggedSpan ? i + kFlaggedSpan : n;
-      } else {
-        vector = nullptr;  // less than its group is left: the blocks do the rest
-        continue;
-      }
+      end = n - i > kFlaggedSpan ? i + kFlaggedSpan : n;
     } else if (n - i >= kBlock + kBlockAfter) {
       // SAFETY: a block and the bytes after it are read only when
       // i + kBlock + kBlockAfter <= n.

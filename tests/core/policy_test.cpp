@@ -326,6 +326,42 @@ TEST_P(Policy, QuietAsciiPrefixHandsOverAtTheFirstByteItMustNotPass) {
   }
 }
 
+// After its whole groups of registers, the vector prefilter reads what is
+// left of a short input as registers, the last one partial: a denied
+// character at every position of inputs a little longer and shorter than a
+// register and a group, among non-ASCII characters it must pass (Arabic, an
+// ellipsis and CJK punctuation, which share their leads with bidi controls
+// and noncharacters), with a character it flags in the last bytes and in the
+// first bytes of the next register. The input starts non-ASCII, so that the
+// pass over quiet ASCII stops at byte 0 and the prefilter reads it all.
+TEST_P(Policy, PrefilterFindsADeniedCharacterAtEveryPositionOfAShortInput) {
+  UTF8GUARD_REQUIRE_UCD();
+  const std::vector<std::string> fillers = {"\xD8\xA7", "\xE2\x80\xA6", "\xEF\xBC\x8C", "a",
+                                            "\xC3\xA9"};
+  const std::vector<std::string> denied = {"\xC2\x85",     "\xE2\x80\xAE", "\xF0\x9F\xBF\xBE",
+                                           "\xEF\xBB\xBF", "\x1B",         "\xF3\xB0\x80\x80"};
+  const std::vector<policy> policies = {policy::field(), policy::url(), every_category()};
+  // Lengths in characters: every one up to past a 64-byte register's group
+  // of four in bytes (the fillers average 2.2 bytes), with a step beyond.
+  for (std::size_t chars = 1; chars <= 140; chars += chars < 40 ? 1 : reduced_step()) {
+    std::string text;
+    for (std::size_t k = 0; k < chars; ++k) text += fillers[(k * 7) % fillers.size()];
+    for (std::size_t at = 2; at <= text.size(); at += reduced_step()) {
+      // Character boundaries only: no continuation byte at text[at].
+      if (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) continue;
+      for (const std::string& piece : denied) {
+        const std::string in = text.substr(0, at) + piece + text.substr(at);
+        for (const policy& p : policies) {
+          SCOPED_TRACE(std::to_string(in.size()) + " bytes, piece at " + std::to_string(at));
+          const result want = oracle_first_error(in, p);
+          ASSERT_EQ(validate(in, p), want) << hex(in);
+          ASSERT_EQ(is_valid(in, p), want.ok()) << hex(in);
+        }
+      }
+    }
+  }
+}
+
 UTF8GUARD_INSTANTIATE_FOR_EVERY_KERNEL(Policy);
 
 }  // namespace

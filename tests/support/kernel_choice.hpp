@@ -8,20 +8,10 @@
 #include <vector>
 
 #include "kernels/dispatch.hpp"  // private: detail::find_kernel, detail::active_kernel_ref
+#include "usable_kernels.hpp"
 #include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard::testing {
-
-// usable_kernels names every compiled kernel this CPU can run, slowest first.
-// Asked at run time, so a kernel added to the library is tested (and fuzzed)
-// without touching the tests.
-inline std::vector<std::string> usable_kernels() {
-  std::vector<std::string> out;
-  for (const kernel_info& k : kernels()) {
-    if (k.usable) out.emplace_back(k.name);
-  }
-  return out;
-}
 
 // is_active says whether the compiled kernel of that name is the one every
 // entry point calls now: the same struct, not only the same name, so that

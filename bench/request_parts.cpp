@@ -1,0 +1,240 @@
+// request_parts.cpp - what ngx_http_utf8guard_module asks of the library for
+// each request and each form body (nginx/README.md, "Speed"), timed side by
+// side (pair_timer.hpp) on every kernel:
+//   - pair_request_targets_is_valid: is_valid_percent_encoded under the url
+//     profile, one request target of requests_input() per call (path and
+//     query as one, as the module checks a clean target) | is_valid of the
+//     same target percent-decoded before timing: what decoding and the
+//     policy add to validation, on short input. op_ns, base_ns: per target.
+//   - pair_request_headers_is_valid: is_valid under the field profile, each
+//     of the twelve header values bench/nginx/requests.lua sends | is_valid
+//     of each: the policy on short values. op_ns, base_ns: per value.
+//   - pair_form_body_memcpy: a percent_validator under url,-newline (the
+//     module's form rule) fed a 10 MiB form body in 64 KiB chunks | a memcpy
+//     of each chunk into a 64 KiB buffer, the least that nginx does with a
+//     byte it receives and passes on. op_ns, base_ns: per body. Two bodies:
+//     form-requests, the queries of the request lines joined by '&' as
+//     requests.lua builds it (most bytes in escapes), and form-latin, the
+//     first text whose name starts with "Latin" among the files given (the
+//     Latin lipsum, or its stand-in) form-encoded as requests.lua does with
+//     UTF8GUARD_BENCH_FORM_TEXT: mostly ASCII, as most forms are.
+// Before timing, each pair checks that every target, value and body is
+// valid, as the module's benchmark needs it to be.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <utf8guard/utf8guard.hpp>
+
+#include "pair_timer.hpp"
+#include "suite.hpp"
+
+namespace bench {
+namespace {
+
+using in_ptr = std::shared_ptr<input>;
+
+// The header values of bench/nginx/requests.lua.
+const std::vector<std::string_view> kHeaderValues = {
+    "bench.example",
+    "Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Firefox/115.0",
+    "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    "de-CH,fr;q=0.8,ja;q=0.6,en;q=0.4",
+    "gzip, deflate, br",
+    "https://bench.example/%E6%A4%9C%E7%B4%A2?q=caf%C3%A9",
+    "session=4f2a9c1e7b; lang=ja; theme=dark; cart=3",
+    "no-cache",
+    "no-cache",
+    "1",
+    "b7e2c1d4-5a6f-4e3b-9c8d-7f1e2a3b4c5d",
+    "203.0.113.7"};
+
+constexpr std::size_t kFormBytes = std::size_t{10} << 20;
+constexpr std::size_t kChunk = std::size_t{64} << 10;
+
+// targets_of is the target of each "METHOD TARGET ..." line.
+std::vector<std::string_view> targets_of(std::string_view b) {
+  std::vector<std::string_view> targets;
+  for (std::size_t at = 0; at < b.size();) {
+    const std::size_t lf = std::min(b.find('\n', at), b.size());
+    const std::string_view line = b.substr(at, lf - at);
+    const std::size_t sp = line.find(' ');
+    if (sp != std::string_view::npos) {
+      const std::size_t end = std::min(line.find(' ', sp + 1), line.size());
+      if (end > sp + 1) targets.push_back(line.substr(sp + 1, end - sp - 1));
+    }
+    at = lf + 1;
+  }
+  return targets;
+}
+
+// form_of joins the pieces with '&' to kFormBytes bytes, as requests.lua
+// does: cut there, and never ending inside an escape.
+std::string form_of(const std::vector<std::string>& pieces) {
+  std::string body;
+  for (std::size_t i = 0; body.size() < kFormBytes; i = (i + 1) % pieces.size()) {
+    if (!body.empty()) body += '&';
+    body += pieces[i];
+  }
+  body.resize(kFormBytes);
+  for (std::size_t k = 1; k <= 2; ++k) {
+    if (body[body.size() - k] == '%') {
+      body.resize(body.size() - k);
+      break;
+    }
+  }
+  return body;
+}
+
+// form_of_requests: the queries of the request lines ("a=b" for a target
+// without one).
+std::string form_of_requests(std::string_view lines) {
+  std::vector<std::string> queries;
+  for (const std::string_view t : targets_of(lines)) {
+    const std::size_t q = t.find('?');
+    queries.emplace_back(q == std::string_view::npos ? std::string_view("a=b") : t.substr(q + 1));
+  }
+  return form_of(queries);
+}
+
+// form_of_text: the text's lines form-encoded (application/x-www-form-
+// urlencoded: ' ' as '+', bytes other than ASCII letters, digits and -._~
+// as %XX), each the value of a field "text".
+std::string form_of_text(std::string_view text) {
+  static const char hex[] = "0123456789ABCDEF";
+  std::vector<std::string> fields;
+  std::string field = "text=";
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      fields.push_back(field);
+      field = "text=";
+    } else if (c == ' ') {
+      field += '+';
+    } else if ((b >= '0' && b <= '9') || (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') ||
+               c == '-' || c == '.' || c == '_' || c == '~') {
+      field += c;
+    } else {
+      field += '%';
+      field += hex[b >> 4];
+      field += hex[b & 15];
+    }
+  }
+  if (field.size() > 5) fields.push_back(field);
+  return form_of(fields);
+}
+
+utf8guard::policy form_policy() { return utf8guard::policy_parse("url,-newline").policy; }
+
+void targets_pair(const in_ptr& requests, const std::string& k) {
+  benchmark::RegisterBenchmark(
+      bench_name("pair_request_targets_is_valid", k, requests->name()).c_str(),
+      [requests, k](benchmark::State& state) {
+        if (!force_kernel(state, k)) return;
+        const std::vector<std::string_view> targets = targets_of(requests->bytes());
+        std::vector<std::string> decoded;
+        for (const std::string_view t : targets) {
+          if (!utf8guard::is_valid_percent_encoded(t, utf8guard::policy::url())) {
+            return state.SkipWithError("a target is not valid under url");
+          }
+          decoded.push_back(utf8guard::percent_decode(t));
+        }
+        bm_pair(
+            state,
+            [&targets] {
+              for (const std::string_view t : targets) {
+                benchmark::DoNotOptimize(
+                    utf8guard::is_valid_percent_encoded(t, utf8guard::policy::url()));
+              }
+            },
+            [&decoded] {
+              for (const std::string& d : decoded) benchmark::DoNotOptimize(utf8guard::is_valid(d));
+            },
+            targets.size());
+      });
+}
+
+void headers_pair(const std::string& k) {
+  benchmark::RegisterBenchmark(
+      bench_name("pair_request_headers_is_valid", k, "requests.lua").c_str(),
+      [k](benchmark::State& state) {
+        if (!force_kernel(state, k)) return;
+        for (const std::string_view v : kHeaderValues) {
+          if (!utf8guard::is_valid(v, utf8guard::policy::field())) {
+            return state.SkipWithError("a header value is not valid under field");
+          }
+        }
+        bm_pair(
+            state,
+            [] {
+              for (const std::string_view v : kHeaderValues) {
+                benchmark::DoNotOptimize(utf8guard::is_valid(v, utf8guard::policy::field()));
+              }
+            },
+            [] {
+              for (const std::string_view v : kHeaderValues) {
+                benchmark::DoNotOptimize(utf8guard::is_valid(v));
+              }
+            },
+            kHeaderValues.size());
+      });
+}
+
+void form_pair(const std::string& name, std::shared_ptr<const std::string> body,
+               const std::string& k) {
+  benchmark::RegisterBenchmark(
+      bench_name("pair_form_body_memcpy", k, name).c_str(), [body, k](benchmark::State& state) {
+        if (!force_kernel(state, k)) return;
+        const std::string_view b = *body;
+        const auto check = [b] {
+          utf8guard::percent_validator v(form_policy());
+          for (std::size_t at = 0; at < b.size(); at += kChunk) {
+            const utf8guard::percent_result r = v.feed(b.substr(at, kChunk));
+            if (!r.ok()) return r;
+          }
+          return v.finish();
+        };
+        if (!check().ok()) return state.SkipWithError("the form body is not valid");
+        const std::unique_ptr<char[]> copy(new char[kChunk]);
+        bm_pair(
+            state, [&check] { benchmark::DoNotOptimize(check()); },
+            [b, &copy] {
+              for (std::size_t at = 0; at < b.size(); at += kChunk) {
+                const std::size_t n = std::min(kChunk, b.size() - at);
+                std::memcpy(copy.get(), b.data() + at, n);
+                benchmark::DoNotOptimize(copy.get());
+                benchmark::ClobberMemory();
+              }
+            },
+            1);
+      });
+}
+
+}  // namespace
+
+void register_request_parts(const input_list& inputs) {
+  const in_ptr requests = requests_input();
+  const auto requests_form =
+      std::make_shared<const std::string>(form_of_requests(requests->bytes()));
+  std::shared_ptr<const std::string> latin_form;
+  for (const in_ptr& in : inputs) {
+    if (in->name().rfind("Latin", 0) == 0) {
+      latin_form = std::make_shared<const std::string>(form_of_text(in->bytes()));
+      break;
+    }
+  }
+  for (const std::string& k : usable_kernels()) {
+    targets_pair(requests, k);
+    headers_pair(k);
+    form_pair("form-requests_10MiB", requests_form, k);
+    if (latin_form) form_pair("form-latin_10MiB", latin_form, k);
+  }
+}
+
+}  // namespace bench
