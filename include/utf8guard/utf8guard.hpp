@@ -289,6 +289,43 @@ Fn unless_null(const F& f, Fn trampoline) noexcept {
   }
   return trampoline;
 }
+// go_on calls f(x) and says whether to go on: what f returns if that is
+// bool, else true.
+template <class F, class T>
+bool go_on(F& f, const T& x) {
+  if constexpr (std::is_same_v<decltype(f(x)), bool>) {
+    return f(x);
+  } else {
+    f(x);
+    return true;
+  }
+}
+// reporting_stream is the feed/finish pair of the streaming classes that
+// hand what they find to a callable (sanitizer, error_scanner,
+// percent_scanner): each passes the library its trampoline for the
+// callable's type, Stream::call<F>, and the callable as a void* context.
+template <class Stream>
+class reporting_stream {
+ public:
+  template <class F>
+  bool feed(std::string_view chunk, F&& f) {
+    return static_cast<Stream*>(this)->feed_raw(chunk, trampoline(f), context(f));
+  }
+  template <class F>
+  bool finish(F&& f) {
+    return static_cast<Stream*>(this)->finish_raw(trampoline(f), context(f));
+  }
+
+ private:
+  template <class F>
+  static auto trampoline(F& f) noexcept {
+    return unless_null(f, &Stream::template call<F>);
+  }
+};
+// The trampolines' types. sink_fn is utf8guard_sink's: a sanitizer writes
+// through a C API sink as it is.
+using sink_fn = bool (*)(void* ctx, const char* data, std::size_t len);
+using batch_fn = std::size_t (*)(void* ctx, const result* errors, std::size_t count);
 }  // namespace detail
 
 // sanitize_bound is the largest output sanitizing n bytes can produce
@@ -325,38 +362,24 @@ UTF8GUARD_EXPORT std::size_t sanitize_to(std::string_view bytes, char* out, std:
 // finish(), a (nullptr, n > 0) chunk or a null function pointer as the sink
 // is refused (false) the same way; a second finish() after a successful one
 // returns true and writes nothing; reset() starts a new stream at any time.
-class UTF8GUARD_EXPORT sanitizer {
+class UTF8GUARD_EXPORT sanitizer : public detail::reporting_stream<sanitizer> {
  public:
   sanitizer() noexcept;
   // With a policy each denied character also becomes one U+FFFD.
   explicit sanitizer(policy p) noexcept;
-  template <class Sink>
-  bool feed(std::string_view chunk, Sink&& sink) {
-    return feed_raw(chunk, detail::unless_null(sink, &call_sink<std::remove_reference_t<Sink>>),
-                    detail::context(sink));
-  }
-  template <class Sink>
-  bool finish(Sink&& sink) {
-    return finish_raw(detail::unless_null(sink, &call_sink<std::remove_reference_t<Sink>>),
-                      detail::context(sink));
-  }
+  // feed(chunk, sink) and finish(sink), from reporting_stream.
   void reset() noexcept;
   // replacements is the number of U+FFFD written so far.
   [[nodiscard]] std::size_t replacements() const noexcept;
 
  private:
+  friend class detail::reporting_stream<sanitizer>;
   template <class Sink>
-  static bool call_sink(void* ctx, const char* data, std::size_t len) {
-    auto& sink = *static_cast<Sink*>(ctx);
-    if constexpr (std::is_same_v<decltype(sink(std::string_view{})), bool>) {
-      return sink(std::string_view(data, len));
-    } else {
-      sink(std::string_view(data, len));
-      return true;
-    }
+  static bool call(void* ctx, const char* data, std::size_t len) {
+    return detail::go_on(*static_cast<Sink*>(ctx), std::string_view(data, len));
   }
-  bool feed_raw(std::string_view chunk, utf8guard_sink sink, void* ctx);
-  bool finish_raw(utf8guard_sink sink, void* ctx);
+  bool feed_raw(std::string_view chunk, detail::sink_fn sink, void* ctx);
+  bool finish_raw(detail::sink_fn sink, void* ctx);
   utf8guard_sanitizer state_;
 };
 
@@ -366,47 +389,32 @@ class UTF8GUARD_EXPORT sanitizer {
 // finish then return false). finish() reports an unfinished sequence. Misuse
 // and reset() as for sanitizer (a null function pointer as the callback is
 // refused).
-class UTF8GUARD_EXPORT error_scanner {
+class UTF8GUARD_EXPORT error_scanner : public detail::reporting_stream<error_scanner> {
  public:
   error_scanner() noexcept;
   // With a policy each denied character is also reported, in input order.
   explicit error_scanner(policy p) noexcept;
-  template <class OnError>
-  bool feed(std::string_view chunk, OnError&& on_error) {
-    return feed_raw(chunk, detail::unless_null(on_error, &call<std::remove_reference_t<OnError>>),
-                    detail::context(on_error));
-  }
-  template <class OnError>
-  bool finish(OnError&& on_error) {
-    return finish_raw(detail::unless_null(on_error, &call<std::remove_reference_t<OnError>>),
-                      detail::context(on_error));
-  }
+  // feed(chunk, on_error) and finish(on_error), from reporting_stream.
   void reset() noexcept;
   // errors is the number of errors reported so far.
   [[nodiscard]] std::size_t errors() const noexcept;
 
  private:
+  friend class detail::reporting_stream<error_scanner>;
   // The library hands errors over in batches, and this loop calls the
   // callback on each: one call across the library boundary per batch, not
   // per error, which matters on input dense with errors. It returns count,
   // or the index of the error for which the callback said stop.
-  using batch_fn = std::size_t (*)(void* ctx, const utf8guard_result* errors, std::size_t count);
   template <class OnError>
-  static std::size_t call(void* ctx, const utf8guard_result* errors, std::size_t count) {
+  static std::size_t call(void* ctx, const result* errors, std::size_t count) {
     auto& f = *static_cast<OnError*>(ctx);
     for (std::size_t i = 0; i < count; ++i) {
-      const result e{static_cast<error>(errors[i].kind), errors[i].offset, errors[i].length,
-                     static_cast<utf8guard::category>(errors[i].category), errors[i].code_point};
-      if constexpr (std::is_same_v<decltype(f(e)), bool>) {
-        if (!f(e)) return i;
-      } else {
-        f(e);
-      }
+      if (!detail::go_on(f, errors[i])) return i;
     }
     return count;
   }
-  bool feed_raw(std::string_view chunk, batch_fn cb, void* ctx);
-  bool finish_raw(batch_fn cb, void* ctx);
+  bool feed_raw(std::string_view chunk, detail::batch_fn cb, void* ctx);
+  bool finish_raw(detail::batch_fn cb, void* ctx);
   utf8guard_error_scanner state_;
 };
 
@@ -473,43 +481,25 @@ class UTF8GUARD_EXPORT percent_validator {
 // percent_scanner is error_scanner for percent-encoded input: it reports
 // every error, in order. The callback takes a percent_result and returns void,
 // or bool (false stops). Its life and misuse are error_scanner's.
-class UTF8GUARD_EXPORT percent_scanner {
+namespace detail {
+using percent_fn = bool (*)(void* ctx, const percent_result& r);
+}  // namespace detail
+
+class UTF8GUARD_EXPORT percent_scanner : public detail::reporting_stream<percent_scanner> {
  public:
   explicit percent_scanner(policy p = {}) noexcept;
-  template <class OnError>
-  bool feed(std::string_view chunk, OnError&& on_error) {
-    return feed_raw(chunk, detail::unless_null(on_error, &call<std::remove_reference_t<OnError>>),
-                    detail::context(on_error));
-  }
-  template <class OnError>
-  bool finish(OnError&& on_error) {
-    return finish_raw(detail::unless_null(on_error, &call<std::remove_reference_t<OnError>>),
-                      detail::context(on_error));
-  }
+  // feed(chunk, on_error) and finish(on_error), from reporting_stream.
   void reset() noexcept;
   [[nodiscard]] std::size_t errors() const noexcept;
 
  private:
+  friend class detail::reporting_stream<percent_scanner>;
   template <class OnError>
-  static bool call(void* ctx, utf8guard_percent_result r) {
-    auto& f = *static_cast<OnError*>(ctx);
-    percent_result e;
-    e.kind = static_cast<error>(r.error.kind);
-    e.offset = r.error.offset;
-    e.length = r.error.length;
-    e.category = static_cast<utf8guard::category>(r.error.category);
-    e.code_point = r.error.code_point;
-    e.decoded_offset = r.decoded_offset;
-    e.decoded_length = r.decoded_length;
-    if constexpr (std::is_same_v<decltype(f(e)), bool>) {
-      return f(e);
-    } else {
-      f(e);
-      return true;
-    }
+  static bool call(void* ctx, const percent_result& r) {
+    return detail::go_on(*static_cast<OnError*>(ctx), r);
   }
-  bool feed_raw(std::string_view chunk, utf8guard_percent_callback cb, void* ctx);
-  bool finish_raw(utf8guard_percent_callback cb, void* ctx);
+  bool feed_raw(std::string_view chunk, detail::percent_fn cb, void* ctx);
+  bool finish_raw(detail::percent_fn cb, void* ctx);
   utf8guard_percent_stream state_;
 };
 

@@ -2,9 +2,9 @@
 //
 // The direction between the APIs: C++ implements, C wraps (see stream.cpp).
 #include "api/validate.hpp"
+#include "api/one_shot.hpp"
 #include "core/convert.hpp"
 #include "core/short_input.hpp"
-#include "stream/policy_scan.hpp"
 
 namespace utf8guard {
 namespace detail {
@@ -59,21 +59,19 @@ packed_result validate_packed(std::string_view bytes) noexcept {
   return k->validate(p, n);
 }
 
-// With a policy: a prefix of ASCII that the policy allows whole is settled
-// by one pass (quiet_ascii_prefix), which is all of a quiet input. After it,
-// the kernel finds the first ill-formed subpart, and the policy's check
-// reads the well-formed bytes before it; whichever comes first is the
-// answer. The prefix ends at a character boundary, so the rest is checked
-// as if it started the input, at offsets from q.
+// With a policy: one_shot (api/one_shot.hpp), on the active kernel. An
+// empty policy gives exactly the answers of the calls without one.
 bool is_valid(std::string_view bytes, policy p) noexcept {
   if (detail::bad_span(bytes)) return false;
   const std::uint8_t* data = detail::bytes(bytes.data());
   const std::size_t n = bytes.size();
   if (p.empty()) return detail::is_valid_active(data, n);
-  const std::size_t q = detail::quiet_ascii_prefix(data, n, p.bits());
-  if (q == n) return true;
-  return detail::is_valid_active(data + q, n - q) &&
-         detail::find_violation(data + q, n - q, q, p.bits(), true).ok();
+  // A yes or no: an error at the rest's start stands for any (one_shot).
+  return detail::one_shot(data, n, p.bits(),
+                          [](const std::uint8_t* rest, std::size_t len) {
+                            return detail::is_valid_active(rest, len) ? result{} : detail::kRefused;
+                          })
+      .ok();
 }
 
 result validate(std::string_view bytes, policy p) noexcept {
@@ -81,12 +79,7 @@ result validate(std::string_view bytes, policy p) noexcept {
   const std::uint8_t* data = detail::bytes(bytes.data());
   const std::size_t n = bytes.size();
   if (p.empty()) return detail::validate_active(data, n);
-  const std::size_t q = detail::quiet_ascii_prefix(data, n, p.bits());
-  if (q == n) return {};
-  result r = detail::validate_active(data + q, n - q);
-  if (!r.ok()) r.offset += q;
-  const result v = detail::find_violation(data + q, (r.ok() ? n : r.offset) - q, q, p.bits(), true);
-  return v.ok() ? r : v;
+  return detail::one_shot(data, n, p.bits(), detail::validate_active);
 }
 
 }  // namespace utf8guard

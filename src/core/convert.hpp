@@ -23,6 +23,10 @@ inline result from_c(const utf8guard_result& r) noexcept {
           r.code_point};
 }
 
+inline utf8guard_percent_result to_c(const percent_result& r) noexcept {
+  return {to_c(static_cast<const result&>(r)), r.decoded_offset, r.decoded_length};
+}
+
 inline percent_result from_c(const utf8guard_percent_result& r) noexcept {
   percent_result out;
   static_cast<result&>(out) = from_c(r.error);
@@ -30,6 +34,38 @@ inline percent_result from_c(const utf8guard_percent_result& r) noexcept {
   out.decoded_length = r.decoded_length;
   return out;
 }
+
+// to_status is the C API's status of a call on a streaming object s: went_on
+// is the C++ call's answer, and for a false one Life::stopped(s) says whether
+// it was a stop (a sink or callback said so) rather than a caller bug.
+template <class Life, class State>
+utf8guard_status to_status(bool went_on, const State* s) noexcept {
+  if (went_on) return UTF8GUARD_STATUS_OK;
+  return Life::stopped(s) ? UTF8GUARD_STATUS_SINK_FAILED : UTF8GUARD_STATUS_INVALID_ARGUMENT;
+}
+
+// c_callback carries a C API callback and its context to a C++ stream,
+// which calls one result at a time (percent_fn: each) or in batches
+// (error_scanner's batch_fn: batched); each trampoline is none, a refused
+// call, when there is no callback to call.
+template <class Callback>
+struct c_callback {
+  Callback on_error;
+  void* ctx;
+  template <class Result>
+  static bool one(void* self, const Result& r) {
+    const auto& c = *static_cast<const c_callback*>(self);
+    return c.on_error(c.ctx, to_c(r));
+  }
+  static std::size_t batch(void* self, const result* errors, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!one(self, errors[i])) return i;
+    }
+    return count;
+  }
+  percent_fn each() const noexcept { return on_error == nullptr ? nullptr : &one<percent_result>; }
+  batch_fn batched() const noexcept { return on_error == nullptr ? nullptr : &batch; }
+};
 
 // c_int reads an enum argument a C caller passed as the int it holds: a C
 // caller may pass any int in an enum parameter, but loading a value outside

@@ -1,6 +1,6 @@
 // percent_engine.hpp - percent-encoded input (docs/design.md 2.3): decode in
 // windows, validate the decoded bytes with the stream engine, and map what it
-// finds back to encoded offsets. Included by api/percent.cpp only.
+// finds back to encoded offsets. Included by stream/percent_objects.hpp only.
 //
 // The decoded bytes go through the error_scanner's state (stream/objects.hpp),
 // policy and all, so percent mode validates exactly as the plain entry points
@@ -50,11 +50,11 @@ enum class decode_stop { limit, bad_escape, double_encoding, pending };
 
 // no_sink is the sink of a run that only decodes.
 struct no_sink {
-  bool operator()(const utf8guard_percent_result&) const noexcept { return true; }
+  bool operator()(const percent_result&) const noexcept { return true; }
 };
 
 // percent_run is one feed() or finish() of a utf8guard_percent_stream. Sink:
-// bool(const utf8guard_percent_result&), false to stop.
+// bool(const percent_result&), false to stop.
 template <class Sink>
 class percent_run {
  public:
@@ -135,8 +135,7 @@ class percent_run {
       if (!decode_piece(held, len, s_.priv_position - len, len, true)) return false;
     }
     set_window(nullptr, 0, s_.priv_position);
-    const utf8guard_status st = scanner_finish(&s_.priv_decoded, &deliver, this);
-    return st == UTF8GUARD_STATUS_OK;
+    return scanner_finish(&s_.priv_decoded, &deliver, this);
   }
 
  private:
@@ -254,19 +253,19 @@ class percent_run {
   // report hands the sink an event the decoder stopped at.
   bool report(decode_stop why) {
     if (why != decode_stop::bad_escape && why != decode_stop::double_encoding) return true;
-    utf8guard_percent_result r{};
-    r.error.kind = UTF8GUARD_ERROR_DISALLOWED;
-    r.error.code_point = '%';
+    percent_result r;
+    r.kind = error::disallowed;
+    r.code_point = '%';
     r.decoded_length = 1;
     if (why == decode_stop::bad_escape) {
-      r.error.category = UTF8GUARD_CATEGORY_BAD_ESCAPE;
-      r.error.offset = origin_ + event_offset_;
-      r.error.length = 1;
+      r.category = category::bad_escape;
+      r.offset = origin_ + event_offset_;
+      r.length = 1;
       r.decoded_offset = event_decoded_;
     } else {
-      r.error.category = UTF8GUARD_CATEGORY_DOUBLE_ENCODING;
-      r.error.offset = s_.priv_double_offset;
-      r.error.length = 3;
+      r.category = category::double_encoding;
+      r.offset = s_.priv_double_offset;
+      r.length = 3;
       r.decoded_offset = s_.priv_double_decoded;
     }
     return sink_(r);
@@ -280,7 +279,7 @@ class percent_run {
     set_window(enc, len, enc_start);
     if (dec_len != 0) {
       const std::string_view view(reinterpret_cast<const char*>(dec), dec_len);
-      if (scanner_feed(&s_.priv_decoded, view, &deliver, this) != UTF8GUARD_STATUS_OK) return false;
+      if (!scanner_feed(&s_.priv_decoded, view, &deliver, this)) return false;
     }
     remember_last(dec_len);
     return true;
@@ -332,21 +331,21 @@ class percent_run {
   }
 
   // deliver is the scanner's batch callback: each error, mapped, to the sink.
-  static std::size_t deliver(void* ctx, const utf8guard_result* errors, std::size_t count) {
+  static std::size_t deliver(void* ctx, const result* errors, std::size_t count) {
     auto& self = *static_cast<percent_run*>(ctx);
     for (std::size_t k = 0; k < count; ++k) {
-      const utf8guard_result& e = errors[k];
-      utf8guard_percent_result r{};
-      r.error = e;
+      const result& e = errors[k];
+      percent_result r;
+      static_cast<result&>(r) = e;
       r.decoded_offset = e.offset;
       r.decoded_length = e.length;
       if (e.length != 0) {
         const unit_place first = self.place(e.offset);
         const unit_place last = self.place(e.offset + e.length - 1);
-        r.error.offset = first.offset;
-        r.error.length = last.offset + last.width - first.offset;
+        r.offset = first.offset;
+        r.length = last.offset + last.width - first.offset;
       } else {
-        r.error.offset = self.window_.enc_start;
+        r.offset = self.window_.enc_start;
       }
       if (!self.sink_(r)) return k;
     }
