@@ -55,11 +55,12 @@ struct byte_pattern {
 };
 
 // The prefilters' patterns, one bit each. A category lists those that cover
-// the first bytes of all its values (checked below); under a policy, the
-// prefilters stop only where a pattern of a denied category matches. The
-// scalar prefilter tests each pattern (stream/policy_scan.cpp), the vector
-// one flags each by its byte classes (core/policy.hpp); both are checked
-// against this list. A new pattern needs a test and classes of its own.
+// the first bytes of all its values (checked in core/policy.cpp); under a
+// policy, the prefilters stop only where a pattern of a denied category
+// matches. The scalar prefilter tests each pattern (stream/policy_scan.cpp),
+// the vector one flags each by its byte classes (core/policy.hpp); both are
+// checked against this list. A new pattern needs a test and classes of its
+// own.
 enum pattern_bit : std::uint8_t {
   kAsciiControls = 1u << 0,  // 00..08 0A..1F 7F
   kC2C1 = 1u << 1,           // C2 80..9F: U+0080..009F
@@ -104,8 +105,8 @@ inline constexpr code_range kReplacementValues[] = {{0xFFFD, 0xFFFD}};
 // its name (part of the contract: the CLI prints it; never rename one), its
 // values, the kPatterns bits that cover them, and whether it allows its
 // values as the first character of the input (a BOM there is a signature).
-// The percent-encoding categories hold no scalar value (core/percent.hpp
-// finds them).
+// The percent-encoding categories hold no scalar value: the percent decoder
+// finds them.
 struct category_row {
   category id;
   std::string_view name;
