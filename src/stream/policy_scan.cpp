@@ -3,8 +3,6 @@
 // where it has one (kernels/dispatch.hpp), else the scalar loops below.
 #include "stream/policy_scan.hpp"
 
-#include <utility>
-
 #include "kernels/dispatch.hpp"
 
 namespace utf8guard::detail {
@@ -77,26 +75,31 @@ struct pattern_categories {
 };
 inline constexpr pattern_categories kPatternCategories{};
 
-// prefilter is a policy's mask: on[p] is 1 if it denies a category that
-// lists pattern p.
+// prefilter is a policy's mask: each member is 1 if the policy denies a
+// category that lists that pattern (named as in kPatterns).
 struct prefilter {
-  std::uint8_t on[kPatternCount];
-  constexpr explicit prefilter(utf8guard_policy deny) noexcept : on{} {
-    for (std::size_t p = 0; p < kPatternCount; ++p) {
-      on[p] = (deny & kPatternCategories.bits[p]) != 0 ? 1 : 0;
-    }
+  std::uint8_t ascii_controls, c2_c1, d8_9c, e2_80, ef_specials, plane_ends, private_leads;
+  constexpr explicit prefilter(utf8guard_policy deny) noexcept
+      : ascii_controls(on(deny, 0)),
+        c2_c1(on(deny, 1)),
+        d8_9c(on(deny, 2)),
+        e2_80(on(deny, 3)),
+        ef_specials(on(deny, 4)),
+        plane_ends(on(deny, 5)),
+        private_leads(on(deny, 6)) {}
+  static constexpr std::uint8_t on(utf8guard_policy deny, std::size_t p) noexcept {
+    return (deny & kPatternCategories.bits[p]) != 0 ? 1 : 0;
   }
 };
 
 // scalar_hits is nonzero if a pattern the mask m keeps matches b, b1, b2.
-template <std::size_t... P>
-constexpr std::uint8_t scalar_hits(std::uint8_t b, std::uint8_t b1, std::uint8_t b2,
-                                   const prefilter& m, std::index_sequence<P...>) noexcept {
-  return static_cast<std::uint8_t>(((scalar_test(P, b, b1, b2) & m.on[P]) | ...));
-}
 constexpr std::uint8_t scalar_hits(std::uint8_t b, std::uint8_t b1, std::uint8_t b2,
                                    const prefilter& m) noexcept {
-  return scalar_hits(b, b1, b2, m, std::make_index_sequence<kPatternCount>{});
+  return static_cast<std::uint8_t>(
+      (scalar_test(0, b, b1, b2) & m.ascii_controls) | (scalar_test(1, b, b1, b2) & m.c2_c1) |
+      (scalar_test(2, b, b1, b2) & m.d8_9c) | (scalar_test(3, b, b1, b2) & m.e2_80) |
+      (scalar_test(4, b, b1, b2) & m.ef_specials) | (scalar_test(5, b, b1, b2) & m.plane_ends) |
+      (scalar_test(6, b, b1, b2) & m.private_leads));
 }
 
 constexpr std::size_t kBlock = 64;
