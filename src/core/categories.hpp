@@ -173,10 +173,28 @@ constexpr std::array<value_entry, value_total()> value_index() noexcept {
 }
 inline constexpr std::array<value_entry, value_total()> kValueIndex = value_index();
 
+// kValueStart[cp >> 12] is the first range of kValueIndex that ends at or
+// after the start of cp's 4 KiB page: category_of scans from there, so that
+// it looks at a range or two, not the whole index.
+struct value_start_table {
+  std::uint8_t at[0x110] = {};
+  constexpr value_start_table() {
+    std::size_t i = 0;
+    for (std::size_t page = 0; page < 0x110; ++page) {
+      while (i < kValueIndex.size() && kValueIndex[i].last < (page << 12)) ++i;
+      at[page] = static_cast<std::uint8_t>(i);
+    }
+  }
+};
+inline constexpr value_start_table kValueStart{};
+static_assert(kValueIndex.size() < 256, "kValueStart holds indices of one byte");
+
 // category_of returns the category bit of scalar value cp (0 for none).
 // at_start: the character begins at byte 0 of the whole input.
 constexpr std::uint32_t category_of(char32_t cp, bool at_start) noexcept {
-  for (const value_entry& e : kValueIndex) {
+  if (cp > 0x10FFFF) return 0;
+  for (std::size_t i = kValueStart.at[cp >> 12]; i < kValueIndex.size(); ++i) {
+    const value_entry& e = kValueIndex[i];
     if (cp < e.first) break;
     if (cp <= e.last) return e.allowed_at_start && at_start ? 0 : e.bit;
   }
