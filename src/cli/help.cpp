@@ -6,8 +6,12 @@
 
 namespace utf8guard::cli {
 
-std::string_view help_text() {
-  return R"(Usage: utf8guard check [--format FORMAT | --json] [--all] [--quiet]
+namespace {
+
+// kHelpBeforeCategories is --help up to its list of categories, which the
+// library's names make (category_list below).
+constexpr std::string_view kHelpBeforeCategories =
+    R"(Usage: utf8guard check [--format FORMAT | --json] [--all] [--quiet]
                        [--max-errors N] [-j N] [--profile NAME] [--deny LIST]
                        [--percent] [--hints] [--lines] [--skip-binary]
                        [--skip-special] [FILE... | --files0-from LIST]
@@ -114,11 +118,11 @@ With --percent, the decoded bytes are checked, and an error's OFFSET and
 
 Error kinds: unexpected_continuation, overlong, surrogate, too_large,
   invalid_byte, truncated, incomplete, and disallowed under a policy.
-Categories: nul, control (C0 and DEL, less TAB and the line breaks), newline
-  (LF VT FF CR NEL LS PS), c1, bidi (Trojan Source), noncharacter,
-  private_use, bom (U+FEFF but at byte 0), replacement (U+FFFD), bad_escape
-  and double_encoding (percent-encoded input only).
-Profiles: source = nul,control,c1,bidi,bom; field = source + newline,
+)";
+
+// kHelpAfterCategories follows the list of categories.
+constexpr std::string_view kHelpAfterCategories =
+    R"(Profiles: source = nul,control,c1,bidi,bom; field = source + newline,
   noncharacter; json = noncharacter; url = nul,control,newline,c1,bidi,
   bad_escape,double_encoding.
 Hints: utf16_bom, modified_utf8_nul, overlong_form, cesu8_pair,
@@ -146,6 +150,59 @@ Environment:
                     avx512, neon; "best" picks the fastest); one that is unknown
                     or not usable on this CPU is an error (status 2).
 )";
+
+// kGlosses says a few words on the categories whose name says too little.
+struct gloss {
+  category c;
+  std::string_view text;
+};
+constexpr gloss kGlosses[] = {
+    {category::control, "C0 and DEL, less TAB and the line breaks"},
+    {category::newline, "LF VT FF CR NEL LS PS"},
+    {category::bidi, "Trojan Source"},
+    {category::bom, "U+FEFF but at byte 0"},
+    {category::replacement, "U+FFFD"},
+    {category::double_encoding, "percent-encoded input only"},
+};
+
+// category_list is "Categories: " and every category the library names, in
+// bit order, each with its gloss, wrapped at kWidth columns.
+std::string category_list() {
+  constexpr std::size_t kWidth = 78;
+  std::string words;
+  for (std::size_t k = 0; k < category_count; ++k) {
+    const auto c = static_cast<category>(1u << k);
+    if (k != 0) words.append(k + 1 == category_count ? " and " : ", ");
+    words.append(to_string(c));
+    for (const gloss& g : kGlosses) {
+      if (g.c == c) words.append(" (").append(g.text).append(")");
+    }
+  }
+  words.push_back('.');
+  std::string out = "Categories:";
+  std::size_t column = out.size();
+  for (std::size_t at = 0; at < words.size();) {
+    std::size_t end = words.find(' ', at);
+    if (end == std::string::npos) end = words.size();
+    const std::size_t len = end - at;
+    if (column + 1 + len > kWidth) {
+      out.append("\n ");
+      column = 1;
+    }
+    out.push_back(' ');
+    out.append(words, at, len);
+    column += 1 + len;
+    at = end + 1;
+  }
+  return out + "\n";
+}
+
+}  // namespace
+
+std::string_view help_text() {
+  static const std::string text =
+      std::string(kHelpBeforeCategories) + category_list() + std::string(kHelpAfterCategories);
+  return text;
 }
 
 std::string version_text() {

@@ -127,6 +127,10 @@ constexpr rule_info kRules[kRuleCount] = {
 };
 
 constexpr std::size_t kFirstCategoryRule = 7;
+// One rule per kind and category: a category without its row would leave
+// the last row empty.
+static_assert(kRules[kRuleCount - 1].id == kUnreadableRule,
+              "kRules needs one row per error kind and per category, then unreadable");
 
 }  // namespace
 

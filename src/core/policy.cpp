@@ -1,18 +1,16 @@
-// policy.cpp - the names of categories and profiles, and policies as text.
-// The scan of bytes against a policy is stream/policy_scan.cpp.
+// policy.cpp - the names of categories and profiles, and policies as text;
+// and the compile-time checks of core/categories.hpp's table and of the
+// vector prefilter's classes against it. The scan of bytes against a policy
+// is stream/policy_scan.cpp.
 #include "core/policy.hpp"
 
 #include <cstring>
 
 #include "core/convert.hpp"
+#include "core/table37.hpp"
 
 namespace utf8guard {
 namespace {
-
-// The names are part of the contract (the CLI prints them): never rename one.
-constexpr std::string_view kCategoryNames[category_count] = {
-    "nul",         "control", "newline",     "c1",         "bidi",           "noncharacter",
-    "private_use", "bom",     "replacement", "bad_escape", "double_encoding"};
 
 struct named_profile {
   std::string_view name;
@@ -29,16 +27,16 @@ constexpr named_profile kProfiles[] = {
 std::string_view to_string(category c) noexcept {
   const auto bits = static_cast<std::uint32_t>(c);
   if (bits == 0) return "none";
-  for (std::size_t k = 0; k < category_count; ++k) {
-    if (bits == (1u << k)) return kCategoryNames[k];
+  for (const detail::category_row& r : detail::kCategories) {
+    if (bits == static_cast<std::uint32_t>(r.id)) return r.name;
   }
   return "unknown";
 }
 
 category category_from_name(std::string_view name) noexcept {
   if (detail::bad_span(name)) return category::none;
-  for (std::size_t k = 0; k < category_count; ++k) {
-    if (name == kCategoryNames[k]) return static_cast<category>(1u << k);
+  for (const detail::category_row& r : detail::kCategories) {
+    if (name == r.name) return r.id;
   }
   return category::none;
 }
@@ -87,6 +85,65 @@ policy_parse_result policy_parse(std::string_view text) noexcept {
   return out;
 }
 
+namespace detail {
+namespace {
+
+// --- core/categories.hpp's table --------------------------------------------
+
+// The names are distinct, the ranges are sorted scalar values, and no value
+// is in two categories (docs/design.md: the categories are disjoint).
+constexpr bool rows_well_formed() {
+  for (std::size_t k = 0; k < category_count; ++k) {
+    for (std::size_t j = 0; j < k; ++j) {
+      if (kCategories[j].name == kCategories[k].name) return false;
+    }
+  }
+  for (std::size_t k = 0; k < kValueIndex.size(); ++k) {
+    const value_entry& e = kValueIndex[k];
+    if (e.first > e.last || e.last > 0x10FFFF || (e.first <= 0xDFFF && e.last >= 0xD800)) {
+      return false;
+    }
+    if (k > 0 && kValueIndex[k - 1].last >= e.first) return false;
+  }
+  return true;
+}
+static_assert(rows_well_formed(), "kCategories: a name twice, a bad range, or two rows overlap");
+
+// Every value of every category matches one of its patterns, and is
+// flagged by the vector prefilter's classes under a policy that denies it.
+constexpr bool every_row_covered() {
+  for (const category_row& r : kCategories) {
+    const prefilter_tables t(static_cast<utf8guard_policy>(r.id));
+    const bool by_patterns = every_value(r, [&r](const std::uint8_t* s, std::size_t) {
+      for (std::size_t p = 0; p < kPatternCount; ++p) {
+        if ((r.patterns & (1u << p)) != 0 && kPatterns[p].matches(s[0], s[1], s[2])) return true;
+      }
+      return false;
+    });
+    const bool by_classes = every_value(
+        r, [&t](const std::uint8_t* s, std::size_t len) { return vector_flags_at(t, s, len); });
+    if (!by_patterns || !by_classes) return false;
+  }
+  return true;
+}
+static_assert(every_row_covered(),
+              "a category's patterns, or the vector prefilter's classes (kPrefilterHigh/Low, "
+              "kSecondHigh/Low), miss some of its values");
+
+// The lead classes flag no lead that starts no category's characters: the
+// vector prefilter stops only where a category may be.
+constexpr bool prefilter_classes_exact() {
+  for (int b = 0; b < 256; ++b) {
+    const auto byte = static_cast<std::uint8_t>(b);
+    const std::uint8_t cls = kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15];
+    if (cls != 0 && !is_continuation(byte) && lead_categories(byte) == 0) return false;
+  }
+  return true;
+}
+static_assert(prefilter_classes_exact(), "kPrefilterHigh/kPrefilterLow flag a lead of nothing");
+
+}  // namespace
+}  // namespace detail
 }  // namespace utf8guard
 
 // The profiles' constants in utf8guard.h, spelled out as the categories they

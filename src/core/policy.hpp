@@ -1,19 +1,8 @@
-// policy.hpp - the categories of docs/design.md's policies, as code: which category a
-// scalar value is in, which lead bytes can start one, and the exact check of
-// well-formed bytes against a set of denied categories.
+// policy.hpp - a policy over well-formed bytes: which lead bytes can start a
+// character of a category (the prefilters' tables, from core/categories.hpp's
+// table), the quiet ASCII of a policy, and the exact check of one character
+// against a set of denied categories.
 //
-//   category      scalar values                               UTF-8 lead bytes
-//   nul           U+0000                                      00
-//   control       U+0001..0008, U+000E..001F, U+007F          01..08 0E..1F 7F
-//   newline       U+000A..000D, U+0085, U+2028, U+2029        0A..0D C2 E2
-//   c1            U+0080..009F less U+0085                    C2
-//   bidi          U+061C, U+200E..200F, U+202A..202E,         D8 E2
-//                 U+2066..2069 (Bidi_Control)
-//   noncharacter  U+FDD0..FDEF, U+nFFFE, U+nFFFF (n=0..10)    EF F0..F4
-//   private_use   U+E000..F8FF, U+F0000..FFFFD,               EE EF F3 F4
-//                 U+100000..10FFFD
-//   bom           U+FEFF not at byte 0 of the whole input     EF
-//   replacement   U+FFFD                                      EF
 // bad_escape and double_encoding are percent-encoding categories: they hold
 // no scalar value, so they match nothing here.
 #ifndef UTF8GUARD_CORE_POLICY_HPP
@@ -21,61 +10,14 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
+#include "core/categories.hpp"
 #include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard::detail {
 
-// category_of returns the category bit of scalar value cp (0 for none).
-// at_start: the character begins at byte 0 of the whole input, where U+FEFF
-// is a signature, not a bom violation.
-constexpr std::uint32_t category_of(char32_t cp, bool at_start) noexcept {
-  if (cp < 0x20) {
-    if (cp == 0) return UTF8GUARD_CATEGORY_NUL;
-    if (cp >= 0x0A && cp <= 0x0D) return UTF8GUARD_CATEGORY_NEWLINE;
-    return cp == 0x09 ? 0 : UTF8GUARD_CATEGORY_CONTROL;
-  }
-  if (cp < 0x7F) return 0;
-  if (cp == 0x7F) return UTF8GUARD_CATEGORY_CONTROL;
-  if (cp <= 0x9F) return cp == 0x85 ? UTF8GUARD_CATEGORY_NEWLINE : UTF8GUARD_CATEGORY_C1;
-  if (cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
-      (cp >= 0x2066 && cp <= 0x2069)) {
-    return UTF8GUARD_CATEGORY_BIDI;
-  }
-  if (cp == 0x2028 || cp == 0x2029) return UTF8GUARD_CATEGORY_NEWLINE;
-  if ((cp >= 0xFDD0 && cp <= 0xFDEF) || (cp & 0xFFFE) == 0xFFFE) {
-    return UTF8GUARD_CATEGORY_NONCHARACTER;
-  }
-  if ((cp >= 0xE000 && cp <= 0xF8FF) || cp >= 0xF0000) return UTF8GUARD_CATEGORY_PRIVATE_USE;
-  if (cp == 0xFEFF) return at_start ? 0 : UTF8GUARD_CATEGORY_BOM;
-  if (cp == 0xFFFD) return UTF8GUARD_CATEGORY_REPLACEMENT;
-  return 0;
-}
-
-// lead_categories is the union of the categories of every character whose
-// UTF-8 form starts with byte b (0 for continuation bytes and bytes that
-// start nothing). It is the prefilter: a byte whose set misses the policy
-// cannot start a violation.
-constexpr std::uint32_t lead_categories(std::uint8_t b) noexcept {
-  if (b < 0x80) return category_of(b, false);
-  switch (b) {
-    case 0xC2: return UTF8GUARD_CATEGORY_C1 | UTF8GUARD_CATEGORY_NEWLINE;
-    case 0xD8: return UTF8GUARD_CATEGORY_BIDI;
-    case 0xE2: return UTF8GUARD_CATEGORY_BIDI | UTF8GUARD_CATEGORY_NEWLINE;
-    case 0xEE: return UTF8GUARD_CATEGORY_PRIVATE_USE;
-    case 0xEF:
-      return UTF8GUARD_CATEGORY_PRIVATE_USE | UTF8GUARD_CATEGORY_NONCHARACTER |
-             UTF8GUARD_CATEGORY_BOM | UTF8GUARD_CATEGORY_REPLACEMENT;
-    case 0xF0:
-    case 0xF1:
-    case 0xF2: return UTF8GUARD_CATEGORY_NONCHARACTER;
-    case 0xF3:
-    case 0xF4: return UTF8GUARD_CATEGORY_NONCHARACTER | UTF8GUARD_CATEGORY_PRIVATE_USE;
-    default: return 0;
-  }
-}
-
+// kLeadCategories[b] is lead_categories(b) (core/categories.hpp), looked up:
+// a byte whose set misses the policy cannot start a violation.
 struct lead_category_table {
   std::uint16_t entry[256];
   constexpr lead_category_table() : entry{} {
@@ -97,13 +39,16 @@ inline constexpr lead_category_table kLeadCategories{};
 // U+nFFFF above U+FFFF (F0 9F BF BE, ..., F4 8F BF BF). So the leads F0..F2,
 // which start emoji and the rest of planes 1-2, start no candidate; F3 and
 // F4, which start the private use planes 15-16, are flagged alone by a class
-// of the byte-after tables (kF3F4 there). policy.cpp checks that every lead
-// kLeadCategories gives a category is covered.
+// of the byte-after tables (kF3F4 there). policy.cpp checks that they flag
+// every value of every category under a policy that denies it.
 inline constexpr std::uint8_t kPrefilterHigh[16] = {1,   2,   0,   0,   0, 0,  0,       4,
                                                     128, 128, 128, 128, 8, 16, 32 | 64, 0};
 inline constexpr std::uint8_t kPrefilterLow[16] = {
     1 | 2,      1 | 2, 1 | 2 | 8 | 32, 1 | 2, 1 | 2, 1 | 2, 1 | 2,      1 | 2,
     1 | 2 | 16, 2,     1 | 2,          1 | 2, 1 | 2, 1 | 2, 1 | 2 | 64, 1 | 2 | 4 | 64 | 128};
+// The classes that count alone: the ASCII bytes.
+inline constexpr std::uint8_t kPrefilterAlone = 1 | 2 | 4;
+// The class of the pair that ends a three-byte pattern (kPlaneEnds).
 inline constexpr std::uint8_t kNoncharacterPair = 128;
 
 // The byte-after classes, one bit per class of kPrefilterHigh it completes:
@@ -120,41 +65,72 @@ inline constexpr std::uint8_t kSecondLow[16] = {
     8 | 32 | 64, 8 | 32 | 64, 8 | 64, 8 | 64 | kF3F4, 8 | 64 | kF3F4, 8 | 64, 8 | 64, 8 | 64,
     8 | 64,      8 | 64,      8 | 64, 8 | 64,         8 | 16 | 64,    8 | 64, 8 | 64, 8 | 64 | 128};
 
-// kPrefilterKeep[c] holds the class bits of the bytes that start characters
-// of category bit c (bit 7 for the noncharacters), and kKeepF3F4 the
-// categories that need F3 and F4 flagged: a policy keeps the union over the
-// categories it denies. Built once at compile time, so that a call with a
-// policy on a short input pays a handful of ORs, not a walk over 256 bytes.
-inline constexpr std::uint32_t kKeepF3F4 = UTF8GUARD_CATEGORY_PRIVATE_USE;
+// lead_only_at says whether a pattern of row r looks at a lead in `leads`
+// alone: the private use leads, whose characters the vector prefilter flags
+// by the lead (EE, EF: any byte after; F3, F4: kF3F4).
+constexpr bool lead_only_at(const category_row& r, const byte_set& leads) noexcept {
+  for (std::size_t p = 0; p < kPatternCount; ++p) {
+    if ((r.patterns & (1u << p)) == 0) continue;
+    bool second_any = true;
+    for (int b = 0; b < 256; ++b) second_any = second_any && kPatterns[p].second.has(b);
+    for (int b = 0; b < 256; ++b) {
+      if (second_any && leads.has(b) && kPatterns[p].lead.has(b)) return true;
+    }
+  }
+  return false;
+}
+constexpr std::uint32_t categories_lead_only_at(const byte_set& leads) noexcept {
+  std::uint32_t out = 0;
+  for (const category_row& r : kCategories) {
+    if (lead_only_at(r, leads)) out |= static_cast<std::uint32_t>(r.id);
+  }
+  return out;
+}
+// kKeepF3F4: the categories that need F3 and F4 flagged alone; kWideEeEf:
+// those that need EE and EF flagged before any continuation byte.
+inline constexpr std::uint32_t kKeepF3F4 = categories_lead_only_at(bytes(0xF3, 0xF4));
+inline constexpr std::uint32_t kWideEeEf = categories_lead_only_at(bytes(0xEE, 0xEF));
+
+// kPrefilterKeep[c] holds the class bits that row c's patterns need: the
+// classes of their leads that start a character of c, and the pair class
+// for a pattern of three bytes. A policy keeps the union over the categories
+// it denies. Built once at compile time, so that a call with a policy on a
+// short input pays a handful of ORs, not a walk over 256 bytes.
 struct prefilter_keep_table {
   std::uint8_t bits[category_count];
   constexpr prefilter_keep_table() : bits{} {
     for (std::size_t c = 0; c < category_count; ++c) {
-      for (int b = 0; b < 256; ++b) {
-        if ((lead_categories(static_cast<std::uint8_t>(b)) & (1u << c)) != 0) {
-          bits[c] =
-              static_cast<std::uint8_t>(bits[c] | (kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15]));
+      const category_row& r = kCategories[c];
+      for (std::size_t p = 0; p < kPatternCount; ++p) {
+        if ((r.patterns & (1u << p)) == 0) continue;
+        bool three = false;
+        for (int b = 0; b < 256; ++b) three = three || !kPatterns[p].third.has(b);
+        if (three) bits[c] = static_cast<std::uint8_t>(bits[c] | kNoncharacterPair);
+        for (int b = 0; b < 256; ++b) {
+          if (kPatterns[p].lead.has(b) &&
+              (lead_categories(static_cast<std::uint8_t>(b)) & (1u << c)) != 0) {
+            bits[c] = static_cast<std::uint8_t>(bits[c] |
+                                                (kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15]));
+          }
         }
-      }
-      if ((1u << c) == UTF8GUARD_CATEGORY_NONCHARACTER) {
-        bits[c] = static_cast<std::uint8_t>(bits[c] | kNoncharacterPair);
       }
     }
   }
 };
 inline constexpr prefilter_keep_table kPrefilterKeep{};
 
-// kSecondTables[private_use] are the byte-after tables of a policy that
-// denies private use or not: one that allows it counts EE and EF only before
-// B7, BB and BF (so that CJK punctuation, EF BC and EF BD, is no candidate).
+// kSecondTables[wide] are the byte-after tables of a policy that needs EE
+// and EF flagged alone (it denies a category of kWideEeEf) or not: one that
+// does not counts EE and EF only before B7, BB and BF (so that CJK
+// punctuation, EF BC and EF BD, is no candidate).
 struct second_tables {
   std::uint8_t high[16];
   std::uint8_t low[16];
-  constexpr explicit second_tables(bool private_use) : high{}, low{} {
+  constexpr explicit second_tables(bool wide) : high{}, low{} {
     for (int k = 0; k < 16; ++k) {
       // High nibble B with low nibble 7, B or F: B7, BB, BF.
-      const bool ee_ef_wide = private_use || k == 0xB;
-      const bool ee_ef_low = private_use || k == 0x7 || k == 0xB || k == 0xF;
+      const bool ee_ef_wide = wide || k == 0xB;
+      const bool ee_ef_low = wide || k == 0x7 || k == 0xB || k == 0xF;
       high[k] = static_cast<std::uint8_t>(kSecondHigh[k] & (ee_ef_wide ? 0xFF : ~kAfterEeEf));
       low[k] = static_cast<std::uint8_t>(kSecondLow[k] & (ee_ef_low ? 0xFF : ~kAfterEeEf));
     }
@@ -166,27 +142,44 @@ inline constexpr second_tables kSecondTables[2] = {second_tables(false), second_
 // byte sets that start none of its categories are cleared; the byte-after
 // tables are kSecondTables'; and f3_f4 is the byte-after class that flags F3
 // and F4 alone (generic/policy_prefilter.hpp), or 0. Built per call from
-// tables made at compile time: a handful of ORs and copies.
+// tables made at compile time: a handful of ANDs and copies.
 struct prefilter_tables {
-  alignas(16) std::uint8_t high[16];
-  alignas(16) std::uint8_t low[16];
-  alignas(16) std::uint8_t second_high[16];
-  alignas(16) std::uint8_t second_low[16];
-  std::uint8_t f3_f4;
-  explicit prefilter_tables(utf8guard_policy deny) noexcept {
+  alignas(16) std::uint8_t high[16] = {};
+  alignas(16) std::uint8_t low[16] = {};
+  alignas(16) std::uint8_t second_high[16] = {};
+  alignas(16) std::uint8_t second_low[16] = {};
+  std::uint8_t f3_f4 = 0;
+  constexpr explicit prefilter_tables(utf8guard_policy deny) noexcept {
     std::uint8_t keep = 0;
     for (std::size_t c = 0; c < category_count; ++c) {
       if ((deny >> c) & 1u) keep = static_cast<std::uint8_t>(keep | kPrefilterKeep.bits[c]);
     }
-    const second_tables& second =
-        kSecondTables[(deny & UTF8GUARD_CATEGORY_PRIVATE_USE) != 0 ? 1 : 0];
-    for (int k = 0; k < 16; ++k) high[k] = kPrefilterHigh[k] & keep;
-    std::memcpy(low, kPrefilterLow, sizeof low);
-    std::memcpy(second_high, second.high, sizeof second_high);
-    std::memcpy(second_low, second.low, sizeof second_low);
+    const second_tables& second = kSecondTables[(deny & kWideEeEf) != 0 ? 1 : 0];
+    for (int k = 0; k < 16; ++k) {
+      high[k] = kPrefilterHigh[k] & keep;
+      low[k] = kPrefilterLow[k];
+      second_high[k] = second.high[k];
+      second_low[k] = second.low[k];
+    }
     f3_f4 = (deny & kKeepF3F4) != 0 ? 1 : 0;
   }
 };
+
+// vector_flags_at says whether the vector prefilter, with tables t, flags a
+// byte among the first three of the character s[0..len) after an ASCII
+// letter (generic/policy_prefilter.hpp's flags, one byte at a time): then
+// it stops at most kBackUp bytes before, and the character is checked.
+constexpr bool vector_flags_at(const prefilter_tables& t, const std::uint8_t* s,
+                               std::size_t len) noexcept {
+  std::uint8_t before = 0;  // an ASCII letter's classes
+  for (std::size_t j = 0; j < len && j < 3; ++j) {
+    const std::uint8_t c = t.high[s[j] >> 4] & t.low[s[j] & 15];
+    const std::uint8_t second = t.second_high[s[j] >> 4] & t.second_low[s[j] & 15];
+    if (((c & kPrefilterAlone) | ((before | t.f3_f4) & second)) != 0) return true;
+    before = c;
+  }
+  return false;
+}
 
 // quiet_prefix_fn is a vector prefilter: the length of a prefix of p[0..n)
 // in which no byte can start a violation (see generic/policy_prefilter.hpp),

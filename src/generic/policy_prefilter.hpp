@@ -24,9 +24,9 @@
 namespace policy_prefilter {
 
 // The byte-after classes are core/policy.hpp's kSecondHigh and kSecondLow,
-// narrowed per policy (prefilter_tables).
-// The classes that count alone: the ASCII bytes.
-constexpr std::uint8_t kAlone = 1 | 2 | 4;
+// narrowed per policy (prefilter_tables); the classes that count alone are
+// its kPrefilterAlone. core/policy.hpp's vector_flags_at is flags() one byte
+// at a time, for its compile-time checks: change both together.
 // How far before a flagged byte its character may start: a pair is
 // flagged at its second byte, and a noncharacter's lead is one byte before
 // its pair.
@@ -36,9 +36,9 @@ constexpr std::size_t kBackUp = 2;
 struct tables {
   simd8 first_high, first_low, second_high, second_low, alone, f3_f4;
   static UTF8GUARD_SIMD_INLINE tables make(const prefilter_tables& t) {
-    return {
-        simd8::repeat_16(t.high),       simd8::repeat_16(t.low), simd8::repeat_16(t.second_high),
-        simd8::repeat_16(t.second_low), simd8::splat(kAlone),    simd8::splat(t.f3_f4)};
+    return {simd8::repeat_16(t.high),        simd8::repeat_16(t.low),
+            simd8::repeat_16(t.second_high), simd8::repeat_16(t.second_low),
+            simd8::splat(kPrefilterAlone),   simd8::splat(t.f3_f4)};
   }
 };
 

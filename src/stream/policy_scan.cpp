@@ -4,15 +4,15 @@
 #include "stream/policy_scan.hpp"
 
 #include "core/short_input.hpp"
-#include "core/table37.hpp"
 #include "kernels/dispatch.hpp"
 
 namespace utf8guard::detail {
 namespace {
 
 // The prefilter: which bytes of a block may start a violation of the policy.
-// Each test is a flag (0 or 1) for a byte, and mask says whether the policy
-// denies a category that starts with such a byte, so the loop below is
+// scalar_test(p, ...) is 0 or 1: whether the byte b, followed by b1 and b2,
+// matches core/categories.hpp's pattern p (checked below), and the policy's
+// mask says whether it denies a category that lists p; so the loop below is
 // branch-free byte arithmetic the compiler turns into vector code for the
 // baseline target. As in the vector prefilter, most leads count only with
 // the byte after them that a denied character has, so that Arabic letters
@@ -20,60 +20,108 @@ namespace {
 // and emoji (F0 9F) are not candidates. A byte it flags may still be a false
 // alarm (E2 80 starts quotes as well as bidi controls); kLeadCategories and
 // violation_at decide exactly.
-struct prefilter {
-  std::uint8_t control;      // 00..1F but TAB, and 7F: nul, control, newline
-  std::uint8_t c2;           // C2 80..9F: c1, NEL
-  std::uint8_t d8;           // D8 9C: ALM
-  std::uint8_t e2;           // E2 80..81: bidi controls, LS, PS
-  std::uint8_t ef;           // EF B7, BB, BF: noncharacters, BOM, U+FFFD
-  std::uint8_t f0_f4;        // F0..F4 then 8F/9F/AF/BF then BF: noncharacters
-  std::uint8_t private_use;  // EE, EF, F3, F4 alone
-  explicit prefilter(utf8guard_policy deny) noexcept
-      : control(flag(deny, kLeadCategories.entry[0x00] | kLeadCategories.entry[0x01] |
-                               kLeadCategories.entry[0x0A])),
-        c2(flag(deny, kLeadCategories.entry[0xC2])),
-        d8(flag(deny, kLeadCategories.entry[0xD8])),
-        e2(flag(deny, kLeadCategories.entry[0xE2])),
-        ef(flag(deny, UTF8GUARD_CATEGORY_NONCHARACTER | UTF8GUARD_CATEGORY_BOM |
-                          UTF8GUARD_CATEGORY_REPLACEMENT)),
-        f0_f4(flag(deny, UTF8GUARD_CATEGORY_NONCHARACTER)),
-        private_use(flag(deny, UTF8GUARD_CATEGORY_PRIVATE_USE)) {}
-  static std::uint8_t flag(utf8guard_policy deny, std::uint32_t categories) noexcept {
-    return (deny & categories) != 0 ? 1 : 0;
+// Case p tests kPatterns[p]: kAsciiControls, kC2C1, kD89C, kE280,
+// kEfSpecials, kPlaneEnds, kPrivateLeads.
+constexpr std::uint8_t scalar_test(std::size_t p, std::uint8_t b, std::uint8_t b1,
+                                   std::uint8_t b2) noexcept {
+  switch (p) {  // p: the index of its pattern_bit
+    case 0: return static_cast<std::uint8_t>(((b < 0x20) & (b != 0x09)) | (b == 0x7F));
+    case 1: return static_cast<std::uint8_t>((b == 0xC2) & (b1 < 0xA0));
+    case 2: return static_cast<std::uint8_t>((b == 0xD8) & (b1 == 0x9C));
+    case 3: return static_cast<std::uint8_t>((b == 0xE2) & ((b1 & 0xFE) == 0x80));
+    case 4:
+      return static_cast<std::uint8_t>((b == 0xEF) & ((b1 == 0xB7) | (b1 == 0xBB) | (b1 == 0xBF)));
+    case 5:
+      return static_cast<std::uint8_t>((static_cast<std::uint8_t>(b - 0xF0) < 5) &
+                                       ((b1 & 0x0F) == 0x0F) & (b2 == 0xBF));
+    case 6:
+      return static_cast<std::uint8_t>((static_cast<std::uint8_t>(b - 0xEE) < 2) | (b == 0xF3) |
+                                       (b == 0xF4));
+    default: return 0;
+  }
+}
+
+// scalar_test is kPatterns, byte for byte, for every byte followed by
+// continuation bytes (a byte after a lead in well-formed input is one): all
+// 64 of them after a lead, and the bytes the patterns tell apart as third.
+constexpr bool scalar_tests_are_the_patterns() {
+  constexpr std::uint8_t kThird[] = {0x80, 0xBF, 0xBE};
+  for (std::size_t p = 0; p < kPatternCount; ++p) {
+    for (int b = 0; b < 256; ++b) {
+      const auto x = static_cast<std::uint8_t>(b);
+      const bool lead = b >= 0xC2 && b <= 0xF4;
+      for (int b1 = 0x80; b1 < 0xC0; b1 += lead ? 1 : 0x3F) {
+        for (std::size_t k = 0; k < (lead ? 3u : 2u); ++k) {
+          const auto y = static_cast<std::uint8_t>(b1);
+          const std::uint8_t b2 = kThird[k];
+          if ((scalar_test(p, x, y, b2) != 0) != kPatterns[p].matches(x, y, b2)) return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+static_assert(scalar_tests_are_the_patterns(), "scalar_test and kPatterns disagree");
+
+// kPatternCategories[p] is the categories that list pattern p.
+struct pattern_categories {
+  std::uint32_t bits[kPatternCount] = {};
+  constexpr pattern_categories() {
+    for (const category_row& r : kCategories) {
+      for (std::size_t p = 0; p < kPatternCount; ++p) {
+        if ((r.patterns & (1u << p)) != 0) bits[p] |= static_cast<std::uint32_t>(r.id);
+      }
+    }
   }
 };
-// Every lead's categories are in the tests above: those of C2, D8 and E2 in
-// their own, EE..F4's in ef, f0_f4 and private_use.
-static_assert((kLeadCategories.entry[0xEE] | kLeadCategories.entry[0xEF] |
-               kLeadCategories.entry[0xF0] | kLeadCategories.entry[0xF3] |
-               kLeadCategories.entry[0xF4]) ==
-              (UTF8GUARD_CATEGORY_NONCHARACTER | UTF8GUARD_CATEGORY_BOM |
-               UTF8GUARD_CATEGORY_REPLACEMENT | UTF8GUARD_CATEGORY_PRIVATE_USE));
+inline constexpr pattern_categories kPatternCategories{};
+
+// prefilter is a policy's mask: each member is 1 if the policy denies a
+// category that lists that pattern (named as in kPatterns).
+struct prefilter {
+  std::uint8_t ascii_controls, c2_c1, d8_9c, e2_80, ef_specials, plane_ends, private_leads;
+  constexpr explicit prefilter(utf8guard_policy deny) noexcept
+      : ascii_controls(on(deny, 0)),
+        c2_c1(on(deny, 1)),
+        d8_9c(on(deny, 2)),
+        e2_80(on(deny, 3)),
+        ef_specials(on(deny, 4)),
+        plane_ends(on(deny, 5)),
+        private_leads(on(deny, 6)) {}
+  static constexpr std::uint8_t on(utf8guard_policy deny, std::size_t p) noexcept {
+    return (deny & kPatternCategories.bits[p]) != 0 ? 1 : 0;
+  }
+};
+
+// scalar_hits is nonzero if a pattern the mask m keeps matches b, b1, b2.
+constexpr std::uint8_t scalar_hits(std::uint8_t b, std::uint8_t b1, std::uint8_t b2,
+                                   const prefilter& m) noexcept {
+  return static_cast<std::uint8_t>(
+      (scalar_test(0, b, b1, b2) & m.ascii_controls) | (scalar_test(1, b, b1, b2) & m.c2_c1) |
+      (scalar_test(2, b, b1, b2) & m.d8_9c) | (scalar_test(3, b, b1, b2) & m.e2_80) |
+      (scalar_test(4, b, b1, b2) & m.ef_specials) | (scalar_test(5, b, b1, b2) & m.plane_ends) |
+      (scalar_test(6, b, b1, b2) & m.private_leads));
+}
 
 constexpr std::size_t kBlock = 64;
 // A vector prefilter stops at most this many bytes before the lead of the
 // character it flagged (generic/policy_prefilter.hpp's kBackUp, plus one).
 constexpr std::size_t kFlaggedSpan = 3;
 
-// The vector prefilter's classes cover every lead that starts some
-// category's characters: by its own class (all but F0..F4), by the
-// noncharacter pair class (the noncharacters of F0..F4), or as F3 and F4
-// (private use); and they flag no other lead or ASCII byte.
-constexpr bool prefilter_classes_cover() {
-  for (int b = 0; b < 256; ++b) {
-    const auto byte = static_cast<std::uint8_t>(b);
-    const std::uint8_t cls = kPrefilterHigh[b >> 4] & kPrefilterLow[b & 15];
-    const std::uint32_t cats = lead_categories(byte);
-    if (b >= 0xF0 && b <= 0xF4) {
-      const std::uint32_t left = cats & ~std::uint32_t{UTF8GUARD_CATEGORY_NONCHARACTER};
-      if (cls != 0 || left != ((b >= 0xF3) ? kKeepF3F4 : 0)) return false;
-    } else if (!is_continuation(byte) && (cls != 0) != (cats != 0)) {
+// Under a policy that denies one category, the tests flag the first byte of
+// each of its values.
+constexpr bool every_row_flagged() {
+  for (const category_row& r : kCategories) {
+    const prefilter m(static_cast<utf8guard_policy>(r.id));
+    if (!every_value(r, [&m](const std::uint8_t* s, std::size_t) {
+          return scalar_hits(s[0], s[1], s[2], m) != 0;
+        })) {
       return false;
     }
   }
   return true;
 }
-static_assert(prefilter_classes_cover(), "kPrefilterHigh/kPrefilterLow miss or add a lead");
+static_assert(every_row_flagged(), "the scalar prefilter misses a category's values");
 
 // quiet_block says whether no character that starts in p[0..kBlock) can be
 // a violation, from its first three bytes: it reads p[0..kBlock + 2)
@@ -82,22 +130,7 @@ static_assert(prefilter_classes_cover(), "kPrefilterHigh/kPrefilterLow miss or a
 constexpr std::size_t kBlockAfter = 2;
 inline bool quiet_block(const std::uint8_t* p, const prefilter& m) noexcept {
   std::uint8_t hits = 0;
-  for (std::size_t k = 0; k < kBlock; ++k) {
-    const std::uint8_t b = p[k], b1 = p[k + 1], b2 = p[k + 2];
-    const auto control = static_cast<std::uint8_t>(((b < 0x20) & (b != 0x09)) | (b == 0x7F));
-    const auto c2 = static_cast<std::uint8_t>((b == 0xC2) & (b1 < 0xA0));
-    const auto d8 = static_cast<std::uint8_t>((b == 0xD8) & (b1 == 0x9C));
-    const auto e2 = static_cast<std::uint8_t>((b == 0xE2) & ((b1 & 0xFE) == 0x80));
-    const auto ef =
-        static_cast<std::uint8_t>((b == 0xEF) & ((b1 == 0xB7) | (b1 == 0xBB) | (b1 == 0xBF)));
-    const auto f0_f4 = static_cast<std::uint8_t>((static_cast<std::uint8_t>(b - 0xF0) < 5) &
-                                                 ((b1 & 0x0F) == 0x0F) & (b2 == 0xBF));
-    const auto private_use = static_cast<std::uint8_t>((static_cast<std::uint8_t>(b - 0xEE) < 2) |
-                                                       (b == 0xF3) | (b == 0xF4));
-    hits |=
-        static_cast<std::uint8_t>((control & m.control) | (c2 & m.c2) | (d8 & m.d8) | (e2 & m.e2) |
-                                  (ef & m.ef) | (f0_f4 & m.f0_f4) | (private_use & m.private_use));
-  }
+  for (std::size_t k = 0; k < kBlock; ++k) hits |= scalar_hits(p[k], p[k + 1], p[k + 2], m);
   return hits == 0;
 }
 

@@ -17,11 +17,15 @@ namespace utf8guard::testing {
 namespace {
 
 TEST(PolicyNames, CategoriesAndProfilesAsTheContractSpellsThem) {
+  // The oracle's names, in bit order, are the contract's; the tests iterate
+  // the library's table (kCategoryNames), which must say the same.
+  ASSERT_EQ(reference::kCategoryNames.size(), category_count);
   for (std::size_t k = 0; k < kCategoryNames.size(); ++k) {
     const auto& [name, c] = kCategoryNames[k];
+    EXPECT_EQ(name, reference::kCategoryNames[k]);
     EXPECT_EQ(static_cast<std::uint32_t>(c), 1u << k) << name;
-    EXPECT_EQ(to_string(c), name);
-    EXPECT_EQ(category_from_name(name), c);
+    EXPECT_EQ(to_string(c), reference::kCategoryNames[k]);
+    EXPECT_EQ(category_from_name(reference::kCategoryNames[k]), c);
   }
   EXPECT_EQ(to_string(category::none), "none");
   EXPECT_EQ(to_string(static_cast<category>(3)), "unknown");

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/categories.hpp"
 #include "policy_reference.hpp"
 #include "reference.hpp"
 #include "utf8guard/utf8guard.h"
@@ -68,20 +69,17 @@ inline constexpr std::array<std::pair<std::string_view, error>, 8> kKindNames{{
 // a policy).
 inline constexpr std::string_view kDisallowedName = "disallowed";
 
-// The category names of docs/design.md's policy table, by hand, likewise.
-inline constexpr std::array<std::pair<std::string_view, category>, 11> kCategoryNames{{
-    {"nul", category::nul},
-    {"control", category::control},
-    {"newline", category::newline},
-    {"c1", category::c1},
-    {"bidi", category::bidi},
-    {"noncharacter", category::noncharacter},
-    {"private_use", category::private_use},
-    {"bom", category::bom},
-    {"replacement", category::replacement},
-    {"bad_escape", category::bad_escape},
-    {"double_encoding", category::double_encoding},
-}};
+// kCategoryNames is every category with its name, in bit order, from the
+// library's table (src/core/categories.hpp), so that the tests that iterate
+// the categories follow it. The names are not trusted: PolicyNames checks
+// them against the oracle's (reference::kCategoryNames).
+template <std::size_t... K>
+constexpr std::array<std::pair<std::string_view, category>, category_count> category_names(
+    std::index_sequence<K...>) {
+  return {{{detail::kCategories[K].name, detail::kCategories[K].id}...}};
+}
+inline constexpr std::array<std::pair<std::string_view, category>, category_count> kCategoryNames =
+    category_names(std::make_index_sequence<category_count>{});
 
 // category_named maps a category name to the enum (none for "").
 inline category category_named(std::string_view name) {
