@@ -16,17 +16,17 @@ Usage: bench/nginx/instructions.py --module PATH [--data FILE] [--count N]
 The data file as for speed.py (--data, else $UTF8GUARD_BENCH_DATA/urls/).
 """
 
-import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "nginx", "tests"))
+sys.path.insert(0, HERE)
 import nginx_harness as h  # noqa: E402
+import speed  # noqa: E402
 
 SERVER = """
     keepalive_requests 1000000;
@@ -97,18 +97,10 @@ def instructions(modules, http, reqs, count):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--nginx", default="/usr/sbin/nginx")
-    parser.add_argument("--module", required=True)
-    folder = os.environ.get("UTF8GUARD_BENCH_DATA")
-    parser.add_argument("--data", default=folder and os.path.join(folder, "urls",
-                                                                  "requests_1MiB.txt"))
+    parser, _ = speed.arguments(__doc__)
     parser.add_argument("--count", type=int, default=None,
                         help="requests per run (default: one per line of the data)")
-    args = parser.parse_args()
-    if not args.data or not os.path.isfile(args.data):
-        parser.error("no request lines: give --data FILE or UTF8GUARD_BENCH_DATA=FOLDER")
-    h.NGINX, h.MODULE = args.nginx, os.path.abspath(args.module)
+    args = speed.parse(parser)
     reqs = requests(args.data)
     count = args.count or len(reqs)
     setups = [("module on", [h.MODULE], "utf8guard on;"), ("module off", [], "")]
@@ -118,8 +110,7 @@ def main():
         busy = instructions(modules, http, reqs, count)
         per[name] = (busy - idle) / count
     print("callgrind, nginx %s, %d requests (%d lines of %s), 12 headers each" % (
-        subprocess.run([args.nginx, "-v"], stderr=subprocess.PIPE).stderr.decode().strip()
-        .split("/")[-1], count, len(reqs), os.path.basename(args.data)))
+        speed.nginx_version(args.nginx), count, len(reqs), os.path.basename(args.data)))
     print()
     print("| setup | instructions per request | ratio to module off |")
     print("|---|---:|---:|")

@@ -129,23 +129,41 @@ def table(title, results, base):
     return "\n".join(lines)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments(doc):
+    """A parser with the options every nginx benchmark takes (--nginx,
+    --module, --data) and the data folder, $UTF8GUARD_BENCH_DATA."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--nginx", default="/usr/sbin/nginx")
     parser.add_argument("--module", required=True)
     folder = os.environ.get("UTF8GUARD_BENCH_DATA")
     parser.add_argument("--data", default=folder and os.path.join(folder, "urls",
                                                                   "requests_1MiB.txt"))
+    return parser, folder
+
+
+def parse(parser):
+    """The arguments, checked; points the harness at the nginx and module."""
+    args = parser.parse_args()
+    if not args.data or not os.path.isfile(args.data):
+        parser.error("no request lines: give --data FILE or UTF8GUARD_BENCH_DATA=FOLDER")
+    h.NGINX, h.MODULE = args.nginx, os.path.abspath(args.module)
+    return args
+
+
+def nginx_version(nginx):
+    return subprocess.run([nginx, "-v"], stderr=subprocess.PIPE).stderr.decode().strip() \
+        .split("/")[-1]
+
+
+def main():
+    parser, folder = arguments(__doc__)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--duration", type=int, default=4)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--form-bytes", type=int, default=10 << 20)
     latin = folder and os.path.join(folder, "lipsum", "Latin-Lipsum.utf8.txt")
     parser.add_argument("--form-text", default=latin if latin and os.path.isfile(latin) else None)
-    args = parser.parse_args()
-    if not args.data or not os.path.isfile(args.data):
-        parser.error("no request lines: give --data FILE or UTF8GUARD_BENCH_DATA=FOLDER")
-    h.NGINX, h.MODULE = args.nginx, os.path.abspath(args.module)
+    args = parse(parser)
     env = dict(os.environ, UTF8GUARD_BENCH_REQUESTS=os.path.abspath(args.data))
 
     scratch = h.Nginx(modules=[])  # a prefix for ModSecurity's rules file
@@ -169,8 +187,7 @@ def main():
                             stdout=subprocess.PIPE).stdout.decode().strip()
     print("commit %s, %s, %d CPUs; wrk -t1 -c%d -d%ds, %d rounds; nginx %s, 1 worker" %
           (commit, cpu_name(), os.cpu_count(), args.connections, args.duration, args.rounds,
-           subprocess.run([args.nginx, "-v"], stderr=subprocess.PIPE).stderr.decode().strip()
-           .split("/")[-1]))
+           nginx_version(args.nginx)))
     print("Ratios are to \"module off\" (the CPU ratio as off/on: above 1 is cheaper).")
     print()
     print(table("targets + 12 headers", targets, "module off"))
