@@ -3,6 +3,8 @@
 // where it has one (kernels/dispatch.hpp), else the scalar loops below.
 #include "stream/policy_scan.hpp"
 
+#include <utility>
+
 #include "core/short_input.hpp"
 #include "kernels/dispatch.hpp"
 
@@ -41,27 +43,34 @@ constexpr std::uint8_t scalar_test(std::size_t p, std::uint8_t b, std::uint8_t b
   }
 }
 
-// scalar_test is kPatterns, byte for byte, for every byte followed by
+// scalar_test(p) is kPatterns[p], byte for byte, for every byte followed by
 // continuation bytes (a byte after a lead in well-formed input is one): all
 // 64 of them after a lead, and the bytes the patterns tell apart as third.
-constexpr bool scalar_tests_are_the_patterns() {
+// Each pattern is a constant of its own (kScalarTestIsThePattern<P>), so
+// that each evaluation stays within the compilers' limits on its steps.
+constexpr bool scalar_test_is_the_pattern(std::size_t p) {
   constexpr std::uint8_t kThird[] = {0x80, 0xBF, 0xBE};
-  for (std::size_t p = 0; p < kPatternCount; ++p) {
-    for (int b = 0; b < 256; ++b) {
-      const auto x = static_cast<std::uint8_t>(b);
-      const bool lead = b >= 0xC2 && b <= 0xF4;
-      for (int b1 = 0x80; b1 < 0xC0; b1 += lead ? 1 : 0x3F) {
-        for (std::size_t k = 0; k < (lead ? 3u : 2u); ++k) {
-          const auto y = static_cast<std::uint8_t>(b1);
-          const std::uint8_t b2 = kThird[k];
-          if ((scalar_test(p, x, y, b2) != 0) != kPatterns[p].matches(x, y, b2)) return false;
-        }
+  for (int b = 0; b < 256; ++b) {
+    const auto x = static_cast<std::uint8_t>(b);
+    const bool lead = b >= 0xC2 && b <= 0xF4;
+    for (int b1 = 0x80; b1 < 0xC0; b1 += lead ? 1 : 0x3F) {
+      for (std::size_t k = 0; k < (lead ? 3u : 2u); ++k) {
+        const auto y = static_cast<std::uint8_t>(b1);
+        const std::uint8_t b2 = kThird[k];
+        if ((scalar_test(p, x, y, b2) != 0) != kPatterns[p].matches(x, y, b2)) return false;
       }
     }
   }
   return true;
 }
-static_assert(scalar_tests_are_the_patterns(), "scalar_test and kPatterns disagree");
+template <std::size_t P>
+inline constexpr bool kScalarTestIsThePattern = scalar_test_is_the_pattern(P);
+template <std::size_t... P>
+constexpr bool scalar_tests_are_the_patterns(std::index_sequence<P...>) {
+  return (kScalarTestIsThePattern<P> && ...);
+}
+static_assert(scalar_tests_are_the_patterns(std::make_index_sequence<kPatternCount>{}),
+              "scalar_test and kPatterns disagree");
 
 // kPatternCategories[p] is the categories that list pattern p.
 struct pattern_categories {
