@@ -2,6 +2,7 @@
  * (multipart.h). */
 #include "multipart.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,10 +94,46 @@ __attribute__((target("avx2"))) static size_t scan_avx2(const unsigned char* p, 
       return i + 32 + (size_t)__builtin_ctz((unsigned)_mm256_movemask_epi8(hi));
     }
   }
-  for (; i + 33 <= len; i += 32) {
-    unsigned m = (unsigned)_mm256_movemask_epi8(pairs_avx2(p + i));
-    if (m != 0) return i + (size_t)__builtin_ctz(m);
+  return scan_scalar(p, i, len);
+}
+
+static bool is_break(unsigned char c) { return c == '\r' || c == '\n'; }
+
+/* The first candidate among the bits of |c| (bytes 08..0F followed by '-',
+ * from data[at]): one that is a CR or LF. */
+static size_t first_break(const unsigned char* p, size_t at, uint64_t c) {
+  for (; c != 0; c &= c - 1) {
+    size_t j = at + (size_t)__builtin_ctzll(c);
+    if (is_break(p[j])) return j;
   }
+  return SIZE_MAX;
+}
+
+/* 128 bytes a step, with two compares a vector: (byte | 7) == 0x0F takes CR
+ * and LF (and 08..0F, rare, sorted out after), and '-' in the next byte is
+ * the dash mask shifted, so that no load straddles a cache line. */
+__attribute__((target("avx512bw"))) static size_t scan_avx512(const unsigned char* p, size_t len) {
+  const __m512i seven = _mm512_set1_epi8(7), low = _mm512_set1_epi8(0x0F);
+  const __m512i dash = _mm512_set1_epi8('-');
+  uint64_t carry = 0; /* the byte before data[i] is in 08..0F */
+  size_t i = 0;
+  for (; i + 128 <= len; i += 128) {
+    __m512i a0 = _mm512_loadu_si512((const void*)(p + i));
+    __m512i a1 = _mm512_loadu_si512((const void*)(p + i + 64));
+    uint64_t b0 = _mm512_cmpeq_epi8_mask(_mm512_or_si512(a0, seven), low);
+    uint64_t b1 = _mm512_cmpeq_epi8_mask(_mm512_or_si512(a1, seven), low);
+    uint64_t d0 = _mm512_cmpeq_epi8_mask(a0, dash);
+    uint64_t d1 = _mm512_cmpeq_epi8_mask(a1, dash);
+    uint64_t c0 = b0 & (d0 >> 1 | d1 << 63), c1 = b1 & (d1 >> 1);
+    if (((carry & d0) | c0 | c1) != 0) {
+      if ((carry & d0) != 0 && is_break(p[i - 1])) return i - 1;
+      size_t j = first_break(p, i, c0);
+      if (j == SIZE_MAX) j = first_break(p, i + 64, c1);
+      if (j != SIZE_MAX) return j;
+    }
+    carry = b1 >> 63;
+  }
+  if (carry != 0 && i < len && p[i] == '-' && is_break(p[i - 1])) return i - 1;
   return scan_scalar(p, i, len);
 }
 #endif
@@ -104,6 +141,7 @@ __attribute__((target("avx2"))) static size_t scan_avx2(const unsigned char* p, 
 size_t ug_multipart_scan(const char* data, size_t len) {
   const unsigned char* p = (const unsigned char*)data;
 #ifdef UG_MULTIPART_X86
+  if (__builtin_cpu_supports("avx512bw")) return scan_avx512(p, len);
   if (__builtin_cpu_supports("avx2")) return scan_avx2(p, len);
   return scan_sse2(p, len);
 #else
