@@ -379,6 +379,10 @@ static bool header_line(ug_multipart* m, ug_finding* finding) {
   size_t n = m->line_len;
   size_t part = m->part;
   if (is_space(line[0])) return fail(m, finding, part, NULL, "a folded header line", NO_OFFSET);
+  /* A boundary with a ':' would read as a header line. */
+  if (n >= m->dash_boundary_len && memcmp(line, m->dash_boundary, m->dash_boundary_len) == 0)
+    return fail(m, finding, part, NULL, "a boundary before the blank line ending the headers",
+                NO_OFFSET);
   const char* colon = memchr(line, ':', n);
   if (colon == NULL) return fail(m, finding, part, NULL, "a header line without ':'", NO_OFFSET);
   size_t name_len = (size_t)(colon - line);

@@ -29,7 +29,8 @@
  *  - a delimiter after a bare LF or a bare CR (parsers that accept it see a
  *    part the others do not), or followed by anything but optional spaces or
  *    tabs and CRLF, or "--";
- *  - in part headers: a line ending in a bare LF or holding a bare CR, a line
+ *  - in part headers: a boundary line (the blank line is missing), a line
+ *    ending in a bare LF or holding a bare CR, a line
  *    over UG_MULTIPART_LINE_MAX bytes, more than UG_MULTIPART_HEADERS_MAX
  *    lines, a folded line, a line without ':', a name that is not an RFC 9110
  *    token; no Content-Disposition or two of them, a disposition other than

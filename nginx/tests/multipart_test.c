@@ -251,7 +251,12 @@ static void test_malformed(void) {
              "multipart: no closing boundary at the end of the body at byte 49");
   CHECK_BODY("no blank line after the headers",
              "--" BOUNDARY "\r\n" DISP("name=\"a\"") "--" BOUNDARY "--\r\n",
-             "multipart part 1: a header line without ':'");
+             "multipart part 1: a boundary before the blank line ending the headers");
+  /* With a ':' in the boundary its line reads as a header line. */
+  static const char colon_boundary[] = "--a:b\r\n" DISP(
+      "name=\"f\"; filename=\"x\"") "--a:b\r\n" DISP("name=\"t\"") "\r\n\xC0\r\n--a:b--\r\n";
+  check_body("boundary in the headers", "a:b", colon_boundary, sizeof colon_boundary - 1,
+             "multipart part 1: a boundary before the blank line ending the headers", 8192);
   CHECK_BODY("boundary after a bare LF",
              FIELD("a", "b\n--" BOUNDARY "\r\n" DISP("name=\"c\"")) CLOSE,
              "multipart: a boundary after a bare LF at byte 52");
@@ -283,6 +288,8 @@ static void test_malformed(void) {
              "multipart part 1: a folded header line");
   CHECK_BODY("header name not a token", PART(DISP("name=\"a\"") "X\xC0\xAF: v", "b") CLOSE,
              "multipart part 1: a header name that is not a token");
+  CHECK_BODY("header line without ':'", PART(DISP("name=\"a\"") "X-A\r\n", "b") CLOSE,
+             "multipart part 1: a header line without ':'");
   CHECK_BODY("header name with a space",
              PART("Content-Disposition : form-data; name=\"a\"\r\n", "b") CLOSE,
              "multipart part 1: a header name that is not a token");
