@@ -10,7 +10,12 @@
 //   - multipart_scan: ug_multipart_scan alone over the file's bytes, called
 //     again after each place a delimiter may begin, as the checker does;
 //   - multipart_memchr: glibc's memchr over the same bytes for a byte they do
-//     not hold, the vectorized first-byte filter to compare the scan with.
+//     not hold, the vectorized first-byte filter to compare the scan with;
+//   - pair_multipart_memcpy: the upload checked in 16 KiB buffers | a memcpy
+//     of each buffer into another, the least nginx does with a byte it
+//     receives (pair_timer.hpp: side by side, in turns, so that a loaded
+//     machine slows both alike). ratio is time(memcpy) / time(check);
+//     op_ns and base_ns are per byte.
 // Before timing, the upload is checked clean and the scan's stops counted.
 #include <benchmark/benchmark.h>
 
@@ -19,9 +24,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "multipart.h"
+#include "pair_timer.hpp"
 
 namespace {
 
@@ -49,12 +56,13 @@ std::string field(const char* name, const char* value) {
 
 const std::string& upload_body() {
   static const std::string body = [] {
-    std::string b = field("title", "Vacances d\xC3\xA9t\xC3\xA9 \xE2\x80\x94 Z\xC3\xBCrich") +
-                    field("caption",
-                          "\xE5\xA4\x8F\xE4\xBC\x91\xE3\x81\xBF\xE3\x81\xAE\xE5\x86\x99\xE7\x9C\x9F "
-                          "\xD1\x84\xD0\xBE\xD1\x82\xD0\xBE\xD0\xB3\xD1\x80\xD0\xB0\xD1\x84\xD0\xB8"
-                          "\xD1\x8F") +
-                    field("tags", "summer, lake, \xD8\xB5\xD9\x8A\xD9\x81");
+    std::string b =
+        field("title", "Vacances d\xC3\xA9t\xC3\xA9 \xE2\x80\x94 Z\xC3\xBCrich") +
+        field("caption",
+              "\xE5\xA4\x8F\xE4\xBC\x91\xE3\x81\xBF\xE3\x81\xAE\xE5\x86\x99\xE7\x9C\x9F "
+              "\xD1\x84\xD0\xBE\xD1\x82\xD0\xBE\xD0\xB3\xD1\x80\xD0\xB0\xD1\x84\xD0\xB8"
+              "\xD1\x8F") +
+        field("tags", "summer, lake, \xD8\xB5\xD9\x8A\xD9\x81");
     b += std::string("--") + kBoundary +
          "\r\nContent-Disposition: form-data; name=\"photo\"; "
          "filename=\"\xE6\xB9\x96.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n";
@@ -123,9 +131,35 @@ void multipart_memchr(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file.size()));
 }
 
+void pair_multipart_memcpy(benchmark::State& state) {
+  const std::string& body = upload_body();
+  constexpr std::size_t kChunk = std::size_t{16} << 10;
+  static ug_multipart m;
+  ug_finding finding;
+  if (check(&m, body, kChunk, &finding)) {
+    state.SkipWithError(finding.text);
+    return;
+  }
+  auto copy = std::make_unique<char[]>(kChunk);
+  bench::bm_pair(
+      state,
+      [&] {
+        bool found = check(&m, body, kChunk, &finding);
+        benchmark::DoNotOptimize(found);
+      },
+      [&] {
+        for (std::size_t at = 0; at < body.size(); at += kChunk) {
+          std::memcpy(copy.get(), body.data() + at, std::min(kChunk, body.size() - at));
+          benchmark::ClobberMemory();
+        }
+      },
+      body.size());
+}
+
 BENCHMARK(multipart_upload)->Arg(8 << 10)->Arg(16 << 10)->Arg(64 << 10)->Arg(1 << 21);
 BENCHMARK(multipart_scan);
 BENCHMARK(multipart_memchr);
+BENCHMARK(pair_multipart_memcpy);
 
 }  // namespace
 
