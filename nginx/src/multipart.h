@@ -54,8 +54,14 @@
  * checked piece: the header value after the ':' and its whitespace, the
  * parameter's value unquoted (for NAME*, the value after charset'language'),
  * the part's body after the blank line. A malformed body's MESSAGE is a fixed
- * sentence, with "at byte N" counted from the body's first byte. Header names
- * appear escaped (ug_header_label); no finding carries a client's raw bytes.
+ * sentence, ending in "at byte N" (counted from the body's first byte) where
+ * one byte is to blame. Header names appear escaped (ug_header_label); no
+ * finding carries a client's raw bytes.
+ *
+ * The first finding in the body's order is the one handed out: a text
+ * field's finding that waits for the bytes its message shows (request_check.h,
+ * ug_stream) comes before a malformed delimiter after it, and is handed out
+ * then with the bytes it has.
  */
 #ifndef UTF8GUARD_NGINX_MULTIPART_H
 #define UTF8GUARD_NGINX_MULTIPART_H
