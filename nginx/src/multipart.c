@@ -117,7 +117,8 @@ __attribute__((target("avx512bw"))) static size_t scan_avx512(const unsigned cha
   const __m512i dash = _mm512_set1_epi8('-');
   uint64_t carry = 0; /* the byte before data[i] is in 08..0F */
   size_t i = 0;
-  for (; i + 128 <= len; i += 128) {
+  /* A block is read only when a byte follows it, which the carry needs. */
+  for (; i + 128 < len; i += 128) {
     __m512i a0 = _mm512_loadu_si512((const void*)(p + i));
     __m512i a1 = _mm512_loadu_si512((const void*)(p + i + 64));
     uint64_t b0 = _mm512_cmpeq_epi8_mask(_mm512_or_si512(a0, seven), low);
@@ -133,7 +134,7 @@ __attribute__((target("avx512bw"))) static size_t scan_avx512(const unsigned cha
     }
     carry = b1 >> 63;
   }
-  if (carry != 0 && i < len && p[i] == '-' && is_break(p[i - 1])) return i - 1;
+  if (carry != 0 && p[i] == '-' && is_break(p[i - 1])) return i - 1;
   return scan_scalar(p, i, len);
 }
 #endif

@@ -462,6 +462,21 @@ static void test_scan_kernel(const char* name, scan_kernel scan) {
       return;
     }
   }
+  /* Each length up to past two 128-byte blocks, with a lone CR or LF at the
+   * end, or one CR or LF and '-' at each place: every block edge. */
+  for (size_t len = 1; len <= 300; len++) {
+    for (size_t at = 0; at < len; at++) {
+      memset(buf, 'x', len);
+      buf[at] = at % 2 ? '\r' : '\n';
+      if (at + 1 < len) buf[at + 1] = '-';
+      size_t got = scan(buf, len);
+      if (got != at) {
+        fprintf(stderr, "scan (%s) of %zu bytes, break at %zu: got %zu\n", name, len, at, got);
+        failures++;
+        return;
+      }
+    }
+  }
 }
 
 static void test_scan(void) {
