@@ -309,6 +309,19 @@ static bool check_ext_value(ug_multipart* m, const char* param, size_t param_len
                      value, (size_t)(v + n - value), finding);
 }
 
+/* Whether data[0..len) holds "=?" and later "?=": an RFC 2047 encoded word,
+ * which RFC 2047 keeps out of quoted strings but some servers decode in file
+ * names, where its base64 or quoted-printable would hide any bytes. */
+static bool encoded_word(const char* data, size_t len) {
+  for (size_t i = 0; i + 1 < len; i++) {
+    if (data[i] != '=' || data[i + 1] != '?') continue;
+    for (size_t j = i + 2; j + 1 < len; j++)
+      if (data[j] == '?' && data[j + 1] == '=') return true;
+    return false;
+  }
+  return false;
+}
+
 /* Content-Disposition: form-data *( OWS ";" OWS [ NAME "=" VALUE ] ), VALUE a
  * token or a quoted string (RFC 9110 5.6.4, 5.6.6). Quoted strings are
  * unquoted in place: the line's bytes are read once, left to right, and an
@@ -365,8 +378,12 @@ static bool check_disposition(ug_multipart* m, char* v, size_t n, ug_finding* fi
     if (star != NULL) {
       if (check_ext_value(m, name, name_len, value, value_len, finding)) return true;
     } else if (bit == SEEN_NAME || bit == SEEN_FILENAME) {
-      if (check_param(m, bit == SEEN_NAME ? "name" : "filename", bit == SEEN_NAME ? 4 : 8,
-                      m->header_rule.policy, value, value_len, finding))
+      const char* param = bit == SEEN_NAME ? "name" : "filename";
+      char what[40];
+      snprintf(what, sizeof what, CD " %s", param);
+      if (encoded_word(value, value_len))
+        return fail(m, finding, part, what, "an RFC 2047 encoded word", NO_OFFSET);
+      if (check_param(m, param, strlen(param), m->header_rule.policy, value, value_len, finding))
         return true;
     }
   }

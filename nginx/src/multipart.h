@@ -35,7 +35,9 @@
  *    lines, a folded line, a line without ':', a name that is not an RFC 9110
  *    token; no Content-Disposition or two of them, a disposition other than
  *    form-data, no name parameter, a parameter given twice, malformed
- *    parameters or quoting, an RFC 2231 continuation (NAME*0...), and a
+ *    parameters or quoting, an RFC 2231 continuation (NAME*0...), an RFC
+ *    2047 encoded word ("=?utf-8?b?...?=") in name or filename (which some
+ *    servers decode, and whose base64 would hide any bytes), and a
  *    Content-Transfer-Encoding other than 7bit, 8bit or binary (an
  *    application that decodes base64 or quoted-printable sees other bytes);
  *  - more than UG_MULTIPART_PARTS_MAX parts;

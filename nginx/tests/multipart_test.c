@@ -320,6 +320,9 @@ static void test_malformed(void) {
   CHECK_BODY("RFC 2231 continuation",
              PART(DISP("name=\"a\"; filename*0*=UTF-8''%C0; filename*1*=%AF"), "b") CLOSE,
              "multipart part 1 header Content-Disposition: an RFC 2231 continuation");
+  CHECK_BODY("RFC 2047 encoded word in a file name",
+             FILE_PART("=?UTF-8?B?4oCuZ3BqLmV4ZQ==?=", "x") CLOSE,
+             "multipart part 1 header Content-Disposition filename: an RFC 2047 encoded word");
   CHECK_BODY("base64 part",
              PART(DISP("name=\"a\"") "Content-Transfer-Encoding: base64\r\n", "wK8=") CLOSE,
              "multipart part 1 header Content-Transfer-Encoding: an encoding other than 7bit, 8bit "
@@ -378,6 +381,7 @@ static void test_clean(void) {
              PART(DISP("name=\"f\"; filename=\"a.txt\"; filename*=UTF-8'ja'%E6%97%A5.txt"), "")
                  CLOSE,
              NULL);
+  CHECK_BODY("'=?' alone in a file name", FILE_PART("a=?b.txt", "") CLOSE, NULL);
   CHECK_BODY("no file chosen", FILE_PART("", "") CLOSE, NULL);
   CHECK_BODY("a BOM at a field's start", FIELD("a", "\xEF\xBB\xBFok") CLOSE, NULL);
   static const char webkit[] =
