@@ -82,7 +82,10 @@ __attribute__((target("avx2"))) static __m256i pairs_avx2(const unsigned char* p
   return _mm256_and_si256(brk, _mm256_cmpeq_epi8(b, _mm256_set1_epi8('-')));
 }
 
+static bool is_break(unsigned char c) { return c == '\r' || c == '\n'; }
+
 __attribute__((target("avx2"))) static size_t scan_avx2(const unsigned char* p, size_t len) {
+  if (len < 34) return scan_scalar(p, 0, len);
   size_t i = 0;
   /* 64 bytes a step, one test for both halves. */
   for (; i + 65 <= len; i += 64) {
@@ -94,10 +97,18 @@ __attribute__((target("avx2"))) static size_t scan_avx2(const unsigned char* p, 
       return i + 32 + (size_t)__builtin_ctz((unsigned)_mm256_movemask_epi8(hi));
     }
   }
-  return scan_scalar(p, i, len);
+  for (; i + 33 <= len; i += 32) {
+    unsigned m = (unsigned)_mm256_movemask_epi8(pairs_avx2(p + i));
+    if (m != 0) return i + (size_t)__builtin_ctz(m);
+  }
+  /* The rest, i..len-2, with one window that ends at the last byte (a scalar
+   * tail would cost a chunk of nginx's more than its vectors), and the last
+   * byte, which ends the data. */
+  size_t last = len - 33;
+  uint64_t m = (uint32_t)_mm256_movemask_epi8(pairs_avx2(p + last)) >> (i - last);
+  if (m != 0) return i + (size_t)__builtin_ctzll(m);
+  return is_break(p[len - 1]) ? len - 1 : len;
 }
-
-static bool is_break(unsigned char c) { return c == '\r' || c == '\n'; }
 
 /* The first candidate among the bits of |c| (bytes 08..0F followed by '-',
  * from data[at]): one that is a CR or LF. */
@@ -135,7 +146,7 @@ __attribute__((target("avx512bw"))) static size_t scan_avx512(const unsigned cha
     carry = b1 >> 63;
   }
   if (carry != 0 && p[i] == '-' && is_break(p[i - 1])) return i - 1;
-  return scan_scalar(p, i, len);
+  return i + scan_avx2(p + i, len - i); /* the last 128 bytes or fewer */
 }
 #endif
 
