@@ -11,6 +11,8 @@
 //   - multipart_scan: ug_multipart_scan alone over the file's bytes, called
 //     again after each place a delimiter may begin, as the checker does
 //     (best_GBps likewise);
+//   - multipart_scan_kernel/K: the same on each kernel K this CPU runs
+//     (scalar, sse2, avx2, avx512, neon), which ug_multipart_scan picks among;
 //   - multipart_memchr: glibc's memchr over the same bytes for a byte they do
 //     not hold, the vectorized first-byte filter to compare the scan with;
 //   - pair_multipart_memcpy: the upload checked in 16 KiB buffers | a memcpy
@@ -31,6 +33,7 @@
 #include <string>
 
 #include "multipart.h"
+#include "multipart_kernels.h"
 #include "pair_timer.hpp"
 
 namespace {
@@ -190,6 +193,34 @@ void pair_multipart_memcpy(benchmark::State& state) {
       },
       body.size());
 }
+
+// The scan on one kernel, as multipart_scan.
+void multipart_scan_kernel(benchmark::State& state, int kernel) {
+  static const std::string file = random_file();
+  std::size_t stops = 0;
+  best_time best;
+  for (auto _ : state) {
+    best.start();
+    stops = 0;
+    for (std::size_t at = 0; at < file.size(); ++at, ++stops)
+      at += multipart_kernel_scan(kernel, file.data() + at, file.size() - at);
+    benchmark::DoNotOptimize(stops);
+    best.stop();
+  }
+  if (stops != scan_all(file)) state.SkipWithError("the kernel stops elsewhere");
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * file.size()));
+  state.counters["best_GBps"] = best.gbps(file.size());
+}
+
+const bool kernels_registered = [] {
+  for (int k = 0; k < MULTIPART_KERNELS; ++k) {
+    if (const char* name = multipart_kernel_name(k)) {
+      benchmark::RegisterBenchmark((std::string("multipart_scan_kernel/") + name).c_str(),
+                                   multipart_scan_kernel, k);
+    }
+  }
+  return true;
+}();
 
 BENCHMARK(multipart_upload)->Arg(8 << 10)->Arg(16 << 10)->Arg(64 << 10)->Arg(1 << 21);
 BENCHMARK(multipart_scan);

@@ -9,6 +9,9 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define UG_MULTIPART_X86 1
+#elif defined(__aarch64__) && defined(__ARM_NEON) && (defined(__GNUC__) || defined(__clang__))
+#include <arm_neon.h>
+#define UG_MULTIPART_NEON 1
 #endif
 
 /* Where the body stands. */
@@ -49,9 +52,11 @@ enum seen {
 
 /* ---- The scan over a part's body ---- */
 
+static bool is_break(unsigned char c) { return c == '\r' || c == '\n'; }
+
 static size_t scan_scalar(const unsigned char* p, size_t i, size_t len) {
   for (; i < len; i++)
-    if ((p[i] == '\r' || p[i] == '\n') && (i + 1 == len || p[i + 1] == '-')) return i;
+    if (is_break(p[i]) && (i + 1 == len || p[i + 1] == '-')) return i;
   return len;
 }
 
@@ -81,8 +86,6 @@ __attribute__((target("avx2"))) static __m256i pairs_avx2(const unsigned char* p
                                 _mm256_cmpeq_epi8(a, _mm256_set1_epi8('\n')));
   return _mm256_and_si256(brk, _mm256_cmpeq_epi8(b, _mm256_set1_epi8('-')));
 }
-
-static bool is_break(unsigned char c) { return c == '\r' || c == '\n'; }
 
 __attribute__((target("avx2"))) static size_t scan_avx2(const unsigned char* p, size_t len) {
   if (len < 34) return scan_scalar(p, 0, len);
@@ -150,12 +153,48 @@ __attribute__((target("avx512bw"))) static size_t scan_avx512(const unsigned cha
 }
 #endif
 
+#ifdef UG_MULTIPART_NEON
+/* The positions of p[0..16) that are CR or LF and followed by '-', as 4 bits
+ * each (a NEON compare narrowed by 4 bits a lane). */
+static uint64_t pairs_neon(const unsigned char* p) {
+  uint8x16_t a = vld1q_u8(p), b = vld1q_u8(p + 1);
+  uint8x16_t brk = vorrq_u8(vceqq_u8(a, vdupq_n_u8('\r')), vceqq_u8(a, vdupq_n_u8('\n')));
+  uint8x16_t m = vandq_u8(brk, vceqq_u8(b, vdupq_n_u8('-')));
+  return vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(m), 4)), 0);
+}
+
+static size_t scan_neon(const unsigned char* p, size_t len) {
+  if (len < 18) return scan_scalar(p, 0, len);
+  size_t i = 0;
+  for (; i + 33 <= len; i += 32) {
+    uint64_t lo = pairs_neon(p + i), hi = pairs_neon(p + i + 16);
+    if ((lo | hi) != 0)
+      return lo != 0 ? i + (size_t)__builtin_ctzll(lo) / 4
+                     : i + 16 + (size_t)__builtin_ctzll(hi) / 4;
+  }
+  for (; i + 17 <= len; i += 16) {
+    uint64_t m = pairs_neon(p + i);
+    if (m != 0) return i + (size_t)__builtin_ctzll(m) / 4;
+  }
+  /* The rest, i..len-2, with one window that ends at the last byte, then the
+   * last byte (as scan_avx2). */
+  size_t last = len - 17;
+  if (i - last < 16) {
+    uint64_t m = pairs_neon(p + last) >> (4 * (i - last));
+    if (m != 0) return i + (size_t)__builtin_ctzll(m) / 4;
+  }
+  return is_break(p[len - 1]) ? len - 1 : len;
+}
+#endif
+
 size_t ug_multipart_scan(const char* data, size_t len) {
   const unsigned char* p = (const unsigned char*)data;
 #ifdef UG_MULTIPART_X86
   if (__builtin_cpu_supports("avx512bw")) return scan_avx512(p, len);
   if (__builtin_cpu_supports("avx2")) return scan_avx2(p, len);
   return scan_sse2(p, len);
+#elif defined(UG_MULTIPART_NEON)
+  return scan_neon(p, len);
 #else
   return scan_scalar(p, 0, len);
 #endif

@@ -124,9 +124,9 @@ bool ug_multipart_finish(ug_multipart* m, ug_finding* finding);
 
 /* ug_multipart_scan is the search a file's body takes: the offset of the first
  * CR or LF in data[0..len) that is followed by '-' or ends the data (where a
- * delimiter may begin), or |len| when there is none. Vectorized on x86-64
- * (AVX-512BW or AVX2 where the CPU has them, else SSE2; byte by byte
- * elsewhere), so that a file's bytes cost no work each. */
+ * delimiter may begin), or |len| when there is none. Vectorized (x86-64:
+ * AVX-512BW or AVX2 where the CPU has them, else SSE2; AArch64: NEON; byte
+ * by byte elsewhere), so that a file's bytes cost no work each. */
 size_t ug_multipart_scan(const char* data, size_t len);
 
 #ifdef __cplusplus

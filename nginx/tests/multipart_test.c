@@ -490,6 +490,9 @@ static void test_scan(void) {
   if (__builtin_cpu_supports("avx2")) test_scan_kernel("avx2", scan_avx2);
   if (__builtin_cpu_supports("avx512bw")) test_scan_kernel("avx512", scan_avx512);
 #endif
+#ifdef UG_MULTIPART_NEON
+  test_scan_kernel("neon", scan_neon);
+#endif
   char buf[8] = "ab\r-";
   CHECK(ug_multipart_scan(buf, 4) == 2 && ug_multipart_scan(buf, 3) == 2);
   CHECK(ug_multipart_scan(buf, 2) == 2);
