@@ -27,10 +27,14 @@ typedef struct {
 } ngx_http_utf8guard_loc_conf_t;
 
 /* Per request (on the main request, kept across internal redirects through
- * its pool cleanup, as the realip module does). */
+ * its pool cleanup, as the realip module does: an internal redirect clears
+ * the module contexts, and "already checked" or "refused" must outlive it). */
 typedef struct {
-  ngx_str_t finding; /* the first finding: $utf8guard */
-  ug_stream* body;   /* the body's check, when its rule is on */
+  ngx_str_t finding;                   /* the first finding: $utf8guard */
+  ngx_http_utf8guard_loc_conf_t* conf; /* the location whose rules checked it */
+  ug_stream* body;                     /* the body's check, when its rule is on */
+  ngx_uint_t refused;                  /* the status it was refused with, or 0 */
+  unsigned checked : 1;                /* the target and headers are checked */
   unsigned body_seen : 1;
 } ngx_http_utf8guard_ctx_t;
 
@@ -181,10 +185,8 @@ static ngx_http_utf8guard_ctx_t* ngx_http_utf8guard_get_ctx(ngx_http_request_t* 
   r = r->main;
   ngx_http_utf8guard_ctx_t* ctx = ngx_http_get_module_ctx(r, ngx_http_utf8guard_module);
   if (ctx != NULL) return ctx;
-  /* Without a context and without a redirect there is none: the common case
-   * of $utf8guard, asked of every request the access log writes. */
-  if (!create && !r->internal) return NULL;
-  /* An internal redirect clears the module contexts; the pool keeps ours. */
+  /* An internal redirect (rewrite, try_files, index, error_page, a named
+   * location) clears the module contexts; the pool keeps ours. */
   for (ngx_pool_cleanup_t* cln = r->pool->cleanup; cln != NULL; cln = cln->next) {
     if (cln->handler == ngx_http_utf8guard_cleanup) {
       ctx = cln->data;
@@ -218,7 +220,21 @@ static ngx_int_t ngx_http_utf8guard_report(ngx_http_request_t* r,
     ngx_memcpy(ctx->finding.data, finding->text, finding->len);
     ctx->finding.len = finding->len;
   }
-  return block ? (ngx_int_t)lcf->status : NGX_DECLINED;
+  if (!block) return NGX_DECLINED;
+  ctx->refused = lcf->status;
+  return (ngx_int_t)lcf->status;
+}
+
+/* A request the module refused stays refused: an error_page for its status
+ * may redirect it to another location, which may serve a page (a static file,
+ * "return"), but no location's content handler (proxy_pass, fastcgi_pass,
+ * ...) receives it, nor a subrequest of it (mirror, SSI, auth_request). */
+static ngx_int_t ngx_http_utf8guard_refused(ngx_http_request_t* r, ngx_http_utf8guard_ctx_t* ctx) {
+  ngx_http_core_loc_conf_t* clcf = ngx_http_get_module_loc_conf(r, ngx_http_core_module);
+  if (clcf->handler == NULL) return NGX_DECLINED;
+  ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                "utf8guard: a refused request is not passed on to \"%V\"", &clcf->name);
+  return (ngx_int_t)ctx->refused;
 }
 
 /* ---- The request target and the headers ---- */
@@ -250,26 +266,43 @@ static ngx_int_t ngx_http_utf8guard_header_found(ngx_http_request_t* r,
                                   h->value.len);
 }
 
+/* The client's target and headers, checked once per request, at the first
+ * location where the module is on, whichever way the request came there
+ * (server-level rewrite, try_files, index, error_page, rewrite ... last, a
+ * named location): the context says whether it was checked, not
+ * r->internal. The target is the client's (r->unparsed_uri), whatever a
+ * rewrite made of r->uri and r->args. */
 static ngx_int_t ngx_http_utf8guard_handler(ngx_http_request_t* r) {
-  /* The client's target and headers, once: not again after a redirect. */
-  if (r != r->main || r->internal) return NGX_DECLINED;
+  ngx_http_utf8guard_ctx_t* ctx = ngx_http_utf8guard_get_ctx(r, 0);
+  if (ctx != NULL && ctx->refused) return ngx_http_utf8guard_refused(r, ctx);
+  /* A subrequest's target is the server's choice (SSI, mirror,
+   * auth_request), and its headers are the main request's. */
+  if (r != r->main || (ctx != NULL && ctx->checked)) return NGX_DECLINED;
   ngx_http_utf8guard_loc_conf_t* lcf = ngx_http_get_module_loc_conf(r, ngx_http_utf8guard_module);
   if (!lcf->enable) return NGX_DECLINED;
+  if (ctx == NULL) {
+    ctx = ngx_http_utf8guard_get_ctx(r, 1);
+    if (ctx == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
+  }
+  ctx->checked = 1;
+  ctx->conf = lcf;
 
-  ngx_str_t path = r->unparsed_uri;
-  if (r->args_start != NULL && r->args_start > path.data && r->args_start <= path.data + path.len)
-    path.len = (size_t)(r->args_start - 1 - path.data);
-  /* The query as the client sent it, after the path and its '?': then the
-   * whole target is clean exactly when both are (an escape or a character
-   * never spans the ASCII '?'), and one call answers the common case. */
-  ngx_flag_t whole = r->args.len > 0 && r->args.data == path.data + path.len + 1 &&
-                     r->args.data + r->args.len == r->unparsed_uri.data + r->unparsed_uri.len;
-  if (!whole || !ug_part_clean(&lcf->rules[UG_SLOT_TARGET], (const char*)r->unparsed_uri.data,
-                               r->unparsed_uri.len)) {
+  ngx_str_t path = r->unparsed_uri, query = ngx_null_string;
+  u_char* mark = ngx_strlchr(path.data, path.data + path.len, '?');
+  if (mark != NULL) {
+    query.data = mark + 1;
+    query.len = (size_t)(path.data + path.len - query.data);
+    path.len = (size_t)(mark - path.data);
+  }
+  /* The whole target is clean exactly when both path and query are (an
+   * escape or a character never spans the ASCII '?'), and one call answers
+   * the common case. */
+  if (!ug_part_clean(&lcf->rules[UG_SLOT_TARGET], (const char*)r->unparsed_uri.data,
+                     r->unparsed_uri.len)) {
     ngx_int_t rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "path", path.data, path.len);
     if (rc != NGX_DECLINED) return rc;
-    if (r->args.len > 0) {
-      rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "query", r->args.data, r->args.len);
+    if (query.len > 0) {
+      rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "query", query.data, query.len);
       if (rc != NGX_DECLINED) return rc;
     }
   }
@@ -291,10 +324,19 @@ static ngx_int_t ngx_http_utf8guard_handler(ngx_http_request_t* r) {
 /* ---- The body ---- */
 
 static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain_t* in) {
-  ngx_http_utf8guard_loc_conf_t* lcf = ngx_http_get_module_loc_conf(r, ngx_http_utf8guard_module);
-  if (r != r->main || !lcf->enable) return ngx_http_next_request_body_filter(r, in);
-  ngx_http_utf8guard_ctx_t* ctx = ngx_http_utf8guard_get_ctx(r, 1);
-  if (ctx == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
+  if (r != r->main) return ngx_http_next_request_body_filter(r, in);
+  ngx_http_utf8guard_ctx_t* ctx = ngx_http_utf8guard_get_ctx(r, 0);
+  if (ctx != NULL && ctx->refused) return (ngx_int_t)ctx->refused;
+  /* The body is read under the rules of the location that checked the
+   * target and headers, wherever a redirect took the request since. */
+  ngx_http_utf8guard_loc_conf_t* lcf =
+      ctx != NULL && ctx->conf != NULL ? ctx->conf
+                                       : ngx_http_get_module_loc_conf(r, ngx_http_utf8guard_module);
+  if (!lcf->enable) return ngx_http_next_request_body_filter(r, in);
+  if (ctx == NULL) {
+    ctx = ngx_http_utf8guard_get_ctx(r, 1);
+    if (ctx == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
+  }
 
   if (!ctx->body_seen) {
     ctx->body_seen = 1;
