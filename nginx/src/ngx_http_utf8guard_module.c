@@ -22,6 +22,8 @@ typedef struct {
   ngx_flag_t enable;
   ngx_uint_t mode;
   ngx_uint_t status;
+  ngx_flag_t text_declared; /* utf8guard_text_charset declared */
+  ngx_flag_t coding_pass;   /* utf8guard_content_encoding pass */
   ngx_flag_t rule_set[UG_SLOT_COUNT];
   ug_rule rules[UG_SLOT_COUNT];
 } ngx_http_utf8guard_loc_conf_t;
@@ -46,6 +48,12 @@ static char* ngx_http_utf8guard_rule(ngx_conf_t* cf, ngx_command_t* cmd, void* c
 static char* ngx_http_utf8guard_status(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
 static char* ngx_http_utf8guard_mode(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
 
+static char* ngx_http_utf8guard_choice(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
+
+/* The two words of a yes/no directive: the first sets 0 (the default). */
+static ngx_str_t ngx_http_utf8guard_text_charsets[] = {ngx_string("utf-8"), ngx_string("declared")};
+static ngx_str_t ngx_http_utf8guard_codings[] = {ngx_string("refuse"), ngx_string("pass")};
+
 #define NGX_HTTP_UTF8GUARD_CONF (NGX_HTTP_MAIN_CONF | NGX_HTTP_SRV_CONF | NGX_HTTP_LOC_CONF)
 #define NGX_HTTP_UTF8GUARD_RULE(slot, name)                                              \
   {                                                                                      \
@@ -66,6 +74,14 @@ static ngx_command_t ngx_http_utf8guard_commands[] = {
     NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_JSON, "utf8guard_body_json"),
     NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_TEXT, "utf8guard_body_text"),
     NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_OTHER, "utf8guard_body_other"),
+    NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_NONE, "utf8guard_body_none"),
+    NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_FILE, "utf8guard_body_file"),
+    {ngx_string("utf8guard_text_charset"), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_TAKE1,
+     ngx_http_utf8guard_choice, NGX_HTTP_LOC_CONF_OFFSET,
+     offsetof(ngx_http_utf8guard_loc_conf_t, text_declared), ngx_http_utf8guard_text_charsets},
+    {ngx_string("utf8guard_content_encoding"), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_TAKE1,
+     ngx_http_utf8guard_choice, NGX_HTTP_LOC_CONF_OFFSET,
+     offsetof(ngx_http_utf8guard_loc_conf_t, coding_pass), ngx_http_utf8guard_codings},
     ngx_null_command};
 
 static ngx_http_module_t ngx_http_utf8guard_module_ctx = {
@@ -101,6 +117,8 @@ static void* ngx_http_utf8guard_create_loc_conf(ngx_conf_t* cf) {
   conf->enable = NGX_CONF_UNSET;
   conf->mode = NGX_CONF_UNSET_UINT;
   conf->status = NGX_CONF_UNSET_UINT;
+  conf->text_declared = NGX_CONF_UNSET;
+  conf->coding_pass = NGX_CONF_UNSET;
   for (ngx_uint_t i = 0; i < UG_SLOT_COUNT; i++) conf->rule_set[i] = 0;
   return conf;
 }
@@ -111,6 +129,8 @@ static char* ngx_http_utf8guard_merge_loc_conf(ngx_conf_t* cf, void* parent, voi
   ngx_conf_merge_value(conf->enable, prev->enable, 0);
   ngx_conf_merge_uint_value(conf->mode, prev->mode, NGX_HTTP_UTF8GUARD_BLOCK);
   ngx_conf_merge_uint_value(conf->status, prev->status, NGX_HTTP_BAD_REQUEST);
+  ngx_conf_merge_value(conf->text_declared, prev->text_declared, 0);
+  ngx_conf_merge_value(conf->coding_pass, prev->coding_pass, 0);
   for (ngx_uint_t i = 0; i < UG_SLOT_COUNT; i++) {
     if (conf->rule_set[i]) continue;
     conf->rule_set[i] = prev->rule_set[i];
@@ -157,6 +177,26 @@ static char* ngx_http_utf8guard_status(ngx_conf_t* cf, ngx_command_t* cmd, void*
   }
   lcf->status = (ngx_uint_t)status;
   return NGX_CONF_OK;
+}
+
+/* utf8guard_text_charset, utf8guard_content_encoding: one of two words
+ * (cmd->post). */
+static char* ngx_http_utf8guard_choice(ngx_conf_t* cf, ngx_command_t* cmd, void* conf) {
+  ngx_flag_t* field = (ngx_flag_t*)((char*)conf + cmd->offset);
+  const ngx_str_t* words = cmd->post;
+  ngx_str_t* value = cf->args->elts;
+  if (*field != NGX_CONF_UNSET) return "is duplicate";
+  for (ngx_flag_t i = 0; i < 2; i++) {
+    if (value[1].len == words[i].len &&
+        ngx_strncmp(value[1].data, words[i].data, words[i].len) == 0) {
+      *field = i;
+      return NGX_CONF_OK;
+    }
+  }
+  ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                     "invalid value \"%V\" in \"%V\" directive: expected \"%V\" or \"%V\"",
+                     &value[1], &cmd->name, &words[0], &words[1]);
+  return NGX_CONF_ERROR;
 }
 
 static char* ngx_http_utf8guard_mode(ngx_conf_t* cf, ngx_command_t* cmd, void* conf) {
@@ -309,10 +349,21 @@ static ngx_int_t ngx_http_utf8guard_handler(ngx_http_request_t* r) {
 
   const ug_rule* headers = &lcf->rules[UG_SLOT_HEADERS];
   if (!headers->on) return NGX_DECLINED;
+  /* With ignore_invalid_headers on (the default) nginx keeps only headers
+   * whose names are tokens; with it off, the names are checked here. */
+  ngx_http_core_srv_conf_t* cscf = ngx_http_get_module_srv_conf(r, ngx_http_core_module);
+  ngx_flag_t names = !cscf->ignore_invalid_headers;
   ngx_int_t rc;
   for (ngx_list_part_t* part = &r->headers_in.headers.part; part != NULL; part = part->next) {
     ngx_table_elt_t* h = part->elts;
     for (ngx_uint_t i = 0; i < part->nelts; i++) {
+      if (names) {
+        ug_finding finding;
+        if (ug_check_header_name((const char*)h[i].key.data, h[i].key.len, &finding)) {
+          rc = ngx_http_utf8guard_report(r, lcf, &finding);
+          if (rc != NGX_DECLINED) return rc;
+        }
+      }
       if (ug_part_clean(headers, (const char*)h[i].value.data, h[i].value.len)) continue;
       rc = ngx_http_utf8guard_header_found(r, lcf, &h[i]);
       if (rc != NGX_DECLINED) return rc;
@@ -322,6 +373,56 @@ static ngx_int_t ngx_http_utf8guard_handler(ngx_http_request_t* r) {
 }
 
 /* ---- The body ---- */
+
+/* The headers that say how to read the body, once, before its first bytes:
+ * one Content-Type that parses (ug_check_media), no coding the module cannot
+ * read (ug_check_coding, unless "utf8guard_content_encoding pass"), then the
+ * rule its media type selects. A coded body is not checked (its bytes are
+ * not the text). Returns a status (block) or NGX_DECLINED. */
+static ngx_int_t ngx_http_utf8guard_body_start(ngx_http_request_t* r,
+                                               ngx_http_utf8guard_loc_conf_t* lcf,
+                                               ngx_http_utf8guard_ctx_t* ctx) {
+  static const u_char type_key[] = "content-type", coding_key[] = "content-encoding";
+  ngx_table_elt_t* type = NULL;
+  size_t types = 0;
+  ngx_flag_t coded = 0;
+  ug_finding finding;
+  ngx_int_t rc;
+  for (ngx_list_part_t* part = &r->headers_in.headers.part; part != NULL; part = part->next) {
+    ngx_table_elt_t* h = part->elts;
+    for (ngx_uint_t i = 0; i < part->nelts; i++) {
+      if (h[i].key.len == sizeof type_key - 1 &&
+          ngx_strncasecmp(h[i].key.data, (u_char*)type_key, sizeof type_key - 1) == 0) {
+        if (types++ == 0) type = &h[i];
+      } else if (h[i].key.len == sizeof coding_key - 1 &&
+                 ngx_strncasecmp(h[i].key.data, (u_char*)coding_key, sizeof coding_key - 1) == 0 &&
+                 !ug_coding_readable((const char*)h[i].value.data, h[i].value.len)) {
+        coded = 1;
+        if (!lcf->coding_pass &&
+            ug_check_coding((const char*)h[i].value.data, h[i].value.len, &finding)) {
+          rc = ngx_http_utf8guard_report(r, lcf, &finding);
+          if (rc != NGX_DECLINED) return rc;
+        }
+      }
+    }
+  }
+  ug_media media;
+  const char* value = type ? (const char*)type->value.data : NULL;
+  size_t len = type ? type->value.len : 0;
+  ug_media_parse(value, len, &media);
+  if (ug_check_media(value, len, &media, types, &finding)) {
+    rc = ngx_http_utf8guard_report(r, lcf, &finding);
+    if (rc != NGX_DECLINED) return rc;
+  }
+  if (coded) return NGX_DECLINED;
+  ug_slot slot = ug_media_slot(&media, lcf->text_declared);
+  if (slot == UG_SLOT_COUNT) slot = UG_SLOT_BODY_OTHER;
+  if (!lcf->rules[slot].on) return NGX_DECLINED;
+  ctx->body = ngx_palloc(r->pool, sizeof(ug_stream));
+  if (ctx->body == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
+  ug_stream_init(ctx->body, &lcf->rules[slot]);
+  return NGX_DECLINED;
+}
 
 static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain_t* in) {
   if (r != r->main) return ngx_http_next_request_body_filter(r, in);
@@ -340,14 +441,8 @@ static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain
 
   if (!ctx->body_seen) {
     ctx->body_seen = 1;
-    ngx_table_elt_t* type = r->headers_in.content_type;
-    ug_slot slot =
-        type ? ug_body_slot((const char*)type->value.data, type->value.len) : ug_body_slot(NULL, 0);
-    if (lcf->rules[slot].on) {
-      ctx->body = ngx_palloc(r->pool, sizeof(ug_stream));
-      if (ctx->body == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
-      ug_stream_init(ctx->body, &lcf->rules[slot]);
-    }
+    ngx_int_t rc = ngx_http_utf8guard_body_start(r, lcf, ctx);
+    if (rc != NGX_DECLINED) return rc;
   }
 
   if (ctx->body != NULL && ctx->body->state != UG_STREAM_FOUND) {
@@ -366,9 +461,14 @@ static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain
       }
     }
     /* A finding waits for the bytes its message shows. When it will block,
-     * nothing more of this body goes on to the handler meanwhile. */
-    if (ctx->body->state == UG_STREAM_PENDING && lcf->mode == NGX_HTTP_UTF8GUARD_BLOCK)
+     * nothing more of this body goes on to the handler meanwhile: the
+     * buffers are marked read (nginx reuses a buffer only once its bytes
+     * are consumed), and the refusal comes by the end of the body at the
+     * latest. */
+    if (ctx->body->state == UG_STREAM_PENDING && lcf->mode == NGX_HTTP_UTF8GUARD_BLOCK) {
+      for (ngx_chain_t* cl = in; cl != NULL; cl = cl->next) cl->buf->pos = cl->buf->last;
       return NGX_OK;
+    }
   }
   return ngx_http_next_request_body_filter(r, in);
 }
