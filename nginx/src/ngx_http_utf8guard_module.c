@@ -424,6 +424,26 @@ static ngx_int_t ngx_http_utf8guard_body_start(ngx_http_request_t* r,
   return NGX_DECLINED;
 }
 
+/* A body buffer that nginx holds in its temporary file only: read back and
+ * fed a page at a time, so that every byte is seen however nginx hands the
+ * body on. */
+static ngx_int_t ngx_http_utf8guard_feed_file(ngx_http_request_t* r, ug_stream* body, ngx_buf_t* b,
+                                              ug_finding* finding, ngx_flag_t* ready) {
+  u_char page[4096];
+  for (off_t at = b->file_pos; at < b->file_last && !*ready;) {
+    size_t want = (size_t)ngx_min((off_t)sizeof page, b->file_last - at);
+    ssize_t n = ngx_read_file(b->file, page, want, at);
+    if (n <= 0) {
+      ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                    "utf8guard: cannot read the body back from \"%V\"", &b->file->name);
+      return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+    *ready = ug_stream_feed(body, (const char*)page, (size_t)n, finding);
+    at += n;
+  }
+  return NGX_OK;
+}
+
 static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain_t* in) {
   if (r != r->main) return ngx_http_next_request_body_filter(r, in);
   ngx_http_utf8guard_ctx_t* ctx = ngx_http_utf8guard_get_ctx(r, 0);
@@ -450,9 +470,14 @@ static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain
       ngx_buf_t* b = cl->buf;
       ug_finding finding;
       ngx_flag_t ready = 0;
-      if (ngx_buf_in_memory(b) && b->last > b->pos)
-        ready =
-            ug_stream_feed(ctx->body, (const char*)b->pos, (size_t)(b->last - b->pos), &finding);
+      if (ngx_buf_in_memory(b)) {
+        if (b->last > b->pos)
+          ready =
+              ug_stream_feed(ctx->body, (const char*)b->pos, (size_t)(b->last - b->pos), &finding);
+      } else if (b->in_file && b->file_last > b->file_pos) {
+        ngx_int_t rc = ngx_http_utf8guard_feed_file(r, ctx->body, b, &finding, &ready);
+        if (rc != NGX_OK) return rc;
+      }
       if (!ready && b->last_buf) ready = ug_stream_finish(ctx->body, &finding);
       if (ready) {
         ngx_int_t rc = ngx_http_utf8guard_report(r, lcf, &finding);
@@ -460,15 +485,10 @@ static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain
         break;
       }
     }
-    /* A finding waits for the bytes its message shows. When it will block,
-     * nothing more of this body goes on to the handler meanwhile: the
-     * buffers are marked read (nginx reuses a buffer only once its bytes
-     * are consumed), and the refusal comes by the end of the body at the
-     * latest. */
-    if (ctx->body->state == UG_STREAM_PENDING && lcf->mode == NGX_HTTP_UTF8GUARD_BLOCK) {
-      for (ngx_chain_t* cl = in; cl != NULL; cl = cl->next) cl->buf->pos = cl->buf->last;
-      return NGX_OK;
-    }
+    /* A finding that waits for the bytes its message shows (at most
+     * UTF8GUARD_DESCRIBE_PERCENT_AHEAD) lets them go on meanwhile: a body
+     * filter that keeps nginx's buffers unread breaks its buffer reuse. In
+     * buffered mode nothing has reached the handler before the body ends. */
   }
   return ngx_http_next_request_body_filter(r, in);
 }
