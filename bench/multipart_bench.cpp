@@ -98,7 +98,7 @@ class best_time {
 struct rules {
   ug_rule header = ug_rule_default(UG_SLOT_HEADERS);
   ug_rule field = ug_rule_default(UG_SLOT_BODY_FORM);
-  ug_rule file = {false, false, 0};
+  ug_rule file = {false, UG_ENCODING_RAW, 0};
 };
 
 bool check(ug_multipart* m, const std::string& body, std::size_t chunk, ug_finding* finding) {

@@ -29,8 +29,8 @@ bool printable(const ug_finding& f) {
 ug_rule rule_of(unsigned bits, ug_rule first) {
   switch (bits & 3u) {
     case 0: return first;
-    case 1: return ug_rule{false, false, 0};
-    default: return ug_rule{true, false, (1u << UTF8GUARD_CATEGORY_COUNT) - 1};
+    case 1: return ug_rule{false, UG_ENCODING_RAW, 0};
+    default: return ug_rule{true, UG_ENCODING_RAW, (1u << UTF8GUARD_CATEGORY_COUNT) - 1};
   }
 }
 
@@ -88,7 +88,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   const rules r = {rule_of(control, ug_rule_default(UG_SLOT_HEADERS)),
                    rule_of(control >> 2, ug_rule_default(UG_SLOT_BODY_FORM)),
-                   rule_of(control >> 4, ug_rule{false, false, 0})};
+                   rule_of(control >> 4, ug_rule{false, UG_ENCODING_RAW, 0})};
   const std::string whole = run(boundary, r, {input});
   if (whole[0] == '(' && whole != "(none)") {
     fuzz::fail(kTarget, "one feed breaks the contract", input, {{"one feed", whole}});

@@ -466,7 +466,7 @@ static bool header_line(ug_multipart* m, ug_finding* finding) {
   ug_header_label(line, name_len, header, sizeof header);
   snprintf(label, sizeof label, "multipart part %zu %s", part, header);
   ug_rule raw = m->header_rule;
-  raw.percent = false;
+  raw.encoding = UG_ENCODING_RAW;
   if (ug_check_part(&raw, label, line + from, to - from, finding)) {
     m->phase = P_FOUND;
     return true;
@@ -494,7 +494,7 @@ static bool headers_end(ug_multipart* m, ug_finding* finding) {
     return fail(m, finding, m->part, NULL, "no Content-Disposition header", NO_OFFSET);
   m->file = (m->seen & (SEEN_FILENAME | SEEN_FILENAME_EXT)) != 0;
   ug_rule rule = m->file ? m->file_rule : m->field_rule;
-  rule.percent = false;
+  rule.encoding = UG_ENCODING_RAW;
   m->body_on = rule.on;
   if (rule.on) ug_stream_init(&m->body, &rule);
   m->lead = LEAD_NONE;

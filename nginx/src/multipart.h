@@ -5,7 +5,7 @@
  * feed).
  *
  * What is checked, under three rules the caller passes (each checked as raw
- * bytes: a rule's |percent| is not read):
+ * bytes: a rule's |encoding| is not read):
  *  - header: every part header's value, whole; the name and filename
  *    parameters of Content-Disposition, unquoted and percent-decoded (a file
  *    name "..%C0%AF.." is refused, as an application that decodes it would

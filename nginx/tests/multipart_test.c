@@ -38,7 +38,7 @@ static void default_rules(void) {
   header_rule = ug_rule_default(UG_SLOT_HEADERS);
   field_rule = ug_rule_default(UG_SLOT_BODY_FORM);
   file_rule.on = false;
-  file_rule.percent = false;
+  file_rule.encoding = UG_ENCODING_RAW;
   file_rule.policy = 0;
 }
 
