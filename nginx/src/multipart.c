@@ -335,7 +335,7 @@ static bool check_param(ug_multipart* m, const char* param, size_t param_len,
                         utf8guard_policy policy, const char* data, size_t len,
                         ug_finding* finding) {
   char label[UG_FINDING_MAX];
-  ug_rule rule = {m->header_rule.on, true, policy};
+  ug_rule rule = {m->header_rule.on, UG_ENCODING_PERCENT, policy};
   snprintf(label, sizeof label, "multipart part %zu " CD " %.*s", m->part, (int)param_len, param);
   if (!ug_check_part(&rule, label, data, len, finding)) return false;
   m->phase = P_FOUND;
