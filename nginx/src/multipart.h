@@ -30,10 +30,10 @@
  *    part the others do not), or followed by anything but optional spaces or
  *    tabs and CRLF, or "--";
  *  - in part headers: a boundary line (the blank line is missing), a line
- *    ending in a bare LF or holding a bare CR, a line
- *    over UG_MULTIPART_LINE_MAX bytes, more than UG_MULTIPART_HEADERS_MAX
- *    lines, a folded line, a line without ':', a name that is not an RFC 9110
- *    token; no Content-Disposition or two of them, a disposition other than
+ *    ending in a bare LF or holding a bare CR, a line over
+ *    UG_MULTIPART_LINE_MAX bytes, more than UG_MULTIPART_HEADERS_MAX lines, a
+ *    folded line, a line without ':', a name that is not an RFC 9110 token;
+ *    no Content-Disposition or two of them, a disposition other than
  *    form-data, no name parameter, a parameter given twice, malformed
  *    parameters or quoting, an RFC 2231 continuation (NAME*0...), an RFC
  *    2047 encoded word ("=?utf-8?b?...?=") in name or filename (which some
