@@ -108,7 +108,7 @@ __attribute__((target("avx2"))) static size_t scan_avx2(const unsigned char* p, 
    * tail would cost a chunk of nginx's more than its vectors), and the last
    * byte, which ends the data. */
   size_t last = len - 33;
-  uint64_t m = (uint32_t)_mm256_movemask_epi8(pairs_avx2(p + last)) >> (i - last);
+  uint64_t m = (uint64_t)(uint32_t)_mm256_movemask_epi8(pairs_avx2(p + last)) >> (i - last);
   if (m != 0) return i + (size_t)__builtin_ctzll(m);
   return is_break(p[len - 1]) ? len - 1 : len;
 }
