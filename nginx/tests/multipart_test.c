@@ -356,6 +356,23 @@ static void test_malformed(void) {
   }
 }
 
+/* A delimiter's CR or LF as the last byte of a chunk the scan reads whole
+ * (every size of file before it, cut at every byte): the file's bytes are
+ * not checked, so a delimiter missed there would hide the text field after
+ * it. */
+static void test_delimiter_at_chunk_end(void) {
+  static char body[1024];
+  for (size_t pad = 0; pad <= 140; pad++) {
+    size_t n =
+        (size_t)sprintf(body, "--" BOUNDARY "\r\n" DISP("name=\"f\"; filename=\"x\"") "\r\n");
+    memset(body + n, 'x', pad);
+    n += pad;
+    n += (size_t)sprintf(body + n, "\r\n" FIELD("b", "\xC0\xAF") CLOSE);
+    check_body("a delimiter at a chunk's end", BOUNDARY, body, n,
+               "multipart part 2 field: overlong at byte 0 (C0 AF) [overlong_form U+002F]", 8192);
+  }
+}
+
 /* ---- Clean forms ---- */
 
 static void test_clean(void) {
@@ -508,6 +525,7 @@ int main(int argc, char** argv) {
   test_attacks();
   test_rules();
   test_malformed();
+  test_delimiter_at_chunk_end();
   test_clean();
   test_multilingual(argv[1]);
   if (failures) {
