@@ -423,6 +423,8 @@ def multipart_seeds():
         "two_dispositions": part(disp(b'name="a"') + disp(b'name="b"'), b"b") + close,
         "continuation": part(disp(b"name=\"a\"; filename*0*=UTF-8''%C0; filename*1*=%AF"), b"b") +
         close,
+        "utf7_field": part(disp(b'name="a"') + b"Content-Type: text/plain; charset=utf-7\r\n",
+                           b"+ICo-") + close,
         "encoded_word": file(b"=?UTF-8?B?4oCuZ3BqLmV4ZQ==?=", b"x") + close,
         "base64": part(disp(b'name="a"') + b"Content-Transfer-Encoding: base64\r\n", b"wK8=") +
         close,

@@ -47,7 +47,8 @@ enum seen {
   SEEN_DISPOSITION = 1u << 0,
   SEEN_NAME = 1u << 1,
   SEEN_FILENAME = 1u << 2,
-  SEEN_FILENAME_EXT = 1u << 3
+  SEEN_FILENAME_EXT = 1u << 3,
+  SEEN_FOREIGN_TYPE = 1u << 4 /* a Content-Type with another charset, or malformed */
 };
 
 /* ---- The scan over a part's body ---- */
@@ -477,6 +478,11 @@ static bool header_line(ug_multipart* m, ug_finding* finding) {
     m->seen |= SEEN_DISPOSITION;
     return check_disposition(m, line + from, to - from, finding);
   }
+  if (equal_nocase(line, name_len, "content-type")) {
+    ug_media media;
+    if (!ug_media_parse(line + from, to - from, &media) || media.charset == UG_CHARSET_OTHER)
+      m->seen |= SEEN_FOREIGN_TYPE;
+  }
   if (equal_nocase(line, name_len, "content-transfer-encoding")) {
     const char* v = line + from;
     size_t vn = to - from;
@@ -493,6 +499,11 @@ static bool headers_end(ug_multipart* m, ug_finding* finding) {
   if ((m->seen & SEEN_DISPOSITION) == 0)
     return fail(m, finding, m->part, NULL, "no Content-Disposition header", NO_OFFSET);
   m->file = (m->seen & (SEEN_FILENAME | SEEN_FILENAME_EXT)) != 0;
+  /* Some servers decode a text field in its part's charset (UTF-7 among
+   * them), where ASCII bytes can spell any character. */
+  if (!m->file && (m->seen & SEEN_FOREIGN_TYPE) != 0)
+    return fail(m, finding, m->part, "header Content-Type",
+                "a text field in a charset other than UTF-8, or a malformed type", NO_OFFSET);
   ug_rule rule = m->file ? m->file_rule : m->field_rule;
   rule.encoding = UG_ENCODING_RAW;
   m->body_on = rule.on;

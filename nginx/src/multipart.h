@@ -37,9 +37,12 @@
  *    form-data, no name parameter, a parameter given twice, malformed
  *    parameters or quoting, an RFC 2231 continuation (NAME*0...), an RFC
  *    2047 encoded word ("=?utf-8?b?...?=") in name or filename (which some
- *    servers decode, and whose base64 would hide any bytes), and a
+ *    servers decode, and whose base64 would hide any bytes), a
  *    Content-Transfer-Encoding other than 7bit, 8bit or binary (an
- *    application that decodes base64 or quoted-printable sees other bytes);
+ *    application that decodes base64 or quoted-printable sees other bytes),
+ *    and a text field whose Content-Type names a charset other than UTF-8 or
+ *    is malformed (some servers decode a field in its part's charset, and in
+ *    UTF-7 ASCII bytes spell any character);
  *  - more than UG_MULTIPART_PARTS_MAX parts;
  *  - no closing boundary at the end, or anything after it but optional spaces
  *    or tabs and one CRLF.

@@ -323,6 +323,14 @@ static void test_malformed(void) {
   CHECK_BODY("RFC 2047 encoded word in a file name",
              FILE_PART("=?UTF-8?B?4oCuZ3BqLmV4ZQ==?=", "x") CLOSE,
              "multipart part 1 header Content-Disposition filename: an RFC 2047 encoded word");
+  CHECK_BODY("UTF-7 text field",
+             PART(DISP("name=\"a\"") "Content-Type: text/plain; charset=utf-7\r\n", "+ICo-") CLOSE,
+             "multipart part 1 header Content-Type: a text field in a charset other than UTF-8, or "
+             "a malformed type");
+  CHECK_BODY("text field with a malformed type",
+             PART("Content-Type: text/plain; charset=\"utf-8\r\n" DISP("name=\"a\""), "x") CLOSE,
+             "multipart part 1 header Content-Type: a text field in a charset other than UTF-8, or "
+             "a malformed type");
   CHECK_BODY("base64 part",
              PART(DISP("name=\"a\"") "Content-Transfer-Encoding: base64\r\n", "wK8=") CLOSE,
              "multipart part 1 header Content-Transfer-Encoding: an encoding other than 7bit, 8bit "
@@ -393,6 +401,12 @@ static void test_clean(void) {
       PART("content-disposition:FORM-DATA ;NAME=a;  Filename=b.txt ; ;\r\n"
            "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: BINARY\r\n",
            "x") CLOSE,
+      NULL);
+  CHECK_BODY(
+      "a file in another charset, a field in UTF-8",
+      PART(DISP("name=\"f\"; filename=\"a.txt\"") "Content-Type: text/plain; charset=latin1\r\n",
+           "\xE9") PART(DISP("name=\"t\"") "Content-Type: text/plain;charset=\"UTF-8\"\r\n", "ok")
+          CLOSE,
       NULL);
   CHECK_BODY("filename* in UTF-8",
              PART(DISP("name=\"f\"; filename=\"a.txt\"; filename*=UTF-8'ja'%E6%97%A5.txt"), "")
