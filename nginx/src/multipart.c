@@ -19,8 +19,7 @@ enum phase {
   P_START,         /* matching the first "--boundary" from byte 0 */
   P_AFTER,         /* after a delimiter: "--", padding or CRLF */
   P_CLOSE_DASH,    /* after a delimiter and one '-' */
-  P_PADDING,       /* spaces or tabs after a delimiter */
-  P_PADDING_CR,    /* their CR */
+  P_PADDING_CR,    /* the CR after a delimiter */
   P_HEADERS,       /* in a part header line */
   P_HEADER_CR,     /* its CR */
   P_BODY,          /* in a part's body */
@@ -641,13 +640,14 @@ bool ug_multipart_feed(ug_multipart* m, const char* data, size_t len, ug_finding
         if (++m->matched == m->dash_boundary_len) m->phase = P_AFTER;
         break;
       case P_AFTER:
-      case P_PADDING:
-        if (c == '-' && m->phase == P_AFTER)
+        /* RFC 2046 lets spaces and tabs pad a delimiter, but parsers that
+         * do not take them read the next part as the last one's bytes. */
+        if (c == '-')
           m->phase = P_CLOSE_DASH;
-        else if (is_space((char)c))
-          m->phase = P_PADDING;
         else if (c == '\r')
           m->phase = P_PADDING_CR;
+        else if (is_space((char)c))
+          return fail(m, finding, 0, NULL, "spaces or tabs after a boundary", at);
         else
           return fail(m, finding, 0, NULL, "bytes after a boundary", at);
         break;

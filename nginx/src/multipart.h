@@ -27,8 +27,10 @@
  *  - any byte before the first boundary (RFC 2046 allows a preamble, browsers
  *    never send one, and parsers disagree on where it ends);
  *  - a delimiter after a bare LF or a bare CR (parsers that accept it see a
- *    part the others do not), or followed by anything but optional spaces or
- *    tabs and CRLF, or "--";
+ *    part the others do not), or followed by anything but CRLF or "--":
+ *    spaces or tabs too (RFC 2046's transport padding, which browsers never
+ *    send, and which parsers that do not take it read as part of the last
+ *    part's bytes);
  *  - in part headers: a boundary line (the blank line is missing), a line
  *    ending in a bare LF or holding a bare CR, a line over
  *    UG_MULTIPART_LINE_MAX bytes, more than UG_MULTIPART_HEADERS_MAX lines, a

@@ -266,8 +266,11 @@ static void test_malformed(void) {
              "multipart: bytes after a boundary at byte 59");
   CHECK_BODY("first boundary followed by other bytes", "--" BOUNDARY "x\r\n",
              "multipart: bytes after a boundary at byte 5");
-  CHECK_BODY("padding then other bytes", "--" BOUNDARY " \t x\r\n",
-             "multipart: bytes after a boundary at byte 8");
+  CHECK_BODY("padding after a boundary",
+             "--" BOUNDARY " \t\r\n" DISP("name=\"a\"") "\r\nb\r\n" CLOSE,
+             "multipart: spaces or tabs after a boundary at byte 5");
+  CHECK_BODY("padding after the second boundary", FIELD("a", "b") "--" BOUNDARY "\t\r\n",
+             "multipart: spaces or tabs after a boundary at byte 59");
   CHECK_BODY("boundary then CR alone", "--" BOUNDARY "\rx",
              "multipart: bytes after a boundary at byte 6");
   CHECK_BODY("one dash after a boundary", FIELD("a", "b") "--" BOUNDARY "-x\r\n",
@@ -392,8 +395,7 @@ static void test_clean(void) {
       NULL);
   CHECK_BODY("no parts", CLOSE, NULL);
   CHECK_BODY("no CRLF after the closing boundary", FIELD("a", "b") "--" BOUNDARY "--", NULL);
-  CHECK_BODY("padding after the boundaries",
-             "--" BOUNDARY " \t\r\n" DISP("name=\"a\"") "\r\nb\r\n--" BOUNDARY "-- \t\r\n", NULL);
+  CHECK_BODY("padding after the closing boundary", FIELD("a", "b") "--" BOUNDARY "-- \t\r\n", NULL);
   CHECK_BODY("quoted-pairs and a Windows path", FILE_PART("C:\\\\x\\\"y\\\".txt", "") CLOSE, NULL);
   CHECK_BODY("browser escapes", FILE_PART("a%22b.txt", "") CLOSE, NULL);
   CHECK_BODY(
