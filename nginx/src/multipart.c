@@ -497,7 +497,9 @@ static bool header_line(ug_multipart* m, ug_finding* finding) {
 static bool headers_end(ug_multipart* m, ug_finding* finding) {
   if ((m->seen & SEEN_DISPOSITION) == 0)
     return fail(m, finding, m->part, NULL, "no Content-Disposition header", NO_OFFSET);
-  m->file = (m->seen & (SEEN_FILENAME | SEEN_FILENAME_EXT)) != 0;
+  /* filename* alone does not make a file: parsers that read only filename
+   * (PHP) take the part for a text field. */
+  m->file = (m->seen & SEEN_FILENAME) != 0;
   /* Some servers decode a text field in its part's charset (UTF-7 among
    * them), where ASCII bytes can spell any character. */
   if (!m->file && (m->seen & SEEN_FOREIGN_TYPE) != 0)

@@ -15,9 +15,10 @@
  *    RFC 8187 value is UTF-8: another one is a finding (RFC 7578 section 4.2
  *    forbids filename* in forms, and a guard cannot vouch for bytes in a
  *    charset it does not read).
- *  - field: the body of a part without filename or filename* (a text field),
- *    raw, as browsers send it.
- *  - file: the body of a part with either (off: its bytes are only searched
+ *  - field: the body of a part without a filename parameter (a text field),
+ *    raw, as browsers send it. filename* alone does not make a file: parsers
+ *    that read only filename (PHP's) take such a part for a text field.
+ *  - file: the body of a part with one (off: its bytes are only searched
  *    for the boundary).
  *
  * Malformed multipart is a finding, never a bypass, since the application's
@@ -92,7 +93,7 @@ typedef struct ug_multipart {
   ug_rule header_rule, field_rule, file_rule;
   ug_stream body; /* the current part's body, when its rule is on */
   bool body_on;
-  bool file; /* the current part has filename or filename* */
+  bool file; /* the current part has a filename parameter */
   unsigned char dash_boundary[2 + UG_MULTIPART_BOUNDARY_MAX]; /* "--" boundary */
   size_t dash_boundary_len;
   int phase;
