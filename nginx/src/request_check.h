@@ -1,13 +1,20 @@
-/* request_check.h - what ngx_http_utf8guard_module decides, in plain C:
- * which parts of a request are checked and under which rule, how a directive's
- * value reads, which rule a body's media type selects, and the text of a
- * finding. The nginx module only feeds it the bytes nginx holds and acts on
- * the answers; everything here runs without nginx (tests/, fuzz/).
+/* request_check.h - the rule core: what an edge guard decides about a
+ * request, in plain C over the library's C API, for every adapter (the nginx
+ * module, the Python extension): which part of a request is checked and under
+ * which rule (and the rules' defaults, stated here only), how a directive's
+ * value reads, what a Content-Type means and which rule it selects, which
+ * shapes of a request are findings of their own (Content-Type repeated or
+ * malformed, a Content-Encoding the guard cannot read, a header name that is
+ * no token), and the words of a finding. The adapters only feed it the bytes
+ * they hold and act on the answers; everything here runs without them
+ * (nginx/tests/, fuzz/).
  *
  * A finding reads "PART: MESSAGE", where MESSAGE is what the CLI prints after
- * "PATH:LINE:COLUMN: " (utf8guard_describe, with the hint) and PART is
- * "path", "query", "header NAME" or "body"; the offset counts from the
- * part's first byte. */
+ * "PATH:LINE:COLUMN: " (utf8guard_describe, or its percent or JSON form, with
+ * the hint) and PART is "path", "query", "header NAME" or "body"; the offset
+ * counts from the part's first byte. A finding on the request's shape reads
+ * "header NAME: WHAT at byte N (HEX)" (ug_check_media, ...). No finding
+ * carries a client's raw bytes. */
 #ifndef UTF8GUARD_NGINX_REQUEST_CHECK_H
 #define UTF8GUARD_NGINX_REQUEST_CHECK_H
 
