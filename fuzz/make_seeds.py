@@ -30,6 +30,16 @@ the pct_* seeds, which only percent_differential reads as more than ASCII:
              pct_vec_*, the rows of security/vectors/percent.tsv under their
              profiles
   vec_*      the security vectors, when security/vectors/vectors.tsv exists
+  mp_*       multipart/form-data bodies (only for the multipart target, which
+             gets no other seed: a body must begin with its boundary): clean
+             browser forms, the file name and text field attacks, every
+             malformed shapes nginx/tests/multipart_test.c lists, with the
+             controls fuzz/multipart.cpp reads: the rules, a split, the
+             boundary "XyZ" or one in the controls
+  ct_*       Content-Type values (only for the content_type target, which
+             reads its whole input as one): every kind, charsets under
+             their aliases, quoted values with quoted-pairs, boundaries, and
+             the malformed shapes nginx/tests/request_check_test.c lists
   regress_*  inputs that once made an implementation disagree (fuzz/README.md)
 
 Files found by fuzzing (named by their SHA-1) sit beside these; the campaign
@@ -335,6 +345,102 @@ def percent_vector_seeds(tsv):
             for row in tsv_rows(tsv, check_percent_vectors.HEADER) if row["profile"] in profiles}
 
 
+MULTIPART_TARGET = "multipart"
+CONTENT_TYPE_TARGET = "content_type"
+# The targets that take only their own seeds, by the seeds' prefix.
+OWN_SEEDS = {MULTIPART_TARGET: "mp_", CONTENT_TYPE_TARGET: "ct_"}
+
+
+def content_type_seeds():
+    """Content-Type values, each a seed of its own."""
+    values = [
+        b"application/json", b"Application/JSON; charset=\"utf-8\"", b"application/json;",
+        b"application/json ; ; charset=latin1 ;", b"application/problem+json",
+        b"application/x-ndjson", b"application/json-seq", b"text/json; charset=x",
+        b"application/x-www-form-urlencoded; charset=UTF-8", b"text/plain; charset=utf_8",
+        b"text/plain; charset=cp65001", b"text/plain; charset=iso-8859-1",
+        b"text/plain; x=\"a;charset=latin1\"", b"text/plain; x=\"q\\\"; charset=latin1\"",
+        b"multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW",
+        b"multipart/form-data; BOUNDARY=\"a b\\\"c\"", b"multipart/form-data",
+        b"multipart/form-data; boundary=a; boundary=b", b"application/octet-stream",
+        b"application/octet-stream, application/x-www-form-urlencoded", b"text/", b"json",
+        b"application/json x", b"application/json; charset=\"utf-8",
+        b"application/json; a=\"\x01\"", b"appl\xc3\xa9/json", b"", b" \t",
+        b"gzip, identity", b"X-\xc0\xaf\xe2\x80\xae",
+    ]
+    return {"ct_%02d" % i: v for i, v in enumerate(values)}
+
+
+def multipart_controls(split, rules=0, boundary=None, one_byte=False):
+    """The control bytes fuzz/multipart.cpp reads off the end, in file order:
+    a split (two bytes) and its count, the boundary reversed and its length
+    (bit 6), then the control byte (rules in bits 0-5, 1-byte feeds bit 7)."""
+    tail = bytes([split >> 8, split & 0xFF, 1])
+    control = rules | (0x80 if one_byte else 0)
+    if boundary is not None:
+        tail += boundary[::-1] + bytes([len(boundary)])
+        control |= 0x40
+    return tail + bytes([control])
+
+
+def multipart_seeds():
+    def part(headers, body, b=b"XyZ"):
+        return b"--" + b + b"\r\n" + headers + b"\r\n" + body + b"\r\n"
+
+    def disp(params):
+        return b"Content-Disposition: form-data; " + params + b"\r\n"
+
+    def field(name, value, b=b"XyZ"):
+        return part(disp(b'name="' + name + b'"'), value, b)
+
+    def file(filename, body, b=b"XyZ"):
+        return part(disp(b'name="f"; filename="' + filename + b'"') +
+                    b"Content-Type: application/octet-stream\r\n", body, b)
+
+    close = b"--XyZ--\r\n"
+    binary = bytes(range(256)) + b"\r\n-\r\r\n\n-x--XyZ\r\n--Xy\r-"
+    bodies = {
+        "form": field(b"title", "Z\u00fcrich \u65e5\u672c".encode()) +
+        field(b"text", b"line 1\r\n-- \r\n--X\r\n") + file(b"a.bin", binary) + close,
+        "empty_form": close,
+        "bidi_filename": file("photo\u202egpj.exe".encode(), b"x") + close,
+        "overlong_filename": file(b"..%C0%AF..", b"x") + close,
+        "raw_overlong_filename": file(b"..\xC0\xAF..", b"x") + close,
+        "nul_filename": file(b"shell.php\x00.jpg", b"x") + close,
+        "ext_filename": part(disp(b"name=\"f\"; filename*=UTF-8''photo%E2%80%AEgpj.exe"), b"x") +
+        close,
+        "ext_latin1": part(disp(b"name=\"f\"; filename*=iso-8859-1''%C0%AF"), b"x") + close,
+        "quoted_pairs": file(b'C:\\\\x\\"y\\".txt', b"") + close,
+        "field_overlong": field(b"a", b"ok") + field(b"b", b"..\xC0\xAF..") + close,
+        "field_bidi": field(b"a", "abc\u202e".encode()) + close,
+        "preamble": b"hello\r\n" + field(b"a", b"b") + close,
+        "no_close": field(b"a", b"b"),
+        "bare_lf": field(b"a", b"b\n--XyZ\r\n" + disp(b'name="c"')) + close,
+        "bare_cr": file(b"x", b"b\r--XyZ--") + close,
+        "after_boundary": field(b"a", b"b\r\n--XyZx") + close,
+        "epilogue": field(b"a", b"b") + close + b"x",
+        "folded": part(disp(b'name="a"') + b"X-A: b\r\n\tc\r\n", b"b") + close,
+        "two_dispositions": part(disp(b'name="a"') + disp(b'name="b"'), b"b") + close,
+        "continuation": part(disp(b"name=\"a\"; filename*0*=UTF-8''%C0; filename*1*=%AF"), b"b") +
+        close,
+        "utf7_field": part(disp(b'name="a"') + b"Content-Type: text/plain; charset=utf-7\r\n",
+                           b"+ICo-") + close,
+        "encoded_word": file(b"=?UTF-8?B?4oCuZ3BqLmV4ZQ==?=", b"x") + close,
+        "base64": part(disp(b'name="a"') + b"Content-Transfer-Encoding: base64\r\n", b"wK8=") +
+        close,
+        "header_bare_lf": b"--XyZ\r\n" + disp(b'name="a"')[:-2] + b"\n\r\nb\r\n" + close,
+    }
+    seeds = {}
+    for i, (name, body) in enumerate(sorted(bodies.items())):
+        seeds["mp_" + name] = body + multipart_controls(len(body) // 2, rules=(i % 3) << 4)
+        seeds["mp_%s_bytes" % name] = body + multipart_controls(i, one_byte=True)
+    webkit = b"----WebKitFormBoundary7MA4YWxkTrZu0gW"
+    body = field(b"a", b"v", webkit) + file(b"b.bin", binary, webkit) + b"--" + webkit + b"--\r\n"
+    seeds["mp_webkit_boundary"] = body + multipart_controls(len(body) // 3, boundary=webkit)
+    seeds["mp_bad_boundary"] = body + multipart_controls(0, boundary=webkit + b" ")
+    return seeds
+
+
 def regression_seeds():
     return {
         # F4 then a register's worth of B0: too_large@0 (B0 leaves F4's
@@ -361,17 +467,27 @@ def main():
                  vector_seeds(args.vectors), percent_vector_seeds(args.percent_vectors),
                  regression_seeds()):
         seeds.update(part)
+    seeds.update(multipart_seeds())
+    seeds.update(content_type_seeds())
     for target in TARGETS:
         folder = os.path.join(args.out, target)
         os.makedirs(folder, exist_ok=True)
         for name, data in seeds.items():
             if name.startswith("pct_") and target not in PERCENT_TARGETS:
                 continue
+            own = OWN_SEEDS.get(target)
+            keep = name.startswith(own) if own else \
+                not any(name.startswith(p) for p in OWN_SEEDS.values())
+            if not keep:
+                continue
             with open(os.path.join(folder, name), "wb") as f:
                 f.write(data)
     pct = sum(name.startswith("pct_") for name in seeds)
-    print("make_seeds: %d seeds in each of %s; %d more in %s" %
-          (len(seeds) - pct, ", ".join(TARGETS), pct, " and ".join(PERCENT_TARGETS)))
+    own = {t: sum(name.startswith(p) for name in seeds) for t, p in OWN_SEEDS.items()}
+    print("make_seeds: %d seeds in each of %s; %d more in %s; %s" %
+          (len(seeds) - pct - sum(own.values()),
+           ", ".join(t for t in TARGETS if t not in OWN_SEEDS), pct, " and ".join(PERCENT_TARGETS),
+           ", ".join("%d in %s" % (n, t) for t, n in own.items())))
 
 
 if __name__ == "__main__":
