@@ -42,9 +42,13 @@ def test_every_buffer_type_without_copy(tmp_path):
 
 
 def test_wrong_types():
-    for bad in ("text", 3, None, [1, 2], memoryview(b"abcd")[::2]):
+    for bad in (3, None, [1, 2], memoryview(b"abcd")[::2]):
         with pytest.raises((TypeError, BufferError, ValueError)):
             utf8guard.is_valid(bad)
+    # decode() and the byte-level helpers take bytes only, and say which call refused
+    for call in (utf8guard.decode, utf8guard.percent_decode):
+        with pytest.raises(TypeError, match=rf"^{call.__name__}\(\): a bytes-like object"):
+            call("text")
     with pytest.raises(TypeError):
         utf8guard.is_valid()
     with pytest.raises(TypeError):
@@ -89,7 +93,7 @@ def test_message_and_hints():
     assert utf8guard.explain(b"/\xc0\xaf", 1) == ("overlong_form", 0x2F)
     assert utf8guard.explain(b"abc", 1) is None
     r = utf8guard.validate(b"")
-    assert r and r.kind is None and r.message is None and repr(r) == "Result(clean)"
+    assert r and r.kind is None and r.message is None and repr(r) == "Result(kind=None)"
 
 
 def test_percent_against_urllib():
@@ -239,7 +243,7 @@ def test_no_reference_leaks():
         for f, exc in ((lambda: utf8guard.decode(bad), UnicodeDecodeError),
                        (lambda: utf8guard.validate(b"", profile="nosuch"), ValueError),
                        (lambda: utf8guard.validate(b"", policy="url,x"), ValueError),
-                       (lambda: utf8guard.is_valid("str"), TypeError)):
+                       (lambda: utf8guard.decode("str"), TypeError)):
             try:
                 f()
             except exc:

@@ -107,7 +107,11 @@ def test_detect_only_logs(caplog):
     with caplog.at_level(logging.WARNING, logger="utf8guard"):
         status, answer, seen = asgi_call([b"ok \xc0\xaf"], b"text/plain", detect=True)
     assert status == 200 and seen == [b"ok \xc0\xaf"]
-    assert "utf8guard: request body: overlong at byte 3 (C0 AF)" in caplog.text
+    assert caplog.messages == [
+        "utf8guard: detected POST /x from -: body: overlong at byte 3 (C0 AF) [overlong_form U+002F]"]
+    record = caplog.records[0]
+    assert record.levelno == logging.WARNING
+    assert record.utf8guard["part"] == "body" and record.utf8guard["finding"]["kind"] == "overlong"
 
 
 def test_app_that_swallows_the_rejection_is_still_refused():

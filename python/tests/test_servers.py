@@ -153,4 +153,4 @@ def test_detect_only_logs_and_lets_through(tmp_path):
                                                 b"a\xff", )
             assert status == 200
         text = log_path.read_text("utf-8", "replace")
-        assert "utf8guard: request path: overlong at byte 6" in text, text
+        assert "utf8guard: detected POST /echo/%C0%AF from 127.0.0.1: path: overlong at byte 6" in text, text

@@ -1,11 +1,22 @@
-from typing import Iterable, Optional, Tuple, Union
+import array
+import mmap
+from typing import Any, Iterable, Optional, Tuple, Union, overload
 
+from . import asgi as asgi
+from . import django as django
+from . import wsgi as wsgi
+from ._http import Answer as Answer
+from ._http import Rejection as Rejection
+from ._http import RequestRejected as RequestRejected
+from ._http import exempt as exempt
 from ._types import DecodeError as DecodeError
 from ._types import Hint as Hint
 from ._types import Result as Result
 from ._types import StreamError as StreamError
 
-_Buffer = Union[bytes, bytearray, memoryview]  # any object with the buffer protocol
+# any C-contiguous object with the buffer protocol
+_Buffer = Union[bytes, bytearray, memoryview, mmap.mmap, "array.array[Any]"]
+_Text = Union[_Buffer, str]  # a str is read as its UTF-8; a lone surrogate is ill-formed
 _Deny = Union[str, Iterable[str], None]
 _Policy = Union[str, int, None]
 
@@ -15,17 +26,21 @@ KINDS: Tuple[str, ...]
 LIBRARY_VERSION: str
 __version__: str
 
-def is_valid(data: _Buffer, /, *, profile: Optional[str] = ..., deny: _Deny = ...,
+def is_valid(data: _Text, /, *, profile: Optional[str] = ..., deny: _Deny = ...,
              policy: _Policy = ...) -> bool: ...
-def validate(data: _Buffer, /, *, profile: Optional[str] = ..., deny: _Deny = ...,
+def validate(data: _Text, /, *, profile: Optional[str] = ..., deny: _Deny = ...,
              policy: _Policy = ...) -> Result: ...
+@overload
+def sanitize(data: str, /, *, profile: Optional[str] = ..., deny: _Deny = ...,
+             policy: _Policy = ..., remove: bool = ...) -> str: ...
+@overload
 def sanitize(data: _Buffer, /, *, profile: Optional[str] = ..., deny: _Deny = ...,
-             policy: _Policy = ...) -> bytes: ...
+             policy: _Policy = ..., remove: bool = ...) -> bytes: ...
 def decode(data: _Buffer, /, *, profile: Optional[str] = ..., deny: _Deny = ...,
            policy: _Policy = ...) -> str: ...
-def is_valid_percent(data: _Buffer, /, *, profile: Optional[str] = ..., deny: _Deny = ...,
+def is_valid_percent(data: _Text, /, *, profile: Optional[str] = ..., deny: _Deny = ...,
                      policy: _Policy = ...) -> bool: ...
-def validate_percent(data: _Buffer, /, *, profile: Optional[str] = ..., deny: _Deny = ...,
+def validate_percent(data: _Text, /, *, profile: Optional[str] = ..., deny: _Deny = ...,
                      policy: _Policy = ...) -> Result: ...
 def percent_decode(data: _Buffer, /) -> bytes: ...
 def explain(data: _Buffer, offset: int, /) -> Optional[Hint]: ...
