@@ -26,7 +26,10 @@ class Counter(logging.Handler):
 
 
 COUNTER = Counter()
+_errors = logging.StreamHandler()  # the server's stderr, which tests read
+_errors.setLevel(logging.WARNING)
 logging.getLogger().addHandler(COUNTER)
+logging.getLogger().addHandler(_errors)
 logging.getLogger().setLevel(logging.INFO)
 
 

@@ -9,6 +9,7 @@ import logging
 
 import pytest
 
+import utf8guard
 from oracle import lipsum, percent_encode_all, vectors
 from utf8guard.asgi import RequestRejected, Utf8GuardMiddleware
 from utf8guard.wsgi import Utf8GuardWSGIMiddleware
@@ -135,3 +136,190 @@ def test_app_that_swallows_the_rejection_is_still_refused():
              "headers": [(b"content-type", b"text/plain")]}
     LOOP.run_until_complete(Utf8GuardMiddleware(app)(scope, receive, send))
     assert [m.get("status") for m in sent if m["type"] == "http.response.start"] == [400]
+
+
+# ---- settings ----
+
+@pytest.mark.parametrize("middleware", [Utf8GuardMiddleware, Utf8GuardWSGIMiddleware])
+@pytest.mark.parametrize("kwargs,error,words", [
+    ({"headers": True}, TypeError, r"headers: a policy"),
+    ({"headers": False}, TypeError, r"headers: a policy"),
+    ({"logger": "myapp"}, TypeError, r"logger: a logging.Logger"),
+    ({"detect_only": "no"}, TypeError, r"detect_only: True or False"),
+    ({"detct_only": True}, TypeError, r"unknown keyword 'detct_only'"),
+    ({"json": "jsn"}, ValueError, r"\(\): json 'jsn': no such name: 'jsn'"),
+    ({"json": b"json"}, TypeError, r"json: a str"),
+    ({"log_level": "LOUD"}, TypeError, r"log_level"),
+    ({"exempt": [b"/x"]}, TypeError, r"exempt and routes take"),
+    ({"routes": {"/x": {"body": None}}}, TypeError, r"unknown part 'body'"),
+    ({"on_reject": 400}, TypeError, r"on_reject: a callable"),
+    ({"buffer": -1}, TypeError, r"buffer"),
+])
+def test_wrong_settings_fail_at_construction(middleware, kwargs, error, words):
+    with pytest.raises(error, match=words) as info:
+        middleware(lambda *a: None, **kwargs)
+    assert str(info.value).startswith(middleware.__name__ + "()")
+
+
+def test_settings_read_as_users_write_them():
+    guard = Utf8GuardMiddleware(None, form="url, -newline", text="off", headers=None,
+                                log_level="info").guard
+    assert guard.rules.bodies[2][0] == utf8guard.policy_bits(policy="url,-newline")
+    assert guard.rules.bodies[4] is None and guard.rules.headers is None
+    assert guard.log_level == logging.INFO
+
+
+# ---- exemptions, routes, on_reject ----
+
+def asgi_request(middleware, path=b"/x", body=b"", content_type=b"text/plain", headers=()):
+    seen = []
+
+    async def app(scope, receive, send):
+        message = await receive()
+        seen.append(message.get("body", b""))
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": path.decode("latin-1"), "raw_path": path,
+             "query_string": b"", "client": ("10.0.0.1", 5000),
+             "headers": [(b"content-type", content_type), *headers]}
+    LOOP.run_until_complete(middleware(scope, receive, send))
+    return sent[0]["status"], dict(sent[0]["headers"]), sent[1]["body"], seen
+
+
+def test_exempt_and_routes():
+    import re
+    app = Utf8GuardMiddleware(None, exempt=["/hooks/", re.compile(r"^/files/\d+$")],
+                              routes={"/legacy/": {"text": None}, re.compile(r"\.txt$"): {"text": "field"}})
+
+    async def ok_app(scope, receive, send):
+        await receive()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    app.app = ok_app
+    assert asgi_request(app, b"/hooks/a", b"\xff")[0] == 200
+    assert asgi_request(app, b"/files/12", b"\xff")[0] == 200
+    assert asgi_request(app, b"/files/12/x", b"\xff")[0] == 400
+    assert asgi_request(app, b"/legacy/a", b"\xff")[0] == 200
+    assert asgi_request(app, b"/a.txt", b"a\x00")[0] == 400   # "field" denies NUL
+    assert asgi_request(app, b"/a.csv", b"a\x00")[0] == 200   # "strict" does not
+
+
+def test_on_reject_changes_the_answer_never_echoes():
+    seen = []
+
+    def on_reject(rejection):
+        seen.append(rejection)
+        return utf8guard.Answer(422, [("Content-Type", "text/plain")],
+                                f"refused: {rejection.where}".encode())
+
+    async def app(scope, receive, send):
+        await receive()
+
+    status, headers, body, _ = asgi_request(Utf8GuardMiddleware(app, on_reject=on_reject),
+                                            b"/a/\xc0\xaf", b"")
+    assert (status, body) == (422, b"refused: path")
+    assert headers[b"content-length"] == b"13" and b"connection" not in headers
+    rejection = seen[0]
+    assert (rejection.method, rejection.path, rejection.client) == ("POST", "/a/\\xC0\\xAF",
+                                                                    "10.0.0.1")
+    with pytest.raises(ValueError, match="printable ASCII"):
+        utf8guard.Answer(400, [("X-Echo", "\u202e")])
+    with pytest.raises(ValueError, match="set by the middleware"):
+        utf8guard.Answer(400, [("Connection", "close")])
+
+
+async def reading_app(scope, receive, send):
+    await receive()
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+def test_problem_document_and_headers_agree_between_asgi_and_wsgi():
+    status, headers, body, _ = asgi_request(Utf8GuardMiddleware(reading_app), b"/x", b"\xff")
+    problem = json.loads(body)
+    assert problem["type"] == "urn:utf8guard:problem:unacceptable-text"
+    assert problem["title"] == "Unacceptable text in request"
+    environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/x", "RAW_URI": "/x", "QUERY_STRING": "",
+               "CONTENT_TYPE": "text/plain", "CONTENT_LENGTH": "1", "wsgi.input": io.BytesIO(b"\xff")}
+    started = []
+    wsgi_body = b"".join(Utf8GuardWSGIMiddleware(None)(environ, lambda s, h, e=None: started.append((s, h))))
+    assert wsgi_body == body and started[0][0] == "400 Bad Request"
+    assert {k.lower().encode(): v.encode() for k, v in started[0][1]} == headers
+
+
+def test_header_names_are_checked():
+    status, _, body, _ = asgi_request(Utf8GuardMiddleware(None), headers=[(b"x-\xc0\xaf", b"v")])
+    problem = json.loads(body)
+    assert status == 400 and problem["part"] == "header" and problem["header"] == "x-\\xC0\\xAF"
+    status, _, body, _ = asgi_request(Utf8GuardMiddleware(None), headers=[(b"x y", b"v")])
+    assert status == 400 and json.loads(body)["finding"]["offset"] == 1
+
+
+# ---- WSGI: the body to its real end ----
+
+class Stream(io.RawIOBase):
+    """A server's wsgi.input: the body's bytes, then b"" (the real end)."""
+
+    def __init__(self, data):
+        self.data = io.BytesIO(data)
+
+    def read(self, size=-1):
+        return self.data.read(size)
+
+    def readline(self, size=-1):
+        return self.data.readline(size)
+
+
+def wsgi_run(body, reader, content_length=None, buffer=0):
+    got = []
+
+    def app(environ, start_response):
+        got.append(reader(environ["wsgi.input"]))
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"ok"]
+
+    environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/x", "RAW_URI": "/x", "QUERY_STRING": "",
+               "CONTENT_TYPE": "text/plain", "wsgi.input": Stream(body),
+               "wsgi.input_terminated": True,
+               "CONTENT_LENGTH": str(len(body) if content_length is None else content_length)}
+    status = []
+    answer = b"".join(Utf8GuardWSGIMiddleware(app, buffer=buffer)(
+        environ, lambda s, h, e=None: status.append(s)))
+    return int(status[0].split()[0]), answer, got
+
+
+READERS = {
+    "nothing": lambda f: b"",
+    "read(0)": lambda f: f.read(0) + f.read(0),
+    "one bounded read": lambda f: f.read(4096),
+    "bounded reads": lambda f: b"".join(iter(lambda: f.read(3), b"")),
+    "readline": lambda f: f.readline(),
+    "iteration": lambda f: b"".join(f),
+    "readlines": lambda f: b"".join(f.readlines()),
+    "read()": lambda f: f.read(),
+}
+
+
+@pytest.mark.parametrize("buffer", [0, 8, 1 << 18])
+@pytest.mark.parametrize("reader", READERS)
+def test_wsgi_body_checked_to_its_real_end(reader, buffer):
+    read = READERS[reader]
+    clean = b"line one\nline two \xe2\x82\xac\n" * 4
+    assert wsgi_run(clean, read, buffer=buffer)[0] == 200
+    for bad in (clean + b"x\xe2\x82",                   # cut at the end (chunked, no empty read)
+                clean + b"tail \xc0\xaf"):              # past a CONTENT_LENGTH that lies
+        for length in (None, 1):
+            status, answer, got = wsgi_run(bad, read, content_length=length, buffer=buffer)
+            assert status == 400, (reader, buffer, bad[-4:], length)
+            assert json.loads(answer)["part"] == "body"
+            assert all(b"\xc0" not in g for g in got)

@@ -113,6 +113,11 @@ class Utf8GuardMiddleware:
             client = (scope.get("client") or (None,))[0]
         else:
             raw_path, encoded, query, headers = head(request.META)
+            if not encoded:
+                # Without RAW_URI or REQUEST_URI (the test Client, runserver),
+                # WSGIRequest has written PATH_INFO back with the bytes that
+                # are not UTF-8 percent-encoded again: checked decoded.
+                encoded = True
             client = request.META.get("REMOTE_ADDR")
         method = request.method
         rejection = guard.check_head(rules, raw_path, query, headers, encoded)
@@ -126,7 +131,7 @@ class Utf8GuardMiddleware:
             return None
         context = (method, raw_path, client)
         if scope is not None:
-            rejection = self._check_file(checker, stream)
+            rejection = self._check_file(checker, request)
             if rejection is not None and guard.found(rejection, *context):
                 return _answer(guard.answer(rejection))
             return None
@@ -155,8 +160,15 @@ class Utf8GuardMiddleware:
         return None
 
     @staticmethod
-    def _check_file(checker, stream):
-        """The finding in a body Django has already received (a file)."""
+    def _check_file(checker, request):
+        """The finding in a body Django has already received (its file, read
+        from where it stands and put back there)."""
+        stream = request._stream
+        if not (hasattr(stream, "seek") and hasattr(stream, "tell")):
+            # The AsyncClient's payload, in memory: read once, kept for the view.
+            data = stream.read()
+            request._stream = io.BytesIO(data)
+            return checker.feed(data) or checker.finish()
         start = stream.tell()
         try:
             while True:
