@@ -11,7 +11,8 @@
 /* A rule as Python sees it: None when off, else (policy bits, percent). */
 static PyObject* rule_object(ug_rule rule) {
   if (!rule.on) Py_RETURN_NONE;
-  return Py_BuildValue("(kO)", (unsigned long)rule.policy, rule.percent ? Py_True : Py_False);
+  return Py_BuildValue("(kO)", (unsigned long)rule.policy,
+                       rule.encoding == UG_ENCODING_PERCENT ? Py_True : Py_False);
 }
 
 static int slot_arg(PyObject* obj, ug_slot* slot) {
@@ -47,7 +48,7 @@ static PyObject* rule(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   const char* label = PyUnicode_AsUTF8(args[3]);
   if (func == NULL || label == NULL) return NULL;
   ug_rule off;
-  (void)ug_rule_parse(slot, "off", 3, &off, NULL, NULL);
+  (void)ug_rule_parse(slot, "off", 3, &off, NULL, NULL); /* the slot's encoding */
   PyObject* spec = args[1];
   if (spec == Py_None ||
       (PyUnicode_Check(spec) && PyUnicode_CompareWithASCIIString(spec, "off") == 0))
@@ -58,15 +59,70 @@ static PyObject* rule(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   return rule_object(on);
 }
 
-static PyObject* body_slot(PyObject* self, PyObject* arg) {
+/* A finding about the request's shape, "PART: MESSAGE", as (PART, MESSAGE). */
+static PyObject* finding_object(const ug_finding* f) {
+  const char* colon = memchr(f->text, ':', f->len);
+  size_t at = colon != NULL ? (size_t)(colon - f->text) : 0;
+  size_t rest = at + 2 <= f->len ? at + 2 : f->len;
+  return Py_BuildValue("(s#s#)", f->text, (Py_ssize_t)at, f->text + rest,
+                       (Py_ssize_t)(f->len - rest));
+}
+
+static int bytes_arg(PyObject* obj, const char* func) {
+  if (PyBytes_Check(obj)) return 1;
+  PyErr_Format(PyExc_TypeError, "%s(): bytes, not '%.100s'", func, Py_TYPE(obj)->tp_name);
+  return 0;
+}
+
+/* media(values, text_declared): (slot, finding) for a body whose
+ * Content-Type headers are |values| (a tuple of bytes, empty for none).
+ * The slot is len(SLOTS) for multipart/form-data; finding is None, or
+ * (PART, MESSAGE) for a malformed Content-Type or more than one. */
+static PyObject* media(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   (void)self;
-  if (arg == Py_None) return PyLong_FromLong(ug_body_slot(NULL, 0));
-  if (!PyBytes_Check(arg)) {
-    PyErr_Format(PyExc_TypeError, "body_slot(): bytes or None, not '%.100s'",
-                 Py_TYPE(arg)->tp_name);
+  if (nargs != 2 || !PyTuple_Check(args[0])) {
+    PyErr_SetString(PyExc_TypeError, "media(values: tuple of bytes, text_declared: bool)");
     return NULL;
   }
-  return PyLong_FromLong(ug_body_slot(PyBytes_AS_STRING(arg), (size_t)PyBytes_GET_SIZE(arg)));
+  Py_ssize_t count = PyTuple_GET_SIZE(args[0]);
+  const char* value = NULL;
+  size_t len = 0;
+  if (count > 0) {
+    PyObject* first = PyTuple_GET_ITEM(args[0], 0);
+    if (!bytes_arg(first, "media")) return NULL;
+    value = PyBytes_AS_STRING(first);
+    len = (size_t)PyBytes_GET_SIZE(first);
+  }
+  ug_media m;
+  (void)ug_media_parse(value, len, &m);
+  ug_slot slot = ug_media_slot(&m, PyObject_IsTrue(args[1]) == 1);
+  ug_finding f;
+  if (ug_check_media(value, len, &m, (size_t)count, &f)) {
+    PyObject* found = finding_object(&f);
+    if (found == NULL) return NULL;
+    return Py_BuildValue("(iN)", (int)slot, found);
+  }
+  return Py_BuildValue("(iO)", (int)slot, Py_None);
+}
+
+/* coding(value): None when a body with this Content-Encoding is its bytes,
+ * else (PART, MESSAGE). */
+static PyObject* coding(PyObject* self, PyObject* arg) {
+  (void)self;
+  if (!bytes_arg(arg, "coding")) return NULL;
+  ug_finding f;
+  if (!ug_check_coding(PyBytes_AS_STRING(arg), (size_t)PyBytes_GET_SIZE(arg), &f)) Py_RETURN_NONE;
+  return finding_object(&f);
+}
+
+/* header_name(name): None for a token, else (PART, MESSAGE). */
+static PyObject* header_name(PyObject* self, PyObject* arg) {
+  (void)self;
+  if (!bytes_arg(arg, "header_name")) return NULL;
+  ug_finding f;
+  if (!ug_check_header_name(PyBytes_AS_STRING(arg), (size_t)PyBytes_GET_SIZE(arg), &f))
+    Py_RETURN_NONE;
+  return finding_object(&f);
 }
 
 static PyObject* header_label(PyObject* self, PyObject* arg) {
@@ -88,9 +144,14 @@ static PyMethodDef core_methods[] = {
      "(policy bits, percent)."},
     {"rule", (PyCFunction)(void (*)(void))rule, METH_FASTCALL,
      "rule(slot, spec, func, label, /)\n--\n\nThe rule a setting's value gives a part."},
-    {"body_slot", body_slot, METH_O,
-     "body_slot(content_type, /)\n--\n\nThe slot (an index into SLOTS) of a body with this "
-     "Content-Type (bytes, or None for none)."},
+    {"media", (PyCFunction)(void (*)(void))media, METH_FASTCALL,
+     "media(values, text_declared, /)\n--\n\n(slot, finding) for a body with these "
+     "Content-Type values."},
+    {"coding", coding, METH_O,
+     "coding(value, /)\n--\n\nNone, or the finding of a Content-Encoding the guard cannot "
+     "read."},
+    {"header_name", header_name, METH_O,
+     "header_name(name, /)\n--\n\nNone, or the finding of a header name that is no token."},
     {"header_label", header_label, METH_O,
      "header_label(name, /)\n--\n\n\"header NAME\", with the name's bytes outside printable "
      "ASCII as \\xHH."},

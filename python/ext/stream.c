@@ -31,7 +31,7 @@ static ug_state* state_of(validator_object* self) {
 }
 
 static void start(validator_object* self) {
-  ug_rule rule = {true, self->percent != 0, self->policy};
+  ug_rule rule = {true, self->percent ? UG_ENCODING_PERCENT : UG_ENCODING_RAW, self->policy};
   ug_stream_init(&self->stream, &rule);
   self->state = OPEN;
   Py_CLEAR(self->result);

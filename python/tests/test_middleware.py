@@ -100,8 +100,28 @@ def test_bodies_cut_at_every_byte(content_type, wrap):
 
 def test_other_types_untouched():
     assert asgi_call([b"\xff\xfe"], b"application/octet-stream")[0] == 200
-    assert asgi_call([b"\xe9t\xe9"], b"text/plain; charset=iso-8859-1")[0] == 200
     assert wsgi_call([b"\xff"], b"image/png")[0] == 200
+
+
+def test_declared_text_charsets_when_the_operator_says_so():
+    async def app(scope, receive, send):
+        await receive()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    for charset, status in (("utf-8", 400), ("declared", 200)):
+        sent = []
+
+        async def receive():
+            return {"type": "http.request", "body": b"\xe9t\xe9", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "http", "method": "POST", "path": "/", "raw_path": b"/",
+                 "query_string": b"", "headers": [(b"content-type", b"text/plain; charset=latin1")]}
+        LOOP.run_until_complete(Utf8GuardMiddleware(app, text_charset=charset)(scope, receive, send))
+        assert sent[0]["status"] == status, charset
 
 
 def test_detect_only_logs(caplog):
@@ -262,7 +282,52 @@ def test_header_names_are_checked():
     problem = json.loads(body)
     assert status == 400 and problem["part"] == "header" and problem["header"] == "x-\\xC0\\xAF"
     status, _, body, _ = asgi_request(Utf8GuardMiddleware(None), headers=[(b"x y", b"v")])
-    assert status == 400 and json.loads(body)["finding"]["offset"] == 1
+    problem = json.loads(body)
+    assert status == 400 and problem["finding"]["message"] == "name is no token at byte 1 (20 79)"
+    assert problem["type"] == "urn:utf8guard:problem:unreadable-request"
+
+
+@pytest.mark.parametrize("headers,status", [
+    ([(b"content-type", b"application/json; charset=latin1")], 400),
+    ([(b"content-type", b"application/json; x=\"a;charset=latin1\"")], 400),
+    ([(b"content-type", b"application/json; charset=utf_8")], 400),
+    ([(b"content-type", b"text/plain; charset=iso-8859-1")], 400),
+    ([(b"content-type", b"application/x-www-form-urlencoded; charset=latin1")], 400),
+    ([], 400),  # no Content-Type: its own rule, strict
+    ([(b"content-type", b"application/octet-stream")], 200),
+    ([(b"content-type", b"application/octet-stream"), (b"content-type", b"text/plain")], 400),
+    ([(b"content-type", b"text/plain"), (b"content-encoding", b"gzip")], 400),
+])
+def test_the_server_decides_what_is_checked(headers, status):
+    """The core's reading of Content-Type, as the nginx module reads it."""
+    async def app(scope, receive, send):
+        await receive()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"\xc0\xaf", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/", "raw_path": b"/", "query_string": b"",
+             "headers": headers}
+    LOOP.run_until_complete(Utf8GuardMiddleware(app)(scope, receive, send))
+    assert sent[0]["status"] == status, headers
+    environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/", "QUERY_STRING": "",
+               "CONTENT_LENGTH": "2", "wsgi.input": io.BytesIO(b"\xc0\xaf")}
+    types = [v for n, v in headers if n == b"content-type"]
+    if len(types) < 2:  # WSGI holds one Content-Type at most
+        for name, value in headers:
+            key = "CONTENT_TYPE" if name == b"content-type" else "HTTP_CONTENT_ENCODING"
+            environ[key] = value.decode("latin-1")
+        started = []
+        b"".join(Utf8GuardWSGIMiddleware(lambda e, s: s("200 OK", []) or [b"ok"])(
+            environ, lambda s, h, e=None: started.append(s)))
+        assert int(started[0][:3]) == status, headers
 
 
 # ---- WSGI: the body to its real end ----

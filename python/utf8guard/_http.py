@@ -36,9 +36,15 @@ PART_SLOTS = {
     "json": "json",
     "text": "text",
     "other": "other",
+    "none": "none",
 }
 _SLOT = {name: index for index, name in enumerate(_utf8guard.SLOTS)}
-_BODY_PARTS = {_SLOT[PART_SLOTS[part]]: part for part in ("form", "json", "text", "other")}
+_BODY_PARTS = {_SLOT[PART_SLOTS[part]]: part
+               for part in ("form", "json", "text", "other", "none")}
+# The findings about a request's shape rather than its text: the kind of
+# their Result, and the problem document's type.
+SHAPE_KINDS = {"Content-Type": "content_type", "Content-Encoding": "content_encoding"}
+SHAPE_TYPE = "urn:utf8guard:problem:unreadable-request"
 _UNSET = object()
 
 # WSGI: a body of at most this many bytes is read and checked before the
@@ -82,7 +88,7 @@ class Rejection:
     def as_dict(self):
         """The RFC 9457 problem document, as a dict."""
         doc = {
-            "type": PROBLEM_TYPE,
+            "type": PROBLEM_TYPE if self.result.offset is not None else SHAPE_TYPE,
             "title": PROBLEM_TITLE,
             "status": 400,
             "detail": self.detail,
@@ -185,11 +191,19 @@ class Rules:
         self.bodies = [rules.get(_BODY_PARTS.get(i)) if i in _BODY_PARTS else None
                        for i in range(len(_utf8guard.SLOTS))]
 
-    def body_checker(self, content_type):
-        """A BodyChecker for a body of this Content-Type (bytes or None), or
-        None when its rule is off."""
-        rule = self.bodies[_utf8guard.body_slot(content_type)]
+    def body_checker(self, slot):
+        """A BodyChecker for a body the core puts in |slot|, or None when its
+        rule is off (or the body is multipart, which is not read)."""
+        rule = self.bodies[slot] if slot < len(self.bodies) else None
         return None if rule is None else BodyChecker(*rule)
+
+
+def _shape(found):
+    """The Rejection of a core finding about the request's shape."""
+    label, message = found
+    name = label[len("header "):]
+    return Rejection("header", Result(kind=SHAPE_KINDS.get(name, "header_name"), message=message),
+                     label)
 
 
 def _matcher(func, item):
@@ -218,8 +232,9 @@ class Guard:
     and what to do with a finding (answer, or with detect_only log it and let
     the request on). Every setting is checked here, at construction."""
 
-    OPTIONS = ("path", "query", "headers", "form", "json", "text", "other", "detect_only",
-               "logger", "log_level", "exempt", "routes", "on_reject", "buffer")
+    OPTIONS = ("path", "query", "headers", "form", "json", "text", "other", "none", "detect_only",
+               "logger", "log_level", "exempt", "routes", "on_reject", "buffer", "text_charset",
+               "content_encoding")
 
     def __init__(self, func="Utf8GuardMiddleware", **options):
         unknown = sorted(set(options) - set(self.OPTIONS))
@@ -271,6 +286,17 @@ class Guard:
         if not isinstance(buffer, int) or isinstance(buffer, bool) or buffer < 0:
             raise TypeError(f"{func}(): buffer: a number of bytes (int >= 0), not {buffer!r}")
         self.buffer = buffer
+        text_charset = options.get("text_charset", "utf-8")
+        if text_charset not in ("utf-8", "declared"):
+            raise ValueError(f"{func}(): text_charset: \"utf-8\" (text bodies are checked as "
+                             f"UTF-8 whatever they declare) or \"declared\" (a declared charset "
+                             f"other than UTF-8 takes the other rule), not {text_charset!r}")
+        self.text_declared = text_charset == "declared"
+        coding = options.get("content_encoding", "refuse")
+        if coding not in ("refuse", "pass"):
+            raise ValueError(f"{func}(): content_encoding: \"refuse\" (a body in a coding the "
+                             f"guard cannot read is refused) or \"pass\", not {coding!r}")
+        self.coding_pass = coding == "pass"
 
     def rules_for(self, path):
         """The Rules of a request to |path| (str, as the application routes
@@ -304,9 +330,19 @@ class Guard:
                 result = _utf8guard.validate(value, policy=policy)
                 if not result:
                     return Rejection("header", result, _utf8guard.header_label(name))
-                if not _HEADER_NAME_BYTES.fullmatch(name):
-                    return Rejection("header", _name_finding(name), _utf8guard.header_label(name))
+                found = _utf8guard.header_name(name)
+                if found is not None:
+                    return _shape(found)
         return None
+
+    def body(self, rules, content_types, content_encoding):
+        """(a BodyChecker or None, a Rejection or None) for a body with these
+        Content-Type values (a tuple of bytes) and Content-Encoding (bytes
+        or None), by the core's reading of them."""
+        slot, found = _utf8guard.media(content_types, self.text_declared)
+        if found is None and content_encoding and not self.coding_pass:
+            found = _utf8guard.coding(content_encoding)
+        return rules.body_checker(slot), None if found is None else _shape(found)
 
     def found(self, rejection, method, path, client):
         """Logs the finding once, with the request's method, path (escaped)
@@ -334,23 +370,6 @@ class Guard:
                                     f"{type(answer).__name__!r}")
                 return answer
         return default_answer(rejection)
-
-
-# A header name is a token (RFC 9110 5.1).
-_HEADER_NAME_BYTES = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-
-
-def _name_finding(name):
-    """The finding of a header name that is not a token: its first finding as
-    text (ill-formed or denied under "field"), else its first byte outside
-    the token characters."""
-    result = _utf8guard.validate(name, policy="field")
-    if not result:
-        return result
-    at = next(i for i, b in enumerate(name) if not _HEADER_NAME_BYTES.fullmatch(bytes([b])))
-    return Result(kind="disallowed", offset=at, length=1, category="token",
-                  code_point=name[at],
-                  message=f"not a token character at byte {at} ({name[at]:02X})")
 
 
 def status_line(status):

@@ -69,12 +69,19 @@ class Utf8GuardMiddleware:
                                                  _client(scope)):
             await _send_answer(send, guard.answer(rejection))
             return
-        content_type = None
+        content_types = []
+        content_encoding = None
         for name, value in headers:
-            if name.lower() == b"content-type":
-                content_type = value
-                break
-        checker = rules.body_checker(content_type)
+            name = name.lower()
+            if name == b"content-type":
+                content_types.append(value)
+            elif name == b"content-encoding":
+                content_encoding = value
+        checker, rejection = guard.body(rules, tuple(content_types), content_encoding)
+        if rejection is not None and guard.found(rejection, scope.get("method", ""), raw_path,
+                                                 _client(scope)):
+            await _send_answer(send, guard.answer(rejection))
+            return
         if checker is None:
             await self.app(scope, receive, send)
             return

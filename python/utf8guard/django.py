@@ -28,7 +28,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpResponse
 
 from ._http import Guard, RequestRejected, exempt, is_exempt
-from .wsgi import Body, _Exchange, head
+from .wsgi import Body, _Exchange, body_rule, has_body, head
 
 __all__ = ["Utf8GuardMiddleware", "exempt", "RequestRejected"]
 
@@ -123,11 +123,17 @@ class Utf8GuardMiddleware:
         rejection = guard.check_head(rules, raw_path, query, headers, encoded)
         if rejection is not None and guard.found(rejection, method, raw_path, client):
             return _answer(guard.answer(rejection))
-        content_type = request.META.get("CONTENT_TYPE")
-        checker = rules.body_checker(content_type.encode("latin-1", "replace")
-                                     if content_type else None)
+        if scope is not None:
+            types = tuple(v for n, v in headers if n.lower() == b"content-type")
+            codings = [v for n, v in headers if n.lower() == b"content-encoding"]
+            checker, rejection = guard.body(rules, types, codings[-1] if codings else None)
+        else:
+            checker, rejection = body_rule(guard, rules, request.META)
+        if rejection is not None and guard.found(rejection, method, raw_path, client):
+            return _answer(guard.answer(rejection))
         stream = getattr(request, "_stream", None)
-        if checker is None or stream is None or hasattr(request, "_body"):
+        if checker is None or stream is None or hasattr(request, "_body") or \
+                (scope is None and not has_body(request.META)):
             return None
         context = (method, raw_path, client)
         if scope is not None:

@@ -71,6 +71,21 @@ def route_path(environ):
         "utf-8", "surrogateescape")
 
 
+def has_body(environ):
+    """Whether the request has a body: HTTP/1.1 gives one only with a
+    Content-Length above 0 or a Transfer-Encoding (RFC 9112 6.3)."""
+    return environ.get("CONTENT_LENGTH", "0") not in ("", "0") or \
+        "HTTP_TRANSFER_ENCODING" in environ
+
+
+def body_rule(guard, rules, environ):
+    """Guard.body for a WSGI environ (which holds one Content-Type at most)."""
+    content_type = environ.get("CONTENT_TYPE")
+    coding = environ.get("HTTP_CONTENT_ENCODING")
+    return guard.body(rules, (_raw(content_type),) if content_type else (),
+                      _raw(coding) if coding else None)
+
+
 def start_answer(start_response, answer, exc_info=None):
     headers = list(answer.headers)
     headers.append(("Content-Length", str(len(answer.body))))
@@ -175,9 +190,10 @@ class Utf8GuardWSGIMiddleware:
         rejection = guard.check_head(rules, raw_path, query, headers, encoded)
         if rejection is not None and guard.found(rejection, method, raw_path, client):
             return start_answer(start_response, guard.answer(rejection))
-        content_type = environ.get("CONTENT_TYPE")
-        checker = rules.body_checker(_raw(content_type) if content_type else None)
-        if checker is None or "wsgi.input" not in environ:
+        checker, rejection = body_rule(guard, rules, environ)
+        if rejection is not None and guard.found(rejection, method, raw_path, client):
+            return start_answer(start_response, guard.answer(rejection))
+        if checker is None or "wsgi.input" not in environ or not has_body(environ):
             return self.app(environ, start_response)
         body = Body(environ)
         context = (method, raw_path, client)
@@ -252,13 +268,18 @@ class _Exchange:
         return data
 
     def read(self, size=-1):
+        """|size| bytes, fewer only at the end (as a file gives them: Django's
+        LimitedStream takes a short read for the end)."""
         size = -1 if size is None else size
         data = self.held.read(size)
         if size < 0:
             return data + self._check(self.body.read(-1), -1)
-        if data or size == 0:
-            return data
-        return self._check(self.body.read(size), size)
+        while len(data) < size:
+            more = self._check(self.body.read(size - len(data)), size - len(data))
+            if not more:
+                break
+            data += more
+        return data
 
     def readline(self, size=-1):
         size = -1 if size is None else size
