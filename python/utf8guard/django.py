@@ -28,7 +28,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpResponse
 
 from ._http import Guard, RequestRejected, exempt, is_exempt
-from .wsgi import Body, _Exchange, body_rule, has_body, head
+from .wsgi import Body, _Exchange, body_rule, check_head, has_body, target
 
 __all__ = ["Utf8GuardMiddleware", "exempt", "RequestRejected"]
 
@@ -103,37 +103,39 @@ class Utf8GuardMiddleware:
         if rules is None:
             return None
         scope = getattr(request, "scope", None)
+        method = request.method
         if scope is not None:  # ASGI
             raw_path = scope.get("raw_path")
             encoded = raw_path is not None
             if not encoded:
                 raw_path = request.path.encode("utf-8", "surrogateescape")
-            query = scope.get("query_string", b"")
             headers = scope.get("headers", ())
             client = (scope.get("client") or (None,))[0]
+            rejection = guard.check_head(rules, raw_path, scope.get("query_string", b""), headers,
+                                         encoded)
         else:
-            raw_path, encoded, query, headers = head(request.META)
+            raw_path, encoded, query = target(request.META)
             if not encoded:
                 # Without RAW_URI or REQUEST_URI (the test Client, runserver),
                 # WSGIRequest has written PATH_INFO back with the bytes that
                 # are not UTF-8 percent-encoded again: checked decoded.
                 encoded = True
             client = request.META.get("REMOTE_ADDR")
-        method = request.method
-        rejection = guard.check_head(rules, raw_path, query, headers, encoded)
+            rejection = check_head(guard, rules, request.META, raw_path, encoded, query)
         if rejection is not None and guard.found(rejection, method, raw_path, client):
             return _answer(guard.answer(rejection))
         if scope is not None:
             types = tuple(v for n, v in headers if n.lower() == b"content-type")
             codings = [v for n, v in headers if n.lower() == b"content-encoding"]
             checker, rejection = guard.body(rules, types, codings[-1] if codings else None)
+        elif not has_body(request.META):
+            return None
         else:
             checker, rejection = body_rule(guard, rules, request.META)
         if rejection is not None and guard.found(rejection, method, raw_path, client):
             return _answer(guard.answer(rejection))
         stream = getattr(request, "_stream", None)
-        if checker is None or stream is None or hasattr(request, "_body") or \
-                (scope is None and not has_body(request.META)):
+        if checker is None or stream is None or hasattr(request, "_body"):
             return None
         context = (method, raw_path, client)
         if scope is not None:

@@ -44,25 +44,52 @@ def _raw(text):
         return text.encode("utf-8", "surrogateescape")
 
 
-def head(environ):
-    """(raw path, path is still encoded, raw query, headers as (name, value))."""
+_BODY_FIELDS = ("CONTENT_TYPE", "CONTENT_LENGTH")
+
+
+def _header_items(environ):
+    """The environ's headers as (CGI key, native string value)."""
+    return [(key, value) for key, value in environ.items()
+            if (key[:5] == "HTTP_" or key in _BODY_FIELDS) and isinstance(value, str)]
+
+
+def _header_name(key):
+    return (key[5:] if key[:5] == "HTTP_" else key).replace("_", "-").lower()
+
+
+def target(environ):
+    """(raw path, path is still encoded, raw query)."""
     uri = environ.get("RAW_URI") or environ.get("REQUEST_URI")
     if uri:
         raw_path, encoded = _raw(uri).partition(b"?")[0], True
     else:
         raw_path = _raw(environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""))
         encoded = False
-    headers = []
-    for key, value in environ.items():
-        if key.startswith("HTTP_"):
-            name = key[5:].replace("_", "-").lower()
-        elif key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
-            name = key.replace("_", "-").lower()
-        else:
-            continue
-        if isinstance(value, str):
-            headers.append((_raw(name), _raw(value)))
-    return raw_path, encoded, _raw(environ.get("QUERY_STRING", "")), headers
+    return raw_path, encoded, _raw(environ.get("QUERY_STRING", ""))
+
+
+def head(environ):
+    """(raw path, path is still encoded, raw query, headers as (name, value))."""
+    raw_path, encoded, query = target(environ)
+    headers = [(_raw(_header_name(key)), _raw(value)) for key, value in _header_items(environ)]
+    return raw_path, encoded, query, headers
+
+
+def check_head(guard, rules, environ, raw_path, encoded, query):
+    """Guard.check_head for a WSGI environ: the headers' values as one
+    latin-1 string first (the bytes the server read), one by one only when
+    that finds something."""
+    rejection = guard.check_target(rules, raw_path, query, encoded)
+    if rejection is not None:
+        return rejection
+    items = _header_items(environ)
+    try:
+        values = " ".join(value for _, value in items).encode("latin-1")
+    except UnicodeEncodeError:
+        values = None
+    if values is not None and guard.headers_clean(rules, ",".join(key for key, _ in items), values):
+        return None
+    return guard.check_headers(rules, [(_raw(_header_name(k)), _raw(v)) for k, v in items])
 
 
 def route_path(environ):
@@ -184,16 +211,18 @@ class Utf8GuardWSGIMiddleware:
         rules = guard.rules_for(route_path(environ))
         if rules is None or (self._flask is not None and self._view_exempt(environ)):
             return self.app(environ, start_response)
-        raw_path, encoded, query, headers = head(environ)
+        raw_path, encoded, query = target(environ)
         method = environ.get("REQUEST_METHOD", "")
         client = environ.get("REMOTE_ADDR")
-        rejection = guard.check_head(rules, raw_path, query, headers, encoded)
+        rejection = check_head(guard, rules, environ, raw_path, encoded, query)
         if rejection is not None and guard.found(rejection, method, raw_path, client):
             return start_answer(start_response, guard.answer(rejection))
+        if "wsgi.input" not in environ or not has_body(environ):
+            return self.app(environ, start_response)
         checker, rejection = body_rule(guard, rules, environ)
         if rejection is not None and guard.found(rejection, method, raw_path, client):
             return start_answer(start_response, guard.answer(rejection))
-        if checker is None or "wsgi.input" not in environ or not has_body(environ):
+        if checker is None:
             return self.app(environ, start_response)
         body = Body(environ)
         context = (method, raw_path, client)
