@@ -144,6 +144,21 @@ static PyObject* sanitize_replacing(const ug_input* in, utf8guard_policy policy)
   return out;
 }
 
+/* without_surrogates: |str| with each lone surrogate (a str can hold them,
+ * UTF-8 cannot) replaced by U+FFFD, as sanitize replaces an ill-formed
+ * subpart of bytes. */
+static PyObject* without_surrogates(PyObject* str) {
+  Py_ssize_t n = PyUnicode_GET_LENGTH(str);
+  Py_UCS4* units = PyUnicode_AsUCS4Copy(str);
+  if (units == NULL) return NULL;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (units[i] >= 0xD800 && units[i] <= 0xDFFF) units[i] = 0xFFFD;
+  }
+  PyObject* out = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, units, n);
+  PyMem_Free(units);
+  return out;
+}
+
 static PyObject* sanitize(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
                           PyObject* kwnames) {
   (void)self;
@@ -167,14 +182,24 @@ static PyObject* sanitize(PyObject* self, PyObject* const* args, Py_ssize_t narg
   }
   ug_input in;
   int was_str = 0;
-  if (ug_input_get(args[0], &in, "sanitize", 1, &was_str) < 0) return NULL;
+  PyObject* text = NULL; /* a str with its lone surrogates as U+FFFD, one each */
+  if (PyUnicode_Check(args[0]) && PyUnicode_AsUTF8AndSize(args[0], NULL) == NULL) {
+    if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return NULL;
+    PyErr_Clear();
+    text = without_surrogates(args[0]);
+    if (text == NULL) return NULL;
+  }
+  if (ug_input_get(text != NULL ? text : args[0], &in, "sanitize", 1, &was_str) < 0) {
+    Py_XDECREF(text);
+    return NULL;
+  }
   bool ok;
   UG_CALL(in.len, ok = utf8guard_is_valid_policy(in.data, (size_t)in.len, policy));
   PyObject* out;
   if (ok && (PyBytes_CheckExact(args[0]) || was_str)) {
     /* Clean bytes and str are returned as they are (both are immutable). */
-    Py_INCREF(args[0]);
-    out = args[0];
+    out = text != NULL ? text : args[0];
+    Py_INCREF(out);
   } else {
     out = ok       ? PyBytes_FromStringAndSize(in.data, in.len)
           : remove ? sanitize_removing(in.data, (size_t)in.len, policy)
@@ -184,6 +209,7 @@ static PyObject* sanitize(PyObject* self, PyObject* const* args, Py_ssize_t narg
     }
   }
   ug_input_release(&in);
+  Py_XDECREF(text);
   return out;
 }
 

@@ -297,6 +297,8 @@ def test_str_under_a_policy():
     # ill-formed bytes are still replaced; a BOM after a removed character is not at byte 0
     assert utf8guard.sanitize(b"\x00\xef\xbb\xbfa\xff", policy="field,bom", remove=True) == \
         b"a\xef\xbf\xbd"
+    # a lone surrogate is one character of a str: one U+FFFD
+    assert utf8guard.sanitize("x\ud800y\u202e", policy="field", remove=True) == "x\ufffdy"
     clean = "already fine"
     assert utf8guard.sanitize(clean, policy="field", remove=True) is clean
     with pytest.raises(TypeError, match="remove: True or False"):
