@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "multipart.h"
 #include "request_check.h"
 
 /* A rule as Python sees it: None when off, else (policy bits, percent). */
@@ -74,10 +75,11 @@ static int bytes_arg(PyObject* obj, const char* func) {
   return 0;
 }
 
-/* media(values, text_declared): (slot, finding) for a body whose
+/* media(values, text_declared): (slot, finding, boundary) for a body whose
  * Content-Type headers are |values| (a tuple of bytes, empty for none).
- * The slot is len(SLOTS) for multipart/form-data; finding is None, or
- * (PART, MESSAGE) for a malformed Content-Type or more than one. */
+ * The slot is len(SLOTS) for multipart/form-data, with its boundary (bytes;
+ * None for other types); finding is None, or (PART, MESSAGE) for a
+ * malformed Content-Type or more than one. */
 static PyObject* media(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   (void)self;
   if (nargs != 2 || !PyTuple_Check(args[0])) {
@@ -96,13 +98,23 @@ static PyObject* media(PyObject* self, PyObject* const* args, Py_ssize_t nargs) 
   ug_media m;
   (void)ug_media_parse(value, len, &m);
   ug_slot slot = ug_media_slot(&m, PyObject_IsTrue(args[1]) == 1);
-  ug_finding f;
-  if (ug_check_media(value, len, &m, (size_t)count, &f)) {
-    PyObject* found = finding_object(&f);
-    if (found == NULL) return NULL;
-    return Py_BuildValue("(iN)", (int)slot, found);
+  PyObject* boundary = Py_None;
+  Py_INCREF(boundary);
+  if (m.kind == UG_MEDIA_MULTIPART) {
+    Py_SETREF(boundary, PyBytes_FromStringAndSize(m.boundary, (Py_ssize_t)m.boundary_len));
+    if (boundary == NULL) return NULL;
   }
-  return Py_BuildValue("(iO)", (int)slot, Py_None);
+  ug_finding f;
+  PyObject* found = Py_None;
+  Py_INCREF(found);
+  if (ug_check_media(value, len, &m, (size_t)count, &f)) {
+    Py_SETREF(found, finding_object(&f));
+    if (found == NULL) {
+      Py_DECREF(boundary);
+      return NULL;
+    }
+  }
+  return Py_BuildValue("(iNN)", (int)slot, found, boundary);
 }
 
 /* coding(value): None when a body with this Content-Encoding is its bytes,
@@ -137,6 +149,105 @@ static PyObject* header_label(PyObject* self, PyObject* arg) {
   if (n >= sizeof text) n = sizeof text - 1;
   return PyUnicode_DecodeASCII(text, (Py_ssize_t)n, "strict");
 }
+
+/* ---- Multipart(boundary, header, field, file): a multipart/form-data body
+ * checked as it streams (nginx/src/multipart.h); each rule is None (off) or
+ * policy bits. feed() and finish() return None, or the first finding's
+ * "PART: MESSAGE" as (PART, MESSAGE), once. ---- */
+
+typedef struct {
+  PyObject_HEAD ug_multipart checker;
+  int busy;
+} multipart_object;
+
+static int rule_arg(PyObject* obj, ug_rule* rule) {
+  rule->encoding = UG_ENCODING_RAW;
+  rule->on = obj != Py_None;
+  rule->policy = 0;
+  if (!rule->on) return 0;
+  unsigned long bits = PyLong_AsUnsignedLong(obj);
+  if (bits == (unsigned long)-1 && PyErr_Occurred()) return -1;
+  rule->policy = (utf8guard_policy)bits;
+  return 0;
+}
+
+static int multipart_init(multipart_object* self, PyObject* args, PyObject* kwargs) {
+  PyObject *header, *field, *file;
+  Py_buffer boundary;
+  if (kwargs != NULL && PyDict_GET_SIZE(kwargs) > 0) {
+    PyErr_SetString(PyExc_TypeError, "Multipart() takes positional arguments only");
+    return -1;
+  }
+  if (!PyArg_ParseTuple(args, "y*OOO:Multipart", &boundary, &header, &field, &file)) return -1;
+  ug_rule rules[3];
+  int rc = 0;
+  if (rule_arg(header, &rules[0]) < 0 || rule_arg(field, &rules[1]) < 0 ||
+      rule_arg(file, &rules[2]) < 0) {
+    rc = -1;
+  } else if (self->busy) {
+    PyErr_SetString(PyExc_RuntimeError, "Multipart(): in use by another thread");
+    rc = -1;
+  } else {
+    ug_multipart_init(&self->checker, boundary.len > 0 ? boundary.buf : NULL, (size_t)boundary.len,
+                      &rules[0], &rules[1], &rules[2]);
+  }
+  PyBuffer_Release(&boundary);
+  return rc;
+}
+
+static PyObject* multipart_feed(multipart_object* self, PyObject* arg) {
+  if (self->busy) {
+    PyErr_SetString(PyExc_RuntimeError, "feed(): the Multipart is in use by another thread");
+    return NULL;
+  }
+  ug_input in;
+  if (ug_input_get(arg, &in, "feed", 0, NULL) < 0) return NULL;
+  ug_finding f;
+  bool found;
+  self->busy = 1;
+  UG_CALL(in.len, found = ug_multipart_feed(&self->checker, in.data, (size_t)in.len, &f));
+  self->busy = 0;
+  ug_input_release(&in);
+  if (!found) Py_RETURN_NONE;
+  return finding_object(&f);
+}
+
+static PyObject* multipart_finish(multipart_object* self, PyObject* unused) {
+  (void)unused;
+  if (self->busy) {
+    PyErr_SetString(PyExc_RuntimeError, "finish(): the Multipart is in use by another thread");
+    return NULL;
+  }
+  ug_finding f;
+  if (!ug_multipart_finish(&self->checker, &f)) Py_RETURN_NONE;
+  return finding_object(&f);
+}
+
+static void multipart_dealloc(multipart_object* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  type->tp_free((PyObject*)self);
+  Py_DECREF(type);
+}
+
+static PyMethodDef multipart_methods[] = {
+    {"feed", (PyCFunction)multipart_feed, METH_O,
+     "feed(chunk, /)\n--\n\nNone, or the first finding (PART, MESSAGE), once."},
+    {"finish", (PyCFunction)multipart_finish, METH_NOARGS,
+     "finish()\n--\n\nEnd the body: None, or a finding not handed out yet."},
+    {NULL, NULL, 0, NULL}};
+
+static PyType_Slot multipart_slots[] = {
+    {Py_tp_dealloc, (void*)multipart_dealloc},
+    {Py_tp_methods, multipart_methods},
+    {Py_tp_init, (void*)multipart_init},
+    {Py_tp_new, (void*)PyType_GenericNew},
+    {Py_tp_doc,
+     "Multipart(boundary, header, field, file, /)\n--\n\nA multipart/form-data body "
+     "checked as it streams, by the rule core (nginx/src/multipart.h)."},
+    {0, NULL}};
+
+static PyType_Spec multipart_spec = {"utf8guard._utf8guard.Multipart", sizeof(multipart_object), 0,
+                                     Py_TPFLAGS_DEFAULT, multipart_slots};
 
 static PyMethodDef core_methods[] = {
     {"rule_default", rule_default, METH_O,
@@ -177,6 +288,11 @@ static PyObject* slot_names(void) {
 
 int ug_core_add(PyObject* module) {
   if (PyModule_AddFunctions(module, core_methods) < 0) return -1;
+  PyObject* multipart = PyType_FromModuleAndSpec(module, &multipart_spec, NULL);
+  if (multipart == NULL) return -1;
+  int added = PyModule_AddObjectRef(module, "Multipart", multipart);
+  Py_DECREF(multipart);
+  if (added < 0) return -1;
   PyObject* names = slot_names();
   if (names == NULL) return -1;
   int rc = PyModule_AddObjectRef(module, "SLOTS", names);

@@ -79,3 +79,23 @@ def test_clean_bodies_of_every_length_pass(server):
         body = "é".encode() * (size // 2)
         status, _, answer = servers.request(port, b"/echo", TEXT, body)
         assert (status, answer) == (200, b"ok %d" % len(body)), (kind, size)
+
+
+def test_multipart_uploads(server):
+    """Part headers and text fields through the rule core's multipart reader;
+    binary file contents left alone."""
+    kind, port = server
+    ctype = [(b"Content-Type", b"multipart/form-data; boundary=b0undary")]
+
+    def body(filename, field=b"caption"):
+        return (b"--b0undary\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\n" + field
+                + b"\r\n--b0undary\r\nContent-Disposition: form-data; name=\"photo\"; filename=\""
+                + filename + b"\"\r\nContent-Type: image/png\r\n\r\n" + bytes(range(256)) * 64
+                + b"\r\n--b0undary--\r\n")
+
+    for clean in ("фото.png".encode(), "写真.png".encode()):
+        status, _, answer = servers.request(port, b"/echo", ctype, body(clean))
+        assert status == 200, (kind, answer[:200])
+    for hostile in ("photo\u202egpj.exe".encode(), b"..%C0%AF..", b"shell.php\x00.jpg"):
+        fields = refused(port, b"/echo", ctype, body(hostile))
+    refused(port, b"/echo", ctype, body(b"a.png", field=b"caf\xe9"))

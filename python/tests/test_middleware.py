@@ -388,3 +388,47 @@ def test_wsgi_body_checked_to_its_real_end(reader, buffer):
             assert status == 400, (reader, buffer, bad[-4:], length)
             assert json.loads(answer)["part"] == "body"
             assert all(b"\xc0" not in g for g in got)
+
+
+# ---- multipart/form-data, through the rule core ----
+
+def multipart(*parts, boundary=b"XyZ"):
+    out = []
+    for headers, body in parts:
+        out.append(b"--" + boundary + b"\r\n" + b"".join(h + b"\r\n" for h in headers) + b"\r\n"
+                   + body + b"\r\n")
+    return b"".join(out) + b"--" + boundary + b"--\r\n"
+
+
+def disposition(name, filename=None):
+    value = b'Content-Disposition: form-data; name="' + name + b'"'
+    return value + (b'; filename="' + filename + b'"' if filename is not None else b"")
+
+
+MULTIPART = b"multipart/form-data; boundary=XyZ"
+
+
+@pytest.mark.parametrize("body,status", [
+    (multipart(([disposition(b"title")], "Grüße 文字".encode()),
+               ([disposition(b"photo", "фото.png".encode()), b"Content-Type: image/png"],
+                bytes(range(256)) * 4)), 200),
+    (multipart(([disposition(b"photo", "photo\u202egpj.exe".encode())], b"MZ\x00\xff")), 400),
+    (multipart(([disposition(b"photo", b"..%C0%AF..")], b"x")), 400),
+    (multipart(([disposition(b"photo", b"..\xc0\xaf..")], b"x")), 400),
+    (multipart(([disposition(b"photo", b"shell.php\x00.jpg")], b"x")), 400),
+    (multipart(([disposition(b"title")], b"caf\xe9")), 400),
+    (multipart(([disposition(b"title")], b"ok"))[:-4], 400),   # no closing boundary
+])
+def test_multipart_bodies(body, status):
+    for cut in range(0, len(body) + 1, max(1, len(body) // 24)):
+        got, answer, seen = asgi_call([body[:cut], body[cut:]], MULTIPART)
+        assert got == status, (cut, answer)
+        if status == 400:
+            assert b"\xe2\x80\xae" not in answer and json.loads(answer)["part"] == "body"
+    environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/", "QUERY_STRING": "",
+               "CONTENT_TYPE": MULTIPART.decode(), "CONTENT_LENGTH": str(len(body)),
+               "wsgi.input": io.BytesIO(body)}
+    started = []
+    b"".join(Utf8GuardWSGIMiddleware(lambda e, s: s("200 OK", []) or [b"ok"])(
+        environ, lambda s, h, e=None: started.append(s)))
+    assert int(started[0][:3]) == status

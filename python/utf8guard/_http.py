@@ -37,14 +37,16 @@ PART_SLOTS = {
     "text": "text",
     "other": "other",
     "none": "none",
+    "file": "file",
 }
 _SLOT = {name: index for index, name in enumerate(_utf8guard.SLOTS)}
 _BODY_PARTS = {_SLOT[PART_SLOTS[part]]: part
-               for part in ("form", "json", "text", "other", "none")}
+               for part in ("form", "json", "text", "other", "none", "file")}
 # The findings about a request's shape rather than its text: the kind of
 # their Result, and the problem document's type.
 SHAPE_KINDS = {"Content-Type": "content_type", "Content-Encoding": "content_encoding"}
 SHAPE_TYPE = "urn:utf8guard:problem:unreadable-request"
+_SHAPE_RESULT_KINDS = ("content_type", "content_encoding", "header_name")
 _UNSET = object()
 
 # WSGI: a body of at most this many bytes is read and checked before the
@@ -88,7 +90,7 @@ class Rejection:
     def as_dict(self):
         """The RFC 9457 problem document, as a dict."""
         doc = {
-            "type": PROBLEM_TYPE if self.result.offset is not None else SHAPE_TYPE,
+            "type": SHAPE_TYPE if self.result.kind in _SHAPE_RESULT_KINDS else PROBLEM_TYPE,
             "title": PROBLEM_TITLE,
             "status": 400,
             "detail": self.detail,
@@ -170,6 +172,31 @@ class BodyChecker:
         return None if result else Rejection("body", result)
 
 
+class MultipartChecker:
+    """A multipart/form-data body checked as it streams, by the rule core:
+    each part's header values under the headers rule, the name and filename
+    parameters decoded, text fields under the form rule, files under the
+    file rule; malformed multipart is a finding."""
+
+    __slots__ = ("_checker",)
+
+    def __init__(self, boundary, header, field, file):
+        self._checker = _utf8guard.Multipart(boundary, header, field, file)
+
+    @staticmethod
+    def _rejection(found):
+        if found is None:
+            return None
+        part, message = found
+        return Rejection("body", Result(kind="multipart", message=f"{part}: {message}"))
+
+    def feed(self, chunk):
+        return self._rejection(self._checker.feed(chunk))
+
+    def finish(self):
+        return self._rejection(self._checker.finish())
+
+
 class Rules:
     """A rule per part: None (off) or (policy bits, percent)."""
 
@@ -195,11 +222,20 @@ class Rules:
         self.bodies = [rules.get(_BODY_PARTS.get(i)) if i in _BODY_PARTS else None
                        for i in range(len(_utf8guard.SLOTS))]
 
-    def body_checker(self, slot):
-        """A BodyChecker for a body the core puts in |slot|, or None when its
-        rule is off (or the body is multipart, which is not read)."""
-        rule = self.bodies[slot] if slot < len(self.bodies) else None
-        return None if rule is None else BodyChecker(*rule)
+    def body_checker(self, slot, boundary=None):
+        """A checker for a body the core puts in |slot| (len(SLOTS) for
+        multipart/form-data, with its boundary), or None when its rule is
+        off."""
+        if slot < len(self.bodies):
+            rule = self.bodies[slot]
+            return None if rule is None else BodyChecker(*rule)
+        header = self.headers
+        field = self.bodies[_SLOT["form"]]
+        file = self.bodies[_SLOT["file"]]
+        if header is None and field is None and file is None:
+            return None
+        return MultipartChecker(boundary, *(None if r is None else r[0]
+                                            for r in (header, field, file)))
 
 
 def _shape(found):
@@ -236,7 +272,8 @@ class Guard:
     and what to do with a finding (answer, or with detect_only log it and let
     the request on). Every setting is checked here, at construction."""
 
-    OPTIONS = ("path", "query", "headers", "form", "json", "text", "other", "none", "detect_only",
+    OPTIONS = ("path", "query", "headers", "form", "json", "text", "other", "none", "file",
+               "detect_only",
                "logger", "log_level", "exempt", "routes", "on_reject", "buffer", "text_charset",
                "content_encoding")
 
@@ -368,10 +405,10 @@ class Guard:
         """(a BodyChecker or None, a Rejection or None) for a body with these
         Content-Type values (a tuple of bytes) and Content-Encoding (bytes
         or None), by the core's reading of them."""
-        slot, found = _utf8guard.media(content_types, self.text_declared)
+        slot, found, boundary = _utf8guard.media(content_types, self.text_declared)
         if found is None and content_encoding and not self.coding_pass:
             found = _utf8guard.coding(content_encoding)
-        return rules.body_checker(slot), None if found is None else _shape(found)
+        return rules.body_checker(slot, boundary), None if found is None else _shape(found)
 
     def found(self, rejection, method, path, client):
         """Logs the finding once, with the request's method, path (escaped)

@@ -75,7 +75,10 @@ class Result:
         """The finding as a dict of JSON-ready values (code points as "U+XXXX")."""
         if self.kind is None:
             return {}
-        d = {"kind": self.kind, "offset": self.offset, "length": self.length}
+        d = {"kind": self.kind}
+        if self.offset is not None:  # the middleware's findings about a request's shape have none
+            d["offset"] = self.offset
+            d["length"] = self.length
         if self.category is not None:
             d["category"] = self.category
             d["code_point"] = f"U+{self.code_point:04X}"

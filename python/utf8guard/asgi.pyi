@@ -17,7 +17,8 @@ class Utf8GuardMiddleware:
     app: _ASGIApp
     def __init__(self, app: _ASGIApp, *, path: _Spec = ..., query: _Spec = ...,
                  headers: _Spec = ..., form: _Spec = ..., json: _Spec = ..., text: _Spec = ...,
-                 other: _Spec = ..., detect_only: bool = ...,
+                 other: _Spec = ..., none: _Spec = ..., file: _Spec = ...,
+                 text_charset: str = ..., content_encoding: str = ..., detect_only: bool = ...,
                  logger: Union[logging.Logger, logging.LoggerAdapter[Any], None] = ...,
                  log_level: Union[int, str] = ...,
                  exempt: Union[_Where, Iterable[_Where]] = ...,
