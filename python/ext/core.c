@@ -249,6 +249,56 @@ static PyType_Slot multipart_slots[] = {
 static PyType_Spec multipart_spec = {"utf8guard._utf8guard.Multipart", sizeof(multipart_object), 0,
                                      Py_TPFLAGS_DEFAULT, multipart_slots};
 
+/* The token characters of RFC 9110 5.6.2. */
+static int tchar(Py_UCS4 c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c != 0 && c < 128 && strchr("!#$%&'*+-.^_`|~", (int)c) != NULL);
+}
+
+/* environ_headers_clean(environ, policy): whether every header of a WSGI
+ * environ (HTTP_*, CONTENT_TYPE, CONTENT_LENGTH) has a token name and a value
+ * |policy| accepts, read in place: PEP 3333's native strings hold the bytes
+ * the server read as latin-1 characters, one byte each. False also for a
+ * value that is not such a string: the caller then checks header by header
+ * and says what it found. */
+static PyObject* environ_headers_clean(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  (void)self;
+  if (nargs != 2 || !PyDict_Check(args[0])) {
+    PyErr_SetString(PyExc_TypeError, "environ_headers_clean(environ: dict, policy: int)");
+    return NULL;
+  }
+  unsigned long bits = PyLong_AsUnsignedLong(args[1]);
+  if (bits == (unsigned long)-1 && PyErr_Occurred()) return NULL;
+  utf8guard_policy policy = (utf8guard_policy)bits;
+  Py_ssize_t pos = 0;
+  PyObject *key, *value;
+  while (PyDict_Next(args[0], &pos, &key, &value)) {
+    if (!PyUnicode_Check(key)) continue;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key);
+    int kind = PyUnicode_KIND(key);
+    const void* data = PyUnicode_DATA(key);
+    Py_ssize_t from;
+    if (n > 5 && PyUnicode_READ(kind, data, 0) == 'H' && PyUnicode_READ(kind, data, 1) == 'T' &&
+        PyUnicode_READ(kind, data, 2) == 'T' && PyUnicode_READ(kind, data, 3) == 'P' &&
+        PyUnicode_READ(kind, data, 4) == '_') {
+      from = 5;
+    } else if (PyUnicode_CompareWithASCIIString(key, "CONTENT_TYPE") == 0 ||
+               PyUnicode_CompareWithASCIIString(key, "CONTENT_LENGTH") == 0) {
+      from = 0;
+    } else {
+      continue;
+    }
+    for (Py_ssize_t i = from; i < n; ++i) {
+      if (!tchar(PyUnicode_READ(kind, data, i))) Py_RETURN_FALSE;
+    }
+    if (!PyUnicode_Check(value) || PyUnicode_KIND(value) != PyUnicode_1BYTE_KIND) Py_RETURN_FALSE;
+    if (!utf8guard_is_valid_policy((const char*)PyUnicode_1BYTE_DATA(value),
+                                   (size_t)PyUnicode_GET_LENGTH(value), policy))
+      Py_RETURN_FALSE;
+  }
+  Py_RETURN_TRUE;
+}
+
 static PyMethodDef core_methods[] = {
     {"rule_default", rule_default, METH_O,
      "rule_default(slot, /)\n--\n\nThe rule of a part no setting names: None (off) or "
@@ -261,6 +311,9 @@ static PyMethodDef core_methods[] = {
     {"coding", coding, METH_O,
      "coding(value, /)\n--\n\nNone, or the finding of a Content-Encoding the guard cannot "
      "read."},
+    {"environ_headers_clean", (PyCFunction)(void (*)(void))environ_headers_clean, METH_FASTCALL,
+     "environ_headers_clean(environ, policy, /)\n--\n\nWhether a WSGI environ's headers all "
+     "have token names and values the policy accepts."},
     {"header_name", header_name, METH_O,
      "header_name(name, /)\n--\n\nNone, or the finding of a header name that is no token."},
     {"header_label", header_label, METH_O,

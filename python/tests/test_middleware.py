@@ -432,3 +432,21 @@ def test_multipart_bodies(body, status):
     b"".join(Utf8GuardWSGIMiddleware(lambda e, s: s("200 OK", []) or [b"ok"])(
         environ, lambda s, h, e=None: started.append(s)))
     assert int(started[0][:3]) == status
+
+
+@pytest.mark.parametrize("key,value,where", [
+    ("HTTP_X_\xc0\xaf", "v", "x-\\xC0\\xAF"), ("HTTP_X_TEXT", "a\x00b", "x-text"),
+    ("HTTP_X_TEXT", "\xe2\x80\xae", "x-text"), ("CONTENT_TYPE", "text/plain\xff", "content-type"),
+    ("HTTP_X_TEXT", "\u20ac", None),  # a server that decoded UTF-8: checked one by one
+])
+def test_wsgi_headers_read_in_place(key, value, where):
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": "/", "QUERY_STRING": "", key: value,
+               "HTTP_HOST": "example.com"}
+    started = []
+    body = b"".join(Utf8GuardWSGIMiddleware(lambda e, s: s("200 OK", []) or [b"ok"])(
+        environ, lambda s, h, e=None: started.append(s)))
+    if where is None:
+        assert started == ["200 OK"]
+    else:
+        problem = json.loads(body)
+        assert problem["part"] == "header" and problem["header"] == where, problem

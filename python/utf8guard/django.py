@@ -102,7 +102,7 @@ class Utf8GuardMiddleware:
         rules = guard.rules_for(request.path)
         if rules is None:
             return None
-        scope = getattr(request, "scope", None)
+        scope = request.__dict__.get("scope")  # ASGIRequest's; a WSGIRequest has none
         method = request.method
         if scope is not None:  # ASGI
             raw_path = scope.get("raw_path")

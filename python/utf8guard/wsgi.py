@@ -28,6 +28,7 @@ server's end of input, with wsgi.input_terminated), not to CONTENT_LENGTH.
 import io
 import sys
 
+from . import _utf8guard
 from ._http import Answer, Guard, Rejection, RequestRejected, exempt, is_exempt, status_line
 
 __all__ = ["Utf8GuardWSGIMiddleware", "RequestRejected", "Rejection", "Answer", "exempt"]
@@ -54,7 +55,8 @@ def _header_items(environ):
 
 
 def _header_name(key):
-    return (key[5:] if key[:5] == "HTTP_" else key).replace("_", "-").lower()
+    """The header's name as bytes, lowercase (ASCII letters only)."""
+    return _raw((key[5:] if key[:5] == "HTTP_" else key).replace("_", "-")).lower()
 
 
 def target(environ):
@@ -71,25 +73,21 @@ def target(environ):
 def head(environ):
     """(raw path, path is still encoded, raw query, headers as (name, value))."""
     raw_path, encoded, query = target(environ)
-    headers = [(_raw(_header_name(key)), _raw(value)) for key, value in _header_items(environ)]
+    headers = [(_header_name(key), _raw(value)) for key, value in _header_items(environ)]
     return raw_path, encoded, query, headers
 
 
 def check_head(guard, rules, environ, raw_path, encoded, query):
-    """Guard.check_head for a WSGI environ: the headers' values as one
-    latin-1 string first (the bytes the server read), one by one only when
-    that finds something."""
+    """Guard.check_head for a WSGI environ: its headers read in place first
+    (the bytes the server read, as PEP 3333's latin-1 strings), one by one
+    only when that finds something."""
     rejection = guard.check_target(rules, raw_path, query, encoded)
-    if rejection is not None:
+    if rejection is not None or rules.headers is None:
         return rejection
-    items = _header_items(environ)
-    try:
-        values = " ".join(value for _, value in items).encode("latin-1")
-    except UnicodeEncodeError:
-        values = None
-    if values is not None and guard.headers_clean(rules, ",".join(key for key, _ in items), values):
+    if _utf8guard.environ_headers_clean(environ, rules.headers[0]):
         return None
-    return guard.check_headers(rules, [(_raw(_header_name(k)), _raw(v)) for k, v in items])
+    headers = [(_header_name(k), _raw(v)) for k, v in _header_items(environ)]
+    return guard.check_headers(rules, headers)
 
 
 def route_path(environ):
