@@ -294,7 +294,7 @@ PyObject* ug_hint_object(const ug_state* st, utf8guard_hint h) {
 }
 
 PyObject* ug_result_object(const ug_state* st, const char* data, size_t len, size_t base,
-                           utf8guard_result r, const utf8guard_percent_result* percent) {
+                           utf8guard_result r, const utf8guard_encoded_result* percent) {
   if (r.kind == UTF8GUARD_ERROR_NONE) {
     Py_INCREF(st->clean);
     return st->clean;
@@ -304,8 +304,8 @@ PyObject* ug_result_object(const ug_state* st, const char* data, size_t len, siz
   size_t n;
   if (percent != NULL) {
     if (r.kind != UTF8GUARD_ERROR_DISALLOWED)
-      h = utf8guard_explain_percent(data, len, base, *percent);
-    n = utf8guard_describe_percent(data, len, base, *percent, UTF8GUARD_DESCRIBE_HINT, text,
+      h = utf8guard_percent_explain(data, len, base, *percent);
+    n = utf8guard_percent_describe(data, len, base, *percent, UTF8GUARD_DESCRIBE_HINT, text,
                                    sizeof text);
   } else {
     if (r.kind != UTF8GUARD_ERROR_DISALLOWED && r.offset >= base) {

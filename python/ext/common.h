@@ -108,7 +108,7 @@ PyObject* ug_hint_object(const ug_state* st, utf8guard_hint h);
  * kept around the finding). For percent-encoded input |percent| is the whole
  * report, |r| its error, and data are the encoded bytes. */
 PyObject* ug_result_object(const ug_state* st, const char* data, size_t len, size_t base,
-                           utf8guard_result r, const utf8guard_percent_result* percent);
+                           utf8guard_result r, const utf8guard_encoded_result* percent);
 
 /* ug_validator_add creates the Validator type (a heap type of |module|) and
  * adds it to the module. */
