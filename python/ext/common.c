@@ -294,7 +294,9 @@ PyObject* ug_hint_object(const ug_state* st, utf8guard_hint h) {
 }
 
 PyObject* ug_result_object(const ug_state* st, const char* data, size_t len, size_t base,
-                           utf8guard_result r, const utf8guard_encoded_result* percent) {
+                           utf8guard_result r, const utf8guard_encoded_result* encoded,
+                           ug_form form) {
+  const utf8guard_encoded_result* percent = form == UG_FORM_RAW ? NULL : encoded;
   if (r.kind == UTF8GUARD_ERROR_NONE) {
     Py_INCREF(st->clean);
     return st->clean;
@@ -302,7 +304,11 @@ PyObject* ug_result_object(const ug_state* st, const char* data, size_t len, siz
   char text[UTF8GUARD_DESCRIBE_MAX];
   utf8guard_hint h = {UTF8GUARD_HINT_NONE, 0, false};
   size_t n;
-  if (percent != NULL) {
+  if (form == UG_FORM_JSON) {
+    if (r.kind != UTF8GUARD_ERROR_DISALLOWED) h = utf8guard_json_explain(data, len, base, *encoded);
+    n = utf8guard_json_describe(data, len, base, *encoded, UTF8GUARD_DESCRIBE_HINT, text,
+                                sizeof text);
+  } else if (percent != NULL) {
     if (r.kind != UTF8GUARD_ERROR_DISALLOWED)
       h = utf8guard_percent_explain(data, len, base, *percent);
     n = utf8guard_percent_describe(data, len, base, *percent, UTF8GUARD_DESCRIBE_HINT, text,

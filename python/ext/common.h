@@ -103,12 +103,17 @@ int ug_ready(const ug_state* st, const char* func);
 /* ug_hint_object: a Hint for |h|, or a new reference to None. */
 PyObject* ug_hint_object(const ug_state* st, utf8guard_hint h);
 
+/* The forms an input may come in: raw bytes, or encoded text whose escapes
+ * are decoded as it is read. */
+typedef enum { UG_FORM_RAW = 0, UG_FORM_PERCENT = 1, UG_FORM_JSON = 2 } ug_form;
+
 /* ug_result_object builds the Result of |r| found in data[0..len), the
  * input's bytes from absolute offset |base| on (a stream passes the bytes it
- * kept around the finding). For percent-encoded input |percent| is the whole
+ * kept around the finding). For an encoded |form|, |encoded| is the whole
  * report, |r| its error, and data are the encoded bytes. */
 PyObject* ug_result_object(const ug_state* st, const char* data, size_t len, size_t base,
-                           utf8guard_result r, const utf8guard_encoded_result* percent);
+                           utf8guard_result r, const utf8guard_encoded_result* encoded,
+                           ug_form form);
 
 /* ug_validator_add creates the Validator type (a heap type of |module|) and
  * adds it to the module. */

@@ -64,7 +64,7 @@ static PyObject* validate(PyObject* self, PyObject* const* args, Py_ssize_t narg
   utf8guard_policy policy;
   if (input_and_policy(args, nargs, kwnames, "validate", 1, &in, &policy, NULL) < 0) return NULL;
   utf8guard_result r = validate_input(&in, policy);
-  PyObject* out = ug_result_object(st, in.data, (size_t)in.len, 0, r, NULL);
+  PyObject* out = ug_result_object(st, in.data, (size_t)in.len, 0, r, NULL, UG_FORM_RAW);
   ug_input_release(&in);
   return out;
 }
@@ -251,7 +251,7 @@ static PyObject* decode(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
   if (r.kind == UTF8GUARD_ERROR_NONE) {
     out = PyUnicode_DecodeUTF8(in.data, in.len, "strict");
   } else {
-    PyObject* result = ug_result_object(st, in.data, (size_t)in.len, 0, r, NULL);
+    PyObject* result = ug_result_object(st, in.data, (size_t)in.len, 0, r, NULL, UG_FORM_RAW);
     if (result != NULL) {
       raise_decode_error(st, args[0], &in, result);
       Py_DECREF(result);
@@ -284,7 +284,77 @@ static PyObject* validate_percent(PyObject* self, PyObject* const* args, Py_ssiz
     return NULL;
   utf8guard_encoded_result pr;
   UG_CALL(in.len, pr = utf8guard_percent_validate(in.data, (size_t)in.len, policy));
-  PyObject* out = ug_result_object(st, in.data, (size_t)in.len, 0, pr.error, &pr);
+  PyObject* out = ug_result_object(st, in.data, (size_t)in.len, 0, pr.error, &pr, UG_FORM_PERCENT);
+  ug_input_release(&in);
+  return out;
+}
+
+static PyObject* is_valid_json(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                               PyObject* kwnames) {
+  (void)self;
+  ug_input in;
+  utf8guard_policy policy;
+  if (input_and_policy(args, nargs, kwnames, "is_valid_json", 1, &in, &policy, NULL) < 0)
+    return NULL;
+  bool ok;
+  UG_CALL(in.len, ok = utf8guard_json_is_valid(in.data, (size_t)in.len, policy));
+  ug_input_release(&in);
+  return PyBool_FromLong(ok);
+}
+
+static PyObject* validate_json(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                               PyObject* kwnames) {
+  ug_state* st = ug_module_state(self);
+  if (!ug_ready(st, "validate_json")) return NULL;
+  ug_input in;
+  utf8guard_policy policy;
+  if (input_and_policy(args, nargs, kwnames, "validate_json", 1, &in, &policy, NULL) < 0)
+    return NULL;
+  utf8guard_encoded_result r;
+  UG_CALL(in.len, r = utf8guard_json_validate(in.data, (size_t)in.len, policy));
+  PyObject* out = ug_result_object(st, in.data, (size_t)in.len, 0, r.error, &r, UG_FORM_JSON);
+  ug_input_release(&in);
+  return out;
+}
+
+/* sanitize_json: JSON text in, JSON text out (utf8guard_json_sanitize); a
+ * str in, a str out. */
+static PyObject* sanitize_json(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                               PyObject* kwnames) {
+  (void)self;
+  ug_input in;
+  utf8guard_policy policy;
+  int was_str = 0;
+  if (input_and_policy(args, nargs, kwnames, "sanitize_json", 1, &in, &policy, &was_str) < 0)
+    return NULL;
+  bool ok;
+  UG_CALL(in.len, ok = utf8guard_json_is_valid(in.data, (size_t)in.len, policy));
+  PyObject* out = NULL;
+  if (ok && (PyBytes_CheckExact(args[0]) || was_str)) {
+    out = Py_NewRef(args[0]);
+  } else {
+    size_t cap = 0;
+    if (utf8guard_json_sanitize_bound((size_t)in.len, &cap) != UTF8GUARD_STATUS_OK ||
+        cap > (size_t)PY_SSIZE_T_MAX) {
+      PyErr_NoMemory();
+    } else if ((out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap)) != NULL) {
+      size_t written = 0;
+      utf8guard_status status;
+      char* dst = PyBytes_AS_STRING(out);
+      UG_CALL(in.len, status = utf8guard_json_sanitize(in.data, (size_t)in.len, policy, dst, cap,
+                                                       &written));
+      if (status != UTF8GUARD_STATUS_OK) {
+        PyErr_Format(PyExc_RuntimeError, "sanitize_json(): utf8guard_json_sanitize: %s",
+                     utf8guard_status_name(status));
+        Py_CLEAR(out);
+      } else if (_PyBytes_Resize(&out, (Py_ssize_t)written) < 0) {
+        out = NULL;
+      } else if (was_str) {
+        Py_SETREF(out,
+                  PyUnicode_DecodeUTF8(PyBytes_AS_STRING(out), PyBytes_GET_SIZE(out), "strict"));
+      }
+    }
+  }
   ug_input_release(&in);
   return out;
 }
@@ -416,6 +486,21 @@ static PyMethodDef methods[] = {
            "length count encoded bytes (decoded_offset and decoded_length place it in\n"
            "the decoded bytes). The url profile also denies bad_escape and\n"
            "double_encoding." POLICY_DOC),
+    FASTKW(is_valid_json,
+           "is_valid_json(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
+           "Whether data, JSON text with its escapes decoded (\\u202e is U+202E, a lone\n"
+           "surrogate escape is ill-formed), is well-formed UTF-8 with nothing the policy\n"
+           "denies." POLICY_DOC),
+    FASTKW(validate_json,
+           "validate_json(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
+           "The first finding in data, JSON text with its escapes decoded, as a Result\n"
+           "whose offset and length count encoded bytes (decoded_offset and\n"
+           "decoded_length place it in the decoded bytes)." POLICY_DOC),
+    FASTKW(sanitize_json,
+           "sanitize_json(data, /, *, profile=None, deny=None, policy=None)\n--\n\n"
+           "data, JSON text, with each ill-formed subpart and denied raw character\n"
+           "replaced by U+FFFD and each lone surrogate or denied escape by \\ufffd: the\n"
+           "output is JSON text that validates under the policy." POLICY_DOC),
     FAST(percent_decode,
          "percent_decode(data, /)\n--\n\n"
          "data as bytes with each %XX replaced by the byte XX; a '%' without two hex\n"

@@ -17,10 +17,22 @@
 
 enum { OPEN = 0, FINISHED = 1, CLOSED = 2 };
 
+/* JSON text is checked by the library's JSON stream (the rule core has no
+ * JSON form), which keeps the last TAIL bytes fed: a finding begins at most
+ * 11 bytes (an escape cut by a chunk's end) before the chunk that reports it,
+ * and its message reads UTF8GUARD_DESCRIBE_JSON_BEHIND bytes before that. */
+#define TAIL 32
+_Static_assert(TAIL >= 11 + UTF8GUARD_DESCRIBE_JSON_BEHIND, "the tail describes");
+
 typedef struct {
   PyObject_HEAD ug_stream stream;
+  utf8guard_json_stream json;
+  size_t json_fed;
+  size_t tail_len;
+  unsigned char tail[TAIL];
   utf8guard_policy policy;
   int percent;
+  int form; /* ug_form */
   int state;
   int busy;         /* a method runs; a feed() may run with the GIL released */
   PyObject* result; /* the first finding, once there is one; finish()'s result */
@@ -33,6 +45,9 @@ static ug_state* state_of(validator_object* self) {
 static void start(validator_object* self) {
   ug_rule rule = {true, self->percent ? UG_ENCODING_PERCENT : UG_ENCODING_RAW, self->policy};
   ug_stream_init(&self->stream, &rule);
+  utf8guard_json_validator_init(&self->json, self->policy);
+  self->json_fed = 0;
+  self->tail_len = 0;
   self->state = OPEN;
   Py_CLEAR(self->result);
 }
@@ -53,13 +68,14 @@ static int take(validator_object* self, const char* method, int closed_ok) {
 }
 
 static int validator_init(validator_object* self, PyObject* args, PyObject* kwargs) {
-  static char* names[] = {"profile", "deny", "policy", "percent", NULL};
+  static char* names[] = {"profile", "deny", "policy", "percent", "form", NULL};
   PyObject* profile = NULL;
   PyObject* deny = NULL;
   PyObject* spec = NULL;
   PyObject* percent = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOOO:Validator", names, &profile, &deny, &spec,
-                                   &percent)) {
+  PyObject* form_name = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOOOO:Validator", names, &profile, &deny, &spec,
+                                   &percent, &form_name)) {
     return -1;
   }
   if (percent != NULL && !PyBool_Check(percent)) {
@@ -67,11 +83,29 @@ static int validator_init(validator_object* self, PyObject* args, PyObject* kwar
                  Py_TYPE(percent)->tp_name);
     return -1;
   }
+  int form = percent == Py_True ? UG_FORM_PERCENT : UG_FORM_RAW;
+  if (form_name != NULL && form_name != Py_None) {
+    if (percent != NULL) {
+      PyErr_SetString(PyExc_TypeError, "Validator(): give form= or the older percent=, not both");
+      return -1;
+    }
+    if (PyUnicode_Check(form_name) && PyUnicode_CompareWithASCIIString(form_name, "percent") == 0) {
+      form = UG_FORM_PERCENT;
+    } else if (PyUnicode_Check(form_name) &&
+               PyUnicode_CompareWithASCIIString(form_name, "json") == 0) {
+      form = UG_FORM_JSON;
+    } else {
+      PyErr_Format(PyExc_ValueError, "Validator(): form: None, \"percent\" or \"json\", not %R",
+                   form_name);
+      return -1;
+    }
+  }
   utf8guard_policy policy;
   if (ug_policy_from("Validator", profile, deny, spec, &policy) < 0) return -1;
   if (!take(self, "Validator", 1)) return -1;
   self->policy = policy;
-  self->percent = percent == Py_True;
+  self->form = form;
+  self->percent = form == UG_FORM_PERCENT;
   start(self);
   self->busy = 0;
   return 0;
@@ -104,7 +138,54 @@ static PyObject* finding(validator_object* self) {
   if (self->stream.state == UG_STREAM_PENDING) (void)ug_stream_finish(&self->stream, &text);
   const ug_stream* s = &self->stream;
   return ug_result_object(state_of(self), (const char*)s->window, s->window_len, s->window_base,
-                          s->found.error, self->percent ? &s->found : NULL);
+                          s->found.error, &s->found, self->percent ? UG_FORM_PERCENT : UG_FORM_RAW);
+}
+
+/* The Result of a JSON finding |r|, reported by the call that read
+ * chunk[0..len) (empty for finish()): described over the kept tail and the
+ * chunk up to the bytes its message reads after it. */
+static PyObject* json_finding(validator_object* self, const char* chunk, size_t len,
+                              utf8guard_encoded_result r) {
+  size_t at = r.error.offset > self->json_fed ? r.error.offset - self->json_fed : 0;
+  size_t upto = at + r.error.length + UTF8GUARD_DESCRIBE_JSON_AHEAD;
+  if (upto > len) upto = len;
+  char* window = PyMem_Malloc(self->tail_len + upto + 1);
+  if (window == NULL) return PyErr_NoMemory();
+  memcpy(window, self->tail, self->tail_len);
+  if (upto > 0) memcpy(window + self->tail_len, chunk, upto);
+  PyObject* out = ug_result_object(state_of(self), window, self->tail_len + upto,
+                                   self->json_fed - self->tail_len, r.error, &r, UG_FORM_JSON);
+  PyMem_Free(window);
+  return out;
+}
+
+static void keep_tail(validator_object* self, const char* chunk, size_t len) {
+  if (len >= TAIL) {
+    memcpy(self->tail, chunk + len - TAIL, TAIL);
+    self->tail_len = TAIL;
+    return;
+  }
+  size_t keep = self->tail_len + len > TAIL ? TAIL - len : self->tail_len;
+  memmove(self->tail, self->tail + self->tail_len - keep, keep);
+  memcpy(self->tail + keep, chunk, len);
+  self->tail_len = keep + len;
+}
+
+/* feed_json checks a chunk of JSON text; a new reference to the Result. */
+static PyObject* feed_json(validator_object* self, const ug_input* in) {
+  utf8guard_encoded_result r;
+  UG_CALL(in->len, r = utf8guard_json_validator_feed(&self->json, in->data, (size_t)in->len));
+  PyObject* out;
+  if (r.error.kind == UTF8GUARD_ERROR_NONE) {
+    out = Py_NewRef(state_of(self)->clean);
+  } else {
+    out = json_finding(self, in->data, (size_t)in->len, r);
+    Py_XINCREF(out);
+    self->result = out;
+  }
+  keep_tail(self, in->data, (size_t)in->len);
+  self->json_fed += (size_t)in->len;
+  return out;
 }
 
 static PyObject* validator_feed(validator_object* self, PyObject* const* args, Py_ssize_t nargs) {
@@ -122,7 +203,10 @@ static PyObject* validator_feed(validator_object* self, PyObject* const* args, P
     out = Py_NewRef(self->result);
   } else {
     ug_input in;
-    if (ug_input_get(args[0], &in, "feed", 0, NULL) == 0) {
+    if (self->form == UG_FORM_JSON && ug_input_get(args[0], &in, "feed", 0, NULL) == 0) {
+      out = feed_json(self, &in);
+      ug_input_release(&in);
+    } else if (self->form != UG_FORM_JSON && ug_input_get(args[0], &in, "feed", 0, NULL) == 0) {
       ug_finding text;
       UG_CALL(in.len, (void)ug_stream_feed(&self->stream, in.data, (size_t)in.len, &text));
       if (self->stream.state == UG_STREAM_CLEAN) {
@@ -143,7 +227,13 @@ static PyObject* validator_finish(validator_object* self, PyObject* unused) {
   (void)unused;
   if (!take(self, "finish", 0)) return NULL;
   int failed = 0;
-  if (self->state == OPEN && self->result == NULL) {
+  if (self->state == OPEN && self->result == NULL && self->form == UG_FORM_JSON) {
+    utf8guard_encoded_result r = utf8guard_json_validator_finish(&self->json);
+    if (r.error.kind != UTF8GUARD_ERROR_NONE) {
+      self->result = json_finding(self, NULL, 0, r);
+      failed = self->result == NULL;
+    }
+  } else if (self->state == OPEN && self->result == NULL) {
     ug_finding text;
     (void)ug_stream_finish(&self->stream, &text);
     if (self->stream.state != UG_STREAM_CLEAN) {
@@ -189,9 +279,20 @@ static PyObject* validator_exit(validator_object* self, PyObject* const* args, P
   return validator_close(self, NULL);
 }
 
+static size_t position(const validator_object* self) {
+  return self->form == UG_FORM_JSON ? self->json_fed : self->stream.fed;
+}
+
 static PyObject* get_position(validator_object* self, void* closure) {
   (void)closure;
-  return PyLong_FromSize_t(self->stream.fed);
+  return PyLong_FromSize_t(position(self));
+}
+
+static PyObject* get_form(validator_object* self, void* closure) {
+  (void)closure;
+  static const char* const names[] = {NULL, "percent", "json"};
+  if (self->form == UG_FORM_RAW) Py_RETURN_NONE;
+  return PyUnicode_FromString(names[self->form]);
 }
 
 static PyObject* get_finished(validator_object* self, void* closure) {
@@ -212,7 +313,10 @@ static PyObject* get_percent(validator_object* self, void* closure) {
 static PyObject* validator_repr(validator_object* self) {
   static const char* states[] = {"open", "finished", "closed"};
   return PyUnicode_FromFormat("<utf8guard.Validator %s, %zu bytes fed%s%s>", states[self->state],
-                              self->stream.fed, self->percent ? ", percent-encoded" : "",
+                              position(self),
+                              self->form == UG_FORM_JSON ? ", JSON text"
+                              : self->percent            ? ", percent-encoded"
+                                                         : "",
                               self->result != NULL ? ", with a finding" : "");
 }
 
@@ -241,6 +345,7 @@ static PyGetSetDef validator_getset[] = {
     {"finished", (getter)get_finished, NULL, "Whether finish() has ended the input.", NULL},
     {"closed", (getter)get_closed, NULL, "Whether close() has closed the stream.", NULL},
     {"percent", (getter)get_percent, NULL, "Whether the input is percent-decoded first.", NULL},
+    {"form", (getter)get_form, NULL, "The input's encoded form: None, 'percent' or 'json'.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyType_Slot validator_slots[] = {
@@ -249,11 +354,12 @@ static PyType_Slot validator_slots[] = {
     {Py_tp_clear, (void*)validator_clear},
     {Py_tp_repr, (void*)validator_repr},
     {Py_tp_doc,
-     "Validator(*, profile=None, deny=None, policy=None, percent=False)\n--\n\n"
+     "Validator(*, profile=None, deny=None, policy=None, form=None)\n--\n\n"
      "Validate input that arrives in chunks, in constant memory: feed() each\n"
      "chunk, then finish(). Offsets in its Results count from the start of the\n"
-     "whole input. With percent=True each chunk is percent-encoded text (an\n"
-     "escape may be cut between chunks) and offsets count encoded bytes.\n"
+     "whole input. With form='percent' (or percent=True) each chunk is\n"
+     "percent-encoded text, with form='json' JSON text (an escape may be cut\n"
+     "between chunks), and offsets count encoded bytes.\n"
      "Usable as a context manager, which closes it."},
     {Py_tp_methods, validator_methods},
     {Py_tp_getset, validator_getset},

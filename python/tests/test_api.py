@@ -370,3 +370,35 @@ def test_module_state_is_per_module_object():
     with pytest.raises(RuntimeError, match=r"validate\(\): import the utf8guard package"):
         other.validate(b"x")
     assert other.is_valid(b"x")
+
+
+def test_json_text_form():
+    """JSON text with its escapes decoded, named as the percent form is."""
+    assert utf8guard.is_valid_json(b'{"a":"caf\\u00e9 \\ud83d\\ude00"}')
+    r = utf8guard.validate_json(b'{"a":"\\ud800"}')
+    assert (r.kind, r.offset, r.length, r.decoded_offset) == ("surrogate", 6, 6, 6)
+    assert r.hint == ("surrogate_code_point", 0xD800)
+    r = utf8guard.validate_json('{"a":"x\\u202e"}', policy="field")
+    assert (r.category, r.offset, r.length) == ("bidi", 7, 6)
+    assert utf8guard.validate_json(b'["\\u0000"]', profile="field").category == "nul"
+    assert utf8guard.sanitize_json(b'["\\ud800", "\\u202e", "ok"]', policy="field") == \
+        b'["\\ufffd", "\\ufffd", "ok"]'
+    clean = b'{"a": 1}'
+    assert utf8guard.sanitize_json(clean) is clean
+    assert utf8guard.sanitize_json('["\\u202e"]', policy="field") == '["\\ufffd"]'
+
+
+def test_json_validator_split_anywhere():
+    body = b'{"name": "photo\\u202egpj.exe", "ok": "\\ud83d\\ude00"}'
+    whole = utf8guard.validate_json(body, policy="field")
+    for cut in range(len(body) + 1):
+        v = utf8guard.Validator(policy="field", form="json")
+        r = v.feed(body[:cut])
+        r = r if not r else v.feed(body[cut:])
+        r = r if not r else v.finish()
+        assert (r.kind, r.offset, r.category) == (whole.kind, whole.offset, whole.category), cut
+    assert utf8guard.Validator(form="json").form == "json"
+    with pytest.raises(ValueError, match="form"):
+        utf8guard.Validator(form="xml")
+    with pytest.raises(TypeError, match="not both"):
+        utf8guard.Validator(form="json", percent=False)

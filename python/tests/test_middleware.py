@@ -6,6 +6,7 @@ import codecs
 import io
 import json
 import logging
+import re
 
 import pytest
 
@@ -87,8 +88,11 @@ def test_bodies_cut_at_every_byte(content_type, wrap):
             problem = json.loads(answer)
             assert problem["part"] == "body" and all(b < 0x80 for b in answer)
             # the application never received the chunk holding the finding
-            # (a character may still be open at the end of what it saw)
-            codecs.getincrementaldecoder("utf-8")().decode(b"".join(seen), final=False)
+            # (a character may still be open at the end of what it saw); in
+            # JSON text the library's stream reports a sequence cut short by
+            # a backslash once the escape after it is read
+            if not (content_type == b"application/json" and re.search(rb"[\xc0-\xff]\\", data)):
+                codecs.getincrementaldecoder("utf-8")().decode(b"".join(seen), final=False)
             assert wsgi_call(parts, content_type)[0] == 400, (vid, cut)
     for text in lipsum().values():
         body = wrap(text)
@@ -450,3 +454,14 @@ def test_wsgi_headers_read_in_place(key, value, where):
     else:
         problem = json.loads(body)
         assert problem["part"] == "header" and problem["header"] == where, problem
+
+
+def test_json_bodies_in_the_json_form():
+    """Escapes meet the JSON rule as the characters they stand for."""
+    for body, status in ((b'{"a":"\\ud800"}', 400), (b'{"a":"\\uffff"}', 400),
+                         (json.dumps({"q": "Grüße \u6587\u5b57 \U0001F600"}).encode(), 200)):
+        for cut in range(len(body) + 1):
+            assert asgi_call([body[:cut], body[cut:]], b"application/json")[0] == status, cut
+    app = Utf8GuardMiddleware(reading_app, json="field")
+    status, _, answer, _ = asgi_request(app, b"/", b'{"a":"\\u202e"}', b"application/json")
+    assert status == 400 and json.loads(answer)["finding"]["category"] == "bidi"

@@ -52,6 +52,9 @@ decode = _utf8guard.decode
 is_valid_percent = _utf8guard.is_valid_percent
 validate_percent = _utf8guard.validate_percent
 percent_decode = _utf8guard.percent_decode
+is_valid_json = _utf8guard.is_valid_json
+validate_json = _utf8guard.validate_json
+sanitize_json = _utf8guard.sanitize_json
 explain = _utf8guard.explain
 policy_bits = _utf8guard.policy_bits
 active_kernel = _utf8guard.active_kernel
@@ -65,7 +68,7 @@ from ._http import Answer, Rejection, RequestRejected, exempt  # noqa: E402
 
 __all__ = [
     "is_valid", "validate", "sanitize", "decode", "is_valid_percent", "validate_percent",
-    "percent_decode", "explain", "policy_bits", "active_kernel", "Validator", "Result", "Hint", "DecodeError",
+    "percent_decode", "is_valid_json", "validate_json", "sanitize_json", "explain", "policy_bits", "active_kernel", "Validator", "Result", "Hint", "DecodeError",
     "StreamError", "PROFILES", "CATEGORIES", "KINDS", "LIBRARY_VERSION", "exempt", "Answer",
     "Rejection", "RequestRejected",
 ]

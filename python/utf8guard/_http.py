@@ -158,8 +158,8 @@ class BodyChecker:
 
     __slots__ = ("_validator",)
 
-    def __init__(self, policy, percent):
-        self._validator = _utf8guard.Validator(policy=policy, percent=percent)
+    def __init__(self, policy, form):
+        self._validator = _utf8guard.Validator(policy=policy, form=form)
 
     def feed(self, chunk):
         """A Rejection for the first finding, or None while the body is clean."""
@@ -228,7 +228,12 @@ class Rules:
         off."""
         if slot < len(self.bodies):
             rule = self.bodies[slot]
-            return None if rule is None else BodyChecker(*rule)
+            if rule is None:
+                return None
+            # JSON bodies in the JSON form: escapes meet the rule as the
+            # characters they stand for (\u202e is U+202E).
+            form = "json" if slot == _SLOT["json"] else "percent" if rule[1] else None
+            return BodyChecker(rule[0], form)
         header = self.headers
         field = self.bodies[_SLOT["form"]]
         file = self.bodies[_SLOT["file"]]
