@@ -1,13 +1,20 @@
-/* request_check.h - what ngx_http_utf8guard_module decides, in plain C:
- * which parts of a request are checked and under which rule, how a directive's
- * value reads, which rule a body's media type selects, and the text of a
- * finding. The nginx module only feeds it the bytes nginx holds and acts on
- * the answers; everything here runs without nginx (tests/, fuzz/).
+/* request_check.h - the rule core: what an edge guard decides about a
+ * request, in plain C over the library's C API, for every adapter (the nginx
+ * module, the Python extension): which part of a request is checked and under
+ * which rule (and the rules' defaults, stated here only), how a directive's
+ * value reads, what a Content-Type means and which rule it selects, which
+ * shapes of a request are findings of their own (Content-Type repeated or
+ * malformed, a Content-Encoding the guard cannot read, a header name that is
+ * no token), and the words of a finding. The adapters only feed it the bytes
+ * they hold and act on the answers; everything here runs without them
+ * (nginx/tests/, fuzz/).
  *
  * A finding reads "PART: MESSAGE", where MESSAGE is what the CLI prints after
- * "PATH:LINE:COLUMN: " (utf8guard_describe, with the hint) and PART is
- * "path", "query", "header NAME" or "body"; the offset counts from the
- * part's first byte. */
+ * "PATH:LINE:COLUMN: " (utf8guard_describe, or its percent or JSON form, with
+ * the hint) and PART is "path", "query", "header NAME" or "body"; the offset
+ * counts from the part's first byte. A finding on the request's shape reads
+ * "header NAME: WHAT at byte N (HEX)" (ug_check_media, ...). No finding
+ * carries a client's raw bytes. */
 #ifndef UTF8GUARD_NGINX_REQUEST_CHECK_H
 #define UTF8GUARD_NGINX_REQUEST_CHECK_H
 
@@ -37,7 +44,11 @@ typedef enum ug_slot {
 
 /* How a part's bytes are read: as themselves, percent-decoded (the target,
  * form bodies), or as JSON text (its escapes decoded). */
-typedef enum ug_encoding { UG_ENCODING_RAW = 0, UG_ENCODING_PERCENT = 1 } ug_encoding;
+typedef enum ug_encoding {
+  UG_ENCODING_RAW = 0,
+  UG_ENCODING_PERCENT = 1, /* utf8guard_percent_* */
+  UG_ENCODING_JSON = 2     /* utf8guard_json_*: escapes meet the rule as the characters they are */
+} ug_encoding;
 
 /* A part's rule: off, or checked under |policy|, read as |encoding| (fixed
  * per slot). */
@@ -172,9 +183,12 @@ bool ug_check_header_name(const char* name, size_t len, ug_finding* finding);
  * clean holds. */
 static inline bool ug_part_clean(const ug_rule* rule, const char* data, size_t len) {
   if (!rule->on) return true;
-  return rule->encoding == UG_ENCODING_PERCENT
-             ? utf8guard_is_valid_percent_encoded(data, len, rule->policy)
-             : utf8guard_is_valid_policy(data, len, rule->policy);
+  switch (rule->encoding) {
+    case UG_ENCODING_PERCENT: return utf8guard_percent_is_valid(data, len, rule->policy);
+    case UG_ENCODING_JSON: return utf8guard_json_is_valid(data, len, rule->policy);
+    case UG_ENCODING_RAW:
+    default: return utf8guard_is_valid_policy(data, len, rule->policy);
+  }
 }
 
 /* ug_check_part checks a whole part, data[0..len), under |rule|. It returns
@@ -187,9 +201,10 @@ bool ug_check_part(const ug_rule* rule, const char* label, const char* data, siz
  * is kept with the bytes around it that its message shows, so it is ready
  * (its text final, equal to ug_check_part's over the whole body) once the
  * bytes the message reads after it have arrived (UTF8GUARD_DESCRIBE_AHEAD,
- * or UTF8GUARD_DESCRIBE_PERCENT_AHEAD in percent mode), or at the end. */
-#define UG_STREAM_BEHIND 32
-#define UG_STREAM_AHEAD 32
+ * UTF8GUARD_DESCRIBE_PERCENT_AHEAD or UTF8GUARD_DESCRIBE_JSON_AHEAD in the
+ * encoded forms), or at the end. */
+#define UG_STREAM_BEHIND 32 /* >= UTF8GUARD_DESCRIBE_*BEHIND */
+#define UG_STREAM_AHEAD 48  /* >= UTF8GUARD_DESCRIBE_*AHEAD */
 typedef enum ug_stream_state {
   UG_STREAM_CLEAN = 0,   /* no finding so far */
   UG_STREAM_PENDING = 1, /* a finding, waiting for the bytes its message shows */
@@ -201,11 +216,12 @@ typedef struct ug_stream {
   union {
     utf8guard_validator raw;
     utf8guard_percent_stream percent;
+    utf8guard_json_stream json;
   } check;
   size_t fed;                                  /* bytes fed so far */
   unsigned char history[2 * UG_STREAM_BEHIND]; /* the last bytes fed */
   size_t history_len;
-  utf8guard_percent_result found;                           /* the first finding (raw: .error) */
+  utf8guard_encoded_result found;                           /* the first finding (raw: .error) */
   unsigned char window[UG_STREAM_BEHIND + UG_STREAM_AHEAD]; /* bytes around it */
   size_t window_base;                                       /* absolute offset of window[0] */
   size_t window_len;

@@ -9,11 +9,15 @@
 #include "multipart.h"
 #include "request_check.h"
 
-/* A rule as Python sees it: None when off, else (policy bits, percent). */
+/* A rule as Python sees it: None when off, else (policy bits, form), the
+ * form being the Validator's name for the core's encoding: None (raw),
+ * "percent" or "json". */
 static PyObject* rule_object(ug_rule rule) {
   if (!rule.on) Py_RETURN_NONE;
-  return Py_BuildValue("(kO)", (unsigned long)rule.policy,
-                       rule.encoding == UG_ENCODING_PERCENT ? Py_True : Py_False);
+  const char* form = rule.encoding == UG_ENCODING_PERCENT ? "percent"
+                     : rule.encoding == UG_ENCODING_JSON  ? "json"
+                                                          : NULL;
+  return Py_BuildValue("(kz)", (unsigned long)rule.policy, form);
 }
 
 static int slot_arg(PyObject* obj, ug_slot* slot) {
@@ -302,7 +306,7 @@ static PyObject* environ_headers_clean(PyObject* self, PyObject* const* args, Py
 static PyMethodDef core_methods[] = {
     {"rule_default", rule_default, METH_O,
      "rule_default(slot, /)\n--\n\nThe rule of a part no setting names: None (off) or "
-     "(policy bits, percent)."},
+     "(policy bits, form)."},
     {"rule", (PyCFunction)(void (*)(void))rule, METH_FASTCALL,
      "rule(slot, spec, func, label, /)\n--\n\nThe rule a setting's value gives a part."},
     {"media", (PyCFunction)(void (*)(void))media, METH_FASTCALL,

@@ -1,9 +1,9 @@
 /* stream.c - utf8guard.Validator: input in chunks, in constant memory.
  *
  * It is request_check's body stream (ug_stream, nginx/src/request_check.h),
- * the one that the nginx module uses: the library's validator (or percent
- * stream) and the bytes kept around the first finding so that its message
- * reads as over the whole input. A finding is reported by the feed() that
+ * the one that the nginx module uses: the library's validator (or its percent
+ * or JSON stream) and the bytes kept around the first finding so that its
+ * message reads as over the whole input. A finding is reported by the feed() that
  * finds it, described over the bytes known then.
  *
  * One object serves one thread at a time: every method first takes the
@@ -17,19 +17,8 @@
 
 enum { OPEN = 0, FINISHED = 1, CLOSED = 2 };
 
-/* JSON text is checked by the library's JSON stream (the rule core has no
- * JSON form), which keeps the last TAIL bytes fed: a finding begins at most
- * 11 bytes (an escape cut by a chunk's end) before the chunk that reports it,
- * and its message reads UTF8GUARD_DESCRIBE_JSON_BEHIND bytes before that. */
-#define TAIL 32
-_Static_assert(TAIL >= 11 + UTF8GUARD_DESCRIBE_JSON_BEHIND, "the tail describes");
-
 typedef struct {
   PyObject_HEAD ug_stream stream;
-  utf8guard_json_stream json;
-  size_t json_fed;
-  size_t tail_len;
-  unsigned char tail[TAIL];
   utf8guard_policy policy;
   int percent;
   int form; /* ug_form */
@@ -42,12 +31,12 @@ static ug_state* state_of(validator_object* self) {
   return ug_module_state(PyType_GetModule(Py_TYPE(self)));
 }
 
+/* The core's encoding of each form. */
+static const ug_encoding encodings[] = {UG_ENCODING_RAW, UG_ENCODING_PERCENT, UG_ENCODING_JSON};
+
 static void start(validator_object* self) {
-  ug_rule rule = {true, self->percent ? UG_ENCODING_PERCENT : UG_ENCODING_RAW, self->policy};
+  ug_rule rule = {true, encodings[self->form], self->policy};
   ug_stream_init(&self->stream, &rule);
-  utf8guard_json_validator_init(&self->json, self->policy);
-  self->json_fed = 0;
-  self->tail_len = 0;
   self->state = OPEN;
   Py_CLEAR(self->result);
 }
@@ -138,54 +127,7 @@ static PyObject* finding(validator_object* self) {
   if (self->stream.state == UG_STREAM_PENDING) (void)ug_stream_finish(&self->stream, &text);
   const ug_stream* s = &self->stream;
   return ug_result_object(state_of(self), (const char*)s->window, s->window_len, s->window_base,
-                          s->found.error, &s->found, self->percent ? UG_FORM_PERCENT : UG_FORM_RAW);
-}
-
-/* The Result of a JSON finding |r|, reported by the call that read
- * chunk[0..len) (empty for finish()): described over the kept tail and the
- * chunk up to the bytes its message reads after it. */
-static PyObject* json_finding(validator_object* self, const char* chunk, size_t len,
-                              utf8guard_encoded_result r) {
-  size_t at = r.error.offset > self->json_fed ? r.error.offset - self->json_fed : 0;
-  size_t upto = at + r.error.length + UTF8GUARD_DESCRIBE_JSON_AHEAD;
-  if (upto > len) upto = len;
-  char* window = PyMem_Malloc(self->tail_len + upto + 1);
-  if (window == NULL) return PyErr_NoMemory();
-  memcpy(window, self->tail, self->tail_len);
-  if (upto > 0) memcpy(window + self->tail_len, chunk, upto);
-  PyObject* out = ug_result_object(state_of(self), window, self->tail_len + upto,
-                                   self->json_fed - self->tail_len, r.error, &r, UG_FORM_JSON);
-  PyMem_Free(window);
-  return out;
-}
-
-static void keep_tail(validator_object* self, const char* chunk, size_t len) {
-  if (len >= TAIL) {
-    memcpy(self->tail, chunk + len - TAIL, TAIL);
-    self->tail_len = TAIL;
-    return;
-  }
-  size_t keep = self->tail_len + len > TAIL ? TAIL - len : self->tail_len;
-  memmove(self->tail, self->tail + self->tail_len - keep, keep);
-  memcpy(self->tail + keep, chunk, len);
-  self->tail_len = keep + len;
-}
-
-/* feed_json checks a chunk of JSON text; a new reference to the Result. */
-static PyObject* feed_json(validator_object* self, const ug_input* in) {
-  utf8guard_encoded_result r;
-  UG_CALL(in->len, r = utf8guard_json_validator_feed(&self->json, in->data, (size_t)in->len));
-  PyObject* out;
-  if (r.error.kind == UTF8GUARD_ERROR_NONE) {
-    out = Py_NewRef(state_of(self)->clean);
-  } else {
-    out = json_finding(self, in->data, (size_t)in->len, r);
-    Py_XINCREF(out);
-    self->result = out;
-  }
-  keep_tail(self, in->data, (size_t)in->len);
-  self->json_fed += (size_t)in->len;
-  return out;
+                          s->found.error, &s->found, (ug_form)self->form);
 }
 
 static PyObject* validator_feed(validator_object* self, PyObject* const* args, Py_ssize_t nargs) {
@@ -203,10 +145,7 @@ static PyObject* validator_feed(validator_object* self, PyObject* const* args, P
     out = Py_NewRef(self->result);
   } else {
     ug_input in;
-    if (self->form == UG_FORM_JSON && ug_input_get(args[0], &in, "feed", 0, NULL) == 0) {
-      out = feed_json(self, &in);
-      ug_input_release(&in);
-    } else if (self->form != UG_FORM_JSON && ug_input_get(args[0], &in, "feed", 0, NULL) == 0) {
+    if (ug_input_get(args[0], &in, "feed", 0, NULL) == 0) {
       ug_finding text;
       UG_CALL(in.len, (void)ug_stream_feed(&self->stream, in.data, (size_t)in.len, &text));
       if (self->stream.state == UG_STREAM_CLEAN) {
@@ -227,13 +166,7 @@ static PyObject* validator_finish(validator_object* self, PyObject* unused) {
   (void)unused;
   if (!take(self, "finish", 0)) return NULL;
   int failed = 0;
-  if (self->state == OPEN && self->result == NULL && self->form == UG_FORM_JSON) {
-    utf8guard_encoded_result r = utf8guard_json_validator_finish(&self->json);
-    if (r.error.kind != UTF8GUARD_ERROR_NONE) {
-      self->result = json_finding(self, NULL, 0, r);
-      failed = self->result == NULL;
-    }
-  } else if (self->state == OPEN && self->result == NULL) {
+  if (self->state == OPEN && self->result == NULL) {
     ug_finding text;
     (void)ug_stream_finish(&self->stream, &text);
     if (self->stream.state != UG_STREAM_CLEAN) {
@@ -279,9 +212,7 @@ static PyObject* validator_exit(validator_object* self, PyObject* const* args, P
   return validator_close(self, NULL);
 }
 
-static size_t position(const validator_object* self) {
-  return self->form == UG_FORM_JSON ? self->json_fed : self->stream.fed;
-}
+static size_t position(const validator_object* self) { return self->stream.fed; }
 
 static PyObject* get_position(validator_object* self, void* closure) {
   (void)closure;

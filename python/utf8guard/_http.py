@@ -198,7 +198,9 @@ class MultipartChecker:
 
 
 class Rules:
-    """A rule per part: None (off) or (policy bits, percent)."""
+    """A rule per part: None (off) or (policy bits, form): the core's, form
+    being how the part is read (None: raw, "percent", or "json": JSON text,
+    its escapes meeting the rule as the characters they stand for)."""
 
     __slots__ = ("path", "query", "headers", "bodies")
 
@@ -228,12 +230,7 @@ class Rules:
         off."""
         if slot < len(self.bodies):
             rule = self.bodies[slot]
-            if rule is None:
-                return None
-            # JSON bodies in the JSON form: escapes meet the rule as the
-            # characters they stand for (\u202e is U+202E).
-            form = "json" if slot == _SLOT["json"] else "percent" if rule[1] else None
-            return BodyChecker(rule[0], form)
+            return None if rule is None else BodyChecker(*rule)
         header = self.headers
         field = self.bodies[_SLOT["form"]]
         file = self.bodies[_SLOT["file"]]
