@@ -99,3 +99,22 @@ def test_multipart_uploads(server):
     for hostile in ("photo\u202egpj.exe".encode(), b"..%C0%AF..", b"shell.php\x00.jpg"):
         fields = refused(port, b"/echo", ctype, body(hostile))
     refused(port, b"/echo", ctype, body(b"a.png", field=b"caf\xe9"))
+
+
+def test_the_client_does_not_choose_what_is_checked(server):
+    """A body's declared charset, a missing Content-Type or a JSON escape is no
+    way around the guard (the rule core reads Content-Type as nginx does)."""
+    kind, port = server
+    for ctype in (b"application/json; charset=latin1", b"application/json; charset=x",
+                  b"text/plain; charset=iso-8859-1", b"application/json; x=\"a;charset=latin1\"",
+                  b"application/x-www-form-urlencoded; charset=latin1", None):
+        headers = [] if ctype is None else [(b"Content-Type", ctype)]
+        refused(port, b"/echo", headers, b"a\xc0\xaf")
+    for escaped in (b'{"a":"\\ud800"}', b'{"a":"x\\udc00"}'):
+        refused(port, b"/echo", [(b"Content-Type", b"application/json")], escaped)
+    status, _, answer = servers.request(port, b"/echo", [(b"Content-Type", b"application/json")],
+                                        b'{"a":"caf\\u00e9 \\ud83d\\ude00"}')
+    assert status == 200, answer
+    status, fields, answer = servers.request(
+        port, b"/echo", [(b"Content-Type", b"text/plain"), (b"Content-Encoding", b"gzip")], b"x")
+    assert status == 400 and json.loads(answer)["finding"]["kind"] == "content_encoding"
