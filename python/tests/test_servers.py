@@ -127,6 +127,14 @@ def test_lipsum_in_every_part_passes(server):
             {"target": b"/echo", "headers": [(b"Content-Type", FORM)], "body": b"q=" + text},
             {"target": b"/echo", "headers": [(b"Content-Type", b"application/json")],
              "body": json.dumps({"q": text.decode()}, ensure_ascii=False).encode()},
+            {"target": b"/echo", "headers": [(b"Content-Type", b"application/json")],
+             "body": json.dumps({"q": text.decode()}, ensure_ascii=True).encode()},
+            {"target": b"/echo", "headers": [(b"Content-Type", b"multipart/form-data; boundary=b")],
+             "body": b"--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\""
+                     + line[:60].decode("utf-8", "ignore").lstrip("\ufeff").encode()
+                     + b".txt\"\r\n\r\n"
+                     + bytes(range(256)) + b"\r\n--b\r\nContent-Disposition: form-data; "
+                     b"name=\"q\"\r\n\r\n" + text + b"\r\n--b--\r\n"},
             {"target": b"/echo", "headers": [(b"Content-Type", b"text/plain")], "body": text},
         ]
         if kind.endswith("wsgi"):  # gunicorn takes raw UTF-8 in the target; h11 refuses it
