@@ -10,6 +10,7 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 PROBLEM_TYPE: str
 PROBLEM_TITLE: str
+SHAPE_TYPE: str
 BUFFER: int
 LOGGER: logging.Logger
 
