@@ -33,7 +33,7 @@ the pct_* seeds, which only percent_differential reads as more than ASCII:
   mp_*       multipart/form-data bodies (only for the multipart target, which
              gets no other seed: a body must begin with its boundary): clean
              browser forms, the file name and text field attacks, every
-             malformed shape nginx/tests/multipart_test.c lists, with the
+             malformed shapes nginx/tests/multipart_test.c lists, with the
              controls fuzz/multipart.cpp reads: the rules, a split, the
              boundary "XyZ" or one in the controls
   ct_*       Content-Type values (only for the content_type target, which
@@ -423,6 +423,9 @@ def multipart_seeds():
         "two_dispositions": part(disp(b'name="a"') + disp(b'name="b"'), b"b") + close,
         "continuation": part(disp(b"name=\"a\"; filename*0*=UTF-8''%C0; filename*1*=%AF"), b"b") +
         close,
+        "utf7_field": part(disp(b'name="a"') + b"Content-Type: text/plain; charset=utf-7\r\n",
+                           b"+ICo-") + close,
+        "encoded_word": file(b"=?UTF-8?B?4oCuZ3BqLmV4ZQ==?=", b"x") + close,
         "base64": part(disp(b'name="a"') + b"Content-Transfer-Encoding: base64\r\n", b"wK8=") +
         close,
         "header_bare_lf": b"--XyZ\r\n" + disp(b'name="a"')[:-2] + b"\n\r\nb\r\n" + close,

@@ -9,6 +9,9 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define UG_MULTIPART_X86 1
+#elif defined(__aarch64__) && defined(__ARM_NEON) && (defined(__GNUC__) || defined(__clang__))
+#include <arm_neon.h>
+#define UG_MULTIPART_NEON 1
 #endif
 
 /* Where the body stands. */
@@ -16,8 +19,7 @@ enum phase {
   P_START,         /* matching the first "--boundary" from byte 0 */
   P_AFTER,         /* after a delimiter: "--", padding or CRLF */
   P_CLOSE_DASH,    /* after a delimiter and one '-' */
-  P_PADDING,       /* spaces or tabs after a delimiter */
-  P_PADDING_CR,    /* their CR */
+  P_PADDING_CR,    /* the CR after a delimiter */
   P_HEADERS,       /* in a part header line */
   P_HEADER_CR,     /* its CR */
   P_BODY,          /* in a part's body */
@@ -44,14 +46,17 @@ enum seen {
   SEEN_DISPOSITION = 1u << 0,
   SEEN_NAME = 1u << 1,
   SEEN_FILENAME = 1u << 2,
-  SEEN_FILENAME_EXT = 1u << 3
+  SEEN_FILENAME_EXT = 1u << 3,
+  SEEN_FOREIGN_TYPE = 1u << 4 /* a Content-Type with another charset, or malformed */
 };
 
 /* ---- The scan over a part's body ---- */
 
+static bool is_break(unsigned char c) { return c == '\r' || c == '\n'; }
+
 static size_t scan_scalar(const unsigned char* p, size_t i, size_t len) {
   for (; i < len; i++)
-    if ((p[i] == '\r' || p[i] == '\n') && (i + 1 == len || p[i + 1] == '-')) return i;
+    if (is_break(p[i]) && (i + 1 == len || p[i + 1] == '-')) return i;
   return len;
 }
 
@@ -83,6 +88,7 @@ __attribute__((target("avx2"))) static __m256i pairs_avx2(const unsigned char* p
 }
 
 __attribute__((target("avx2"))) static size_t scan_avx2(const unsigned char* p, size_t len) {
+  if (len < 34) return scan_scalar(p, 0, len);
   size_t i = 0;
   /* 64 bytes a step, one test for both halves. */
   for (; i + 65 <= len; i += 64) {
@@ -94,10 +100,18 @@ __attribute__((target("avx2"))) static size_t scan_avx2(const unsigned char* p, 
       return i + 32 + (size_t)__builtin_ctz((unsigned)_mm256_movemask_epi8(hi));
     }
   }
-  return scan_scalar(p, i, len);
+  for (; i + 33 <= len; i += 32) {
+    unsigned m = (unsigned)_mm256_movemask_epi8(pairs_avx2(p + i));
+    if (m != 0) return i + (size_t)__builtin_ctz(m);
+  }
+  /* The rest, i..len-2, with one window that ends at the last byte (a scalar
+   * tail would cost a chunk of nginx's more than its vectors), and the last
+   * byte, which ends the data. */
+  size_t last = len - 33;
+  uint64_t m = (uint64_t)(uint32_t)_mm256_movemask_epi8(pairs_avx2(p + last)) >> (i - last);
+  if (m != 0) return i + (size_t)__builtin_ctzll(m);
+  return is_break(p[len - 1]) ? len - 1 : len;
 }
-
-static bool is_break(unsigned char c) { return c == '\r' || c == '\n'; }
 
 /* The first candidate among the bits of |c| (bytes 08..0F followed by '-',
  * from data[at]): one that is a CR or LF. */
@@ -117,7 +131,8 @@ __attribute__((target("avx512bw"))) static size_t scan_avx512(const unsigned cha
   const __m512i dash = _mm512_set1_epi8('-');
   uint64_t carry = 0; /* the byte before data[i] is in 08..0F */
   size_t i = 0;
-  for (; i + 128 <= len; i += 128) {
+  /* A block is read only when a byte follows it, which the carry needs. */
+  for (; i + 128 < len; i += 128) {
     __m512i a0 = _mm512_loadu_si512((const void*)(p + i));
     __m512i a1 = _mm512_loadu_si512((const void*)(p + i + 64));
     uint64_t b0 = _mm512_cmpeq_epi8_mask(_mm512_or_si512(a0, seven), low);
@@ -133,8 +148,42 @@ __attribute__((target("avx512bw"))) static size_t scan_avx512(const unsigned cha
     }
     carry = b1 >> 63;
   }
-  if (carry != 0 && i < len && p[i] == '-' && is_break(p[i - 1])) return i - 1;
-  return scan_scalar(p, i, len);
+  if (carry != 0 && p[i] == '-' && is_break(p[i - 1])) return i - 1;
+  return i + scan_avx2(p + i, len - i); /* the last 128 bytes or fewer */
+}
+#endif
+
+#ifdef UG_MULTIPART_NEON
+/* The positions of p[0..16) that are CR or LF and followed by '-', as 4 bits
+ * each (a NEON compare narrowed by 4 bits a lane). */
+static uint64_t pairs_neon(const unsigned char* p) {
+  uint8x16_t a = vld1q_u8(p), b = vld1q_u8(p + 1);
+  uint8x16_t brk = vorrq_u8(vceqq_u8(a, vdupq_n_u8('\r')), vceqq_u8(a, vdupq_n_u8('\n')));
+  uint8x16_t m = vandq_u8(brk, vceqq_u8(b, vdupq_n_u8('-')));
+  return vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(m), 4)), 0);
+}
+
+static size_t scan_neon(const unsigned char* p, size_t len) {
+  if (len < 18) return scan_scalar(p, 0, len);
+  size_t i = 0;
+  for (; i + 33 <= len; i += 32) {
+    uint64_t lo = pairs_neon(p + i), hi = pairs_neon(p + i + 16);
+    if ((lo | hi) != 0)
+      return lo != 0 ? i + (size_t)__builtin_ctzll(lo) / 4
+                     : i + 16 + (size_t)__builtin_ctzll(hi) / 4;
+  }
+  for (; i + 17 <= len; i += 16) {
+    uint64_t m = pairs_neon(p + i);
+    if (m != 0) return i + (size_t)__builtin_ctzll(m) / 4;
+  }
+  /* The rest, i..len-2, with one window that ends at the last byte, then the
+   * last byte (as scan_avx2). */
+  size_t last = len - 17;
+  if (i - last < 16) {
+    uint64_t m = pairs_neon(p + last) >> (4 * (i - last));
+    if (m != 0) return i + (size_t)__builtin_ctzll(m) / 4;
+  }
+  return is_break(p[len - 1]) ? len - 1 : len;
 }
 #endif
 
@@ -144,6 +193,8 @@ size_t ug_multipart_scan(const char* data, size_t len) {
   if (__builtin_cpu_supports("avx512bw")) return scan_avx512(p, len);
   if (__builtin_cpu_supports("avx2")) return scan_avx2(p, len);
   return scan_sse2(p, len);
+#elif defined(UG_MULTIPART_NEON)
+  return scan_neon(p, len);
 #else
   return scan_scalar(p, 0, len);
 #endif
@@ -284,7 +335,7 @@ static bool check_param(ug_multipart* m, const char* param, size_t param_len,
                         utf8guard_policy policy, const char* data, size_t len,
                         ug_finding* finding) {
   char label[UG_FINDING_MAX];
-  ug_rule rule = {m->header_rule.on, true, policy};
+  ug_rule rule = {m->header_rule.on, UG_ENCODING_PERCENT, policy};
   snprintf(label, sizeof label, "multipart part %zu " CD " %.*s", m->part, (int)param_len, param);
   if (!ug_check_part(&rule, label, data, len, finding)) return false;
   m->phase = P_FOUND;
@@ -306,6 +357,19 @@ static bool check_ext_value(ug_multipart* m, const char* param, size_t param_len
   const char* value = q2 + 1;
   return check_param(m, param, param_len, m->header_rule.policy | UTF8GUARD_CATEGORY_BAD_ESCAPE,
                      value, (size_t)(v + n - value), finding);
+}
+
+/* Whether data[0..len) holds "=?" and later "?=": an RFC 2047 encoded word,
+ * which RFC 2047 keeps out of quoted strings but some servers decode in file
+ * names, where its base64 or quoted-printable would hide any bytes. */
+static bool encoded_word(const char* data, size_t len) {
+  for (size_t i = 0; i + 1 < len; i++) {
+    if (data[i] != '=' || data[i + 1] != '?') continue;
+    for (size_t j = i + 2; j + 1 < len; j++)
+      if (data[j] == '?' && data[j + 1] == '=') return true;
+    return false;
+  }
+  return false;
 }
 
 /* Content-Disposition: form-data *( OWS ";" OWS [ NAME "=" VALUE ] ), VALUE a
@@ -364,8 +428,12 @@ static bool check_disposition(ug_multipart* m, char* v, size_t n, ug_finding* fi
     if (star != NULL) {
       if (check_ext_value(m, name, name_len, value, value_len, finding)) return true;
     } else if (bit == SEEN_NAME || bit == SEEN_FILENAME) {
-      if (check_param(m, bit == SEEN_NAME ? "name" : "filename", bit == SEEN_NAME ? 4 : 8,
-                      m->header_rule.policy, value, value_len, finding))
+      const char* param = bit == SEEN_NAME ? "name" : "filename";
+      char what[40];
+      snprintf(what, sizeof what, CD " %s", param);
+      if (encoded_word(value, value_len))
+        return fail(m, finding, part, what, "an RFC 2047 encoded word", NO_OFFSET);
+      if (check_param(m, param, strlen(param), m->header_rule.policy, value, value_len, finding))
         return true;
     }
   }
@@ -409,6 +477,11 @@ static bool header_line(ug_multipart* m, ug_finding* finding) {
     m->seen |= SEEN_DISPOSITION;
     return check_disposition(m, line + from, to - from, finding);
   }
+  if (equal_nocase(line, name_len, "content-type")) {
+    ug_media media;
+    if (!ug_media_parse(line + from, to - from, &media) || media.charset == UG_CHARSET_OTHER)
+      m->seen |= SEEN_FOREIGN_TYPE;
+  }
   if (equal_nocase(line, name_len, "content-transfer-encoding")) {
     const char* v = line + from;
     size_t vn = to - from;
@@ -424,7 +497,14 @@ static bool header_line(ug_multipart* m, ug_finding* finding) {
 static bool headers_end(ug_multipart* m, ug_finding* finding) {
   if ((m->seen & SEEN_DISPOSITION) == 0)
     return fail(m, finding, m->part, NULL, "no Content-Disposition header", NO_OFFSET);
-  m->file = (m->seen & (SEEN_FILENAME | SEEN_FILENAME_EXT)) != 0;
+  /* filename* alone does not make a file: parsers that read only filename
+   * (PHP) take the part for a text field. */
+  m->file = (m->seen & SEEN_FILENAME) != 0;
+  /* Some servers decode a text field in its part's charset (UTF-7 among
+   * them), where ASCII bytes can spell any character. */
+  if (!m->file && (m->seen & SEEN_FOREIGN_TYPE) != 0)
+    return fail(m, finding, m->part, "header Content-Type",
+                "a text field in a charset other than UTF-8, or a malformed type", NO_OFFSET);
   ug_rule rule = m->file ? m->file_rule : m->field_rule;
   rule.encoding = UG_ENCODING_RAW;
   m->body_on = rule.on;
@@ -562,13 +642,14 @@ bool ug_multipart_feed(ug_multipart* m, const char* data, size_t len, ug_finding
         if (++m->matched == m->dash_boundary_len) m->phase = P_AFTER;
         break;
       case P_AFTER:
-      case P_PADDING:
-        if (c == '-' && m->phase == P_AFTER)
+        /* RFC 2046 lets spaces and tabs pad a delimiter, but parsers that
+         * do not take them read the next part as the last one's bytes. */
+        if (c == '-')
           m->phase = P_CLOSE_DASH;
-        else if (is_space((char)c))
-          m->phase = P_PADDING;
         else if (c == '\r')
           m->phase = P_PADDING_CR;
+        else if (is_space((char)c))
+          return fail(m, finding, 0, NULL, "spaces or tabs after a boundary", at);
         else
           return fail(m, finding, 0, NULL, "bytes after a boundary", at);
         break;

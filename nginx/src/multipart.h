@@ -15,9 +15,10 @@
  *    RFC 8187 value is UTF-8: another one is a finding (RFC 7578 section 4.2
  *    forbids filename* in forms, and a guard cannot vouch for bytes in a
  *    charset it does not read).
- *  - field: the body of a part without filename or filename* (a text field),
- *    raw, as browsers send it.
- *  - file: the body of a part with either (off: its bytes are only searched
+ *  - field: the body of a part without a filename parameter (a text field),
+ *    raw, as browsers send it. filename* alone does not make a file: parsers
+ *    that read only filename (PHP's) take such a part for a text field.
+ *  - file: the body of a part with one (off: its bytes are only searched
  *    for the boundary).
  *
  * Malformed multipart is a finding, never a bypass, since the application's
@@ -27,17 +28,24 @@
  *  - any byte before the first boundary (RFC 2046 allows a preamble, browsers
  *    never send one, and parsers disagree on where it ends);
  *  - a delimiter after a bare LF or a bare CR (parsers that accept it see a
- *    part the others do not), or followed by anything but optional spaces or
- *    tabs and CRLF, or "--";
+ *    part the others do not), or followed by anything but CRLF or "--":
+ *    spaces or tabs too (RFC 2046's transport padding, which browsers never
+ *    send, and which parsers that do not take it read as part of the last
+ *    part's bytes);
  *  - in part headers: a boundary line (the blank line is missing), a line
- *    ending in a bare LF or holding a bare CR, a line
- *    over UG_MULTIPART_LINE_MAX bytes, more than UG_MULTIPART_HEADERS_MAX
- *    lines, a folded line, a line without ':', a name that is not an RFC 9110
- *    token; no Content-Disposition or two of them, a disposition other than
+ *    ending in a bare LF or holding a bare CR, a line over
+ *    UG_MULTIPART_LINE_MAX bytes, more than UG_MULTIPART_HEADERS_MAX lines, a
+ *    folded line, a line without ':', a name that is not an RFC 9110 token;
+ *    no Content-Disposition or two of them, a disposition other than
  *    form-data, no name parameter, a parameter given twice, malformed
- *    parameters or quoting, an RFC 2231 continuation (NAME*0...), and a
+ *    parameters or quoting, an RFC 2231 continuation (NAME*0...), an RFC
+ *    2047 encoded word ("=?utf-8?b?...?=") in name or filename (which some
+ *    servers decode, and whose base64 would hide any bytes), a
  *    Content-Transfer-Encoding other than 7bit, 8bit or binary (an
- *    application that decodes base64 or quoted-printable sees other bytes);
+ *    application that decodes base64 or quoted-printable sees other bytes),
+ *    and a text field whose Content-Type names a charset other than UTF-8 or
+ *    is malformed (some servers decode a field in its part's charset, and in
+ *    UTF-7 ASCII bytes spell any character);
  *  - more than UG_MULTIPART_PARTS_MAX parts;
  *  - no closing boundary at the end, or anything after it but optional spaces
  *    or tabs and one CRLF.
@@ -85,7 +93,7 @@ typedef struct ug_multipart {
   ug_rule header_rule, field_rule, file_rule;
   ug_stream body; /* the current part's body, when its rule is on */
   bool body_on;
-  bool file; /* the current part has filename or filename* */
+  bool file; /* the current part has a filename parameter */
   unsigned char dash_boundary[2 + UG_MULTIPART_BOUNDARY_MAX]; /* "--" boundary */
   size_t dash_boundary_len;
   int phase;
@@ -122,9 +130,9 @@ bool ug_multipart_finish(ug_multipart* m, ug_finding* finding);
 
 /* ug_multipart_scan is the search a file's body takes: the offset of the first
  * CR or LF in data[0..len) that is followed by '-' or ends the data (where a
- * delimiter may begin), or |len| when there is none. Vectorized on x86-64
- * (AVX-512BW or AVX2 where the CPU has them, else SSE2; byte by byte
- * elsewhere), so that a file's bytes cost no work each. */
+ * delimiter may begin), or |len| when there is none. Vectorized (x86-64:
+ * AVX-512BW or AVX2 where the CPU has them, else SSE2; AArch64: NEON; byte
+ * by byte elsewhere), so that a file's bytes cost no work each. */
 size_t ug_multipart_scan(const char* data, size_t len);
 
 #ifdef __cplusplus
