@@ -303,6 +303,57 @@ static PyObject* environ_headers_clean(PyObject* self, PyObject* const* args, Py
   Py_RETURN_TRUE;
 }
 
+/* A 1-byte str of a WSGI environ (PEP 3333: latin-1, the bytes the server
+ * read), in place; NULL when |key| is missing or holds something else. */
+static const char* environ_bytes(PyObject* environ, const char* key, Py_ssize_t* len) {
+  PyObject* value = PyDict_GetItemString(environ, key);
+  if (value == NULL || !PyUnicode_Check(value) || PyUnicode_KIND(value) != PyUnicode_1BYTE_KIND)
+    return NULL;
+  *len = PyUnicode_GET_LENGTH(value);
+  return (const char*)PyUnicode_1BYTE_DATA(value);
+}
+
+/* environ_clean(environ, path, query, headers): whether a WSGI request's
+ * raw path (RAW_URI or REQUEST_URI up to '?', percent-decoded), query
+ * (QUERY_STRING, percent-decoded) and headers hold nothing their policies
+ * (bits, or None for a part left alone) report: the usual request's whole
+ * head in one call. False also when the environ does not carry the raw
+ * bytes this reads; the caller then checks part by part. */
+static PyObject* environ_clean(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  (void)self;
+  if (nargs != 4 || !PyDict_Check(args[0])) {
+    PyErr_SetString(PyExc_TypeError, "environ_clean(environ, path, query, headers)");
+    return NULL;
+  }
+  PyObject* environ = args[0];
+  for (int part = 0; part < 2; ++part) {
+    PyObject* rule = args[1 + part];
+    if (rule == Py_None) continue;
+    unsigned long bits = PyLong_AsUnsignedLong(rule);
+    if (bits == (unsigned long)-1 && PyErr_Occurred()) return NULL;
+    Py_ssize_t len = 0;
+    const char* data;
+    if (part == 0) {
+      data = environ_bytes(environ, "RAW_URI", &len);
+      if (data == NULL || len == 0) data = environ_bytes(environ, "REQUEST_URI", &len);
+      if (data == NULL || len == 0) Py_RETURN_FALSE;
+      const char* mark = memchr(data, '?', (size_t)len);
+      if (mark != NULL) len = mark - data;
+    } else {
+      data = environ_bytes(environ, "QUERY_STRING", &len);
+      if (data == NULL) {
+        if (PyDict_GetItemString(environ, "QUERY_STRING") != NULL) Py_RETURN_FALSE;
+        len = 0;
+      }
+    }
+    if (len > 0 && !utf8guard_percent_is_valid(data, (size_t)len, (utf8guard_policy)bits))
+      Py_RETURN_FALSE;
+  }
+  if (args[3] == Py_None) Py_RETURN_TRUE;
+  PyObject* pair[2] = {environ, args[3]};
+  return environ_headers_clean(NULL, pair, 2);
+}
+
 static PyMethodDef core_methods[] = {
     {"rule_default", rule_default, METH_O,
      "rule_default(slot, /)\n--\n\nThe rule of a part no setting names: None (off) or "
@@ -318,6 +369,9 @@ static PyMethodDef core_methods[] = {
     {"environ_headers_clean", (PyCFunction)(void (*)(void))environ_headers_clean, METH_FASTCALL,
      "environ_headers_clean(environ, policy, /)\n--\n\nWhether a WSGI environ's headers all "
      "have token names and values the policy accepts."},
+    {"environ_clean", (PyCFunction)(void (*)(void))environ_clean, METH_FASTCALL,
+     "environ_clean(environ, path, query, headers, /)\n--\n\nWhether a WSGI request's raw "
+     "path, query and headers are clean under these policies (None: left alone)."},
     {"header_name", header_name, METH_O,
      "header_name(name, /)\n--\n\nNone, or the finding of a header name that is no token."},
     {"header_label", header_label, METH_O,

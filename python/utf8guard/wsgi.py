@@ -78,9 +78,14 @@ def head(environ):
 
 
 def check_head(guard, rules, environ, raw_path, encoded, query):
-    """Guard.check_head for a WSGI environ: its headers read in place first
-    (the bytes the server read, as PEP 3333's latin-1 strings), one by one
-    only when that finds something."""
+    """Guard.check_head for a WSGI environ: the raw path, the query and the
+    headers read in place first, in one call (the bytes the server read, as
+    PEP 3333's latin-1 strings), part by part only when that finds
+    something."""
+    if encoded and _utf8guard.environ_clean(
+            environ, *(None if r is None else r[0] for r in (rules.path, rules.query,
+                                                              rules.headers))):
+        return None
     rejection = guard.check_target(rules, raw_path, query, encoded)
     if rejection is not None or rules.headers is None:
         return rejection
