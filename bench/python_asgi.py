@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""bench/python_asgi.py [--build DIR] [--rounds N] [--seconds S] - requests per
-second of uvicorn + Starlette with utf8guard's ASGI middleware against the
-same application without it, measured by wrk on loopback. The two servers run
+"""bench/python_asgi.py [--build DIR] [--rounds N] [--seconds S] [--server KIND] -
+requests per second of uvicorn + Starlette with utf8guard's ASGI middleware
+against the same application without it, measured by wrk on loopback (or,
+with --server, another of python/tests/servers.py's servers: wsgi for Flask
+under gunicorn, django-mw-wsgi and django-mw-asgi for Django with the
+middleware in settings.MIDDLEWARE). The two servers run
 side by side on free 127.0.0.1 ports; wrk runs S seconds against each in
 turn, N rounds; prints each round, the medians' ratio and the median of the
 rounds' ratios (each round's two runs are neighbours in time). Every run is bounded
@@ -42,6 +45,9 @@ def main():
     ap.add_argument("--build", default=str(ROOT / "build"))
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--seconds", type=int, default=3)
+    ap.add_argument("--server", default="asgi",
+                    choices=["asgi", "wsgi", "django-mw-wsgi", "django-mw-asgi", "django-wsgi",
+                             "django-asgi"])
     args = ap.parse_args()
     package = Path(args.build) / "python"
     if (package / "utf8guard").is_dir():
@@ -49,7 +55,8 @@ def main():
     import servers
 
     guarded, plain = [], []
-    with servers.server("asgi") as port_guarded, servers.server("asgi", plain=True) as port_plain:
+    with servers.server(args.server) as port_guarded, \
+            servers.server(args.server, plain=True) as port_plain:
         for n in range(args.rounds):
             guarded.append(wrk(port_guarded, args.seconds))
             plain.append(wrk(port_plain, args.seconds))

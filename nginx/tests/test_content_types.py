@@ -52,7 +52,7 @@ BODIES = [
     (ct(b"application/x-ndjson"), RAW_BAD + b"\n" + RAW_BAD, (JSON_RULE, False)),
     (ct(b"application/jsonl"), RAW_BAD, (JSON_RULE, False)),
     (ct(b"application/json-seq"), b"\x1e" + RAW_BAD, (JSON_RULE, False)),
-    ([], RAW_BAD, (h.TEXT, False)),
+    ([], RAW_BAD, (h.NONE, False)),
     (ct(b"text/plain; charset=iso-8859-1"), RAW_BAD, (h.TEXT, False)),
     (ct(b"text/plain; charset=utf_8"), RAW_BAD, (h.TEXT, False)),
     (ct(b"text/plain; charset=us-ascii"), RAW_BAD, (h.TEXT, False)),
@@ -127,7 +127,7 @@ class ContentTypes(unittest.TestCase):
     def test_malformed_content_type(self):
         for value, want in MALFORMED:
             with self.subTest(value=value):
-                extra = [finding("body", RAW_BAD, h.TEXT, False)] if self.mode == "detect" else []
+                extra = [finding("body", RAW_BAD, h.NONE, False)] if self.mode == "detect" else []
                 self.send(request(b"POST", b"/x", ct(value), RAW_BAD), [want] + extra)
 
     def test_content_encoding(self):

@@ -8,7 +8,6 @@ every byte, 1-byte chunked bodies; block and detect mode, with a real
 application behind nginx. Clean uploads of binary files with multilingual
 names and fields pass byte for byte."""
 
-import os
 import unittest
 
 import nginx_harness as h

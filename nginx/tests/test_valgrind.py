@@ -37,6 +37,24 @@ class Memcheck(unittest.TestCase):
                           chunked=True)
             self.assertEqual(n.exchange(raw, timeout=60), 400)
             self.assertEqual(n.new_findings(), [finding("body", body, h.JSON, False)])
+            # The rule core's other paths: JSON text, multipart, the
+            # request's shape.
+            json_type = [(b"Content-Type", b"application/json")]
+            raw = request(b"POST", b"/c", json_type, b'{"a":"x\\ud800y"}', chunked=True)
+            self.assertEqual(n.exchange(raw, timeout=60), 400)
+            upload = (b"--XyZ\r\nContent-Disposition: form-data; name=\"f\"; "
+                      b"filename=\"..%C0%AF..\"\r\n\r\ndata\r\n--XyZ--\r\n")
+            mp_type = [(b"Content-Type", b"multipart/form-data; boundary=XyZ")]
+            self.assertEqual(n.exchange(request(b"POST", b"/u", mp_type, upload, chunked=True),
+                                        timeout=60), 400)
+            self.assertEqual(n.exchange(request(b"POST", b"/u", mp_type,
+                                                upload.replace(b"%C0%AF", b"x")), timeout=60),
+                             200)
+            for headers in (json_type + json_type, [(b"Content-Type", b"text/plain x")],
+                            json_type + [(b"Content-Encoding", b"gzip")]):
+                self.assertEqual(n.exchange(request(b"POST", b"/s", headers, b"{}"), timeout=60),
+                                 400)
+            self.assertEqual(len(n.new_findings()), 5)
             with n.connect(timeout=60) as s:
                 s.sendall(request(b"GET", b"/d/?v=%C3%A9") + request(b"GET", b"/detect/?v=%C0%AF"))
                 status, rest = read_response(s)

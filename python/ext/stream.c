@@ -1,120 +1,133 @@
 /* stream.c - utf8guard.Validator: input in chunks, in constant memory.
  *
- * It wraps utf8guard_validator (or utf8guard_percent_stream with
- * percent=True) and keeps the last TAIL bytes it was fed, so that a finding
- * whose bytes began in an earlier chunk is described (utf8guard_describe) and
- * explained with them, as in one piece. TAIL covers the bytes an open
- * sequence or escape carries over and UTF8GUARD_DESCRIBE_PERCENT_BEHIND. */
+ * It is request_check's body stream (ug_stream, nginx/src/request_check.h),
+ * the one that the nginx module uses: the library's validator (or its percent
+ * or JSON stream) and the bytes kept around the first finding so that its
+ * message reads as over the whole input. A finding is reported by the feed() that
+ * finds it, described over the bytes known then.
+ *
+ * One object serves one thread at a time: every method first takes the
+ * object's |busy| flag (under the GIL) and a second thread that finds it
+ * taken gets RuntimeError, so two feeds never interleave and nothing resets
+ * the stream under a feed that runs with the GIL released. */
 #include <string.h>
 
 #include "common.h"
-
-#define TAIL 32
-_Static_assert(TAIL >= 3 * 4 + 2 + UTF8GUARD_DESCRIBE_PERCENT_BEHIND, "the tail describes");
+#include "request_check.h"
 
 enum { OPEN = 0, FINISHED = 1, CLOSED = 2 };
 
 typedef struct {
-  PyObject_HEAD utf8guard_validator plain;
-  utf8guard_percent_stream percent_stream;
+  PyObject_HEAD ug_stream stream;
   utf8guard_policy policy;
   int percent;
+  int form; /* ug_form */
   int state;
-  int busy;        /* a feed() runs with the GIL released */
-  size_t position; /* bytes fed */
-  size_t tail_len;
-  unsigned char tail[TAIL];
+  int busy;         /* a method runs; a feed() may run with the GIL released */
   PyObject* result; /* the first finding, once there is one; finish()'s result */
 } validator_object;
 
+static ug_state* state_of(validator_object* self) {
+  return ug_module_state(PyType_GetModule(Py_TYPE(self)));
+}
+
+/* The core's encoding of each form. */
+static const ug_encoding encodings[] = {UG_ENCODING_RAW, UG_ENCODING_PERCENT, UG_ENCODING_JSON};
+
 static void start(validator_object* self) {
-  if (self->percent) {
-    utf8guard_percent_validator_init(&self->percent_stream, self->policy);
-  } else {
-    utf8guard_validator_init_policy(&self->plain, self->policy);
-  }
+  ug_rule rule = {true, encodings[self->form], self->policy};
+  ug_stream_init(&self->stream, &rule);
   self->state = OPEN;
-  self->position = 0;
-  self->tail_len = 0;
   Py_CLEAR(self->result);
 }
 
-static int validator_init(validator_object* self, PyObject* args, PyObject* kwargs) {
-  static char* names[] = {"profile", "deny", "policy", "percent", NULL};
-  PyObject* profile = NULL;
-  PyObject* deny = NULL;
-  PyObject* spec = NULL;
-  int percent = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOOp:Validator", names, &profile, &deny, &spec,
-                                   &percent)) {
-    return -1;
-  }
-  if (self->busy) {
-    PyErr_SetString(PyExc_RuntimeError, "Validator is in use by another thread");
-    return -1;
-  }
-  if (ug_policy_from(profile, deny, spec, &self->policy) < 0) return -1;
-  self->percent = percent;
-  start(self);
-  return 0;
-}
-
-static void validator_dealloc(validator_object* self) {
-  Py_CLEAR(self->result);
-  Py_TYPE(self)->tp_free((PyObject*)self);
-}
-
-static int usable(validator_object* self, const char* method) {
-  if (self->state == CLOSED) {
-    PyErr_Format(ug_registered.stream_error, "%s() on a closed Validator", method);
-    return 0;
-  }
+/* take marks the object busy for |method|, or raises: RuntimeError when
+ * another thread holds it, StreamError when it is closed. */
+static int take(validator_object* self, const char* method, int closed_ok) {
   if (self->busy) {
     PyErr_Format(PyExc_RuntimeError, "%s(): the Validator is in use by another thread", method);
     return 0;
   }
+  if (!closed_ok && self->state == CLOSED) {
+    PyErr_Format(state_of(self)->stream_error, "%s() on a closed Validator", method);
+    return 0;
+  }
+  self->busy = 1;
   return 1;
 }
 
-/* window: the kept tail, then chunk[0..upto): bytes from absolute offset
- * self->position - self->tail_len. Returns a PyMem buffer or NULL. */
-static char* window(const validator_object* self, const char* chunk, size_t chunk_len, size_t upto,
-                    size_t* len) {
-  if (upto > chunk_len) upto = chunk_len;
-  char* w = PyMem_Malloc(self->tail_len + upto + 1);
-  if (w == NULL) return NULL;
-  memcpy(w, self->tail, self->tail_len);
-  if (upto > 0) memcpy(w + self->tail_len, chunk, upto);
-  *len = self->tail_len + upto;
-  return w;
-}
-
-/* finding builds the Result of the first finding, reported by the call that
- * read chunk[0..chunk_len) (empty for finish()): described over the kept tail
- * and the chunk up to a little past the finding, as the library asks. */
-static PyObject* finding(validator_object* self, const char* chunk, size_t chunk_len,
-                         utf8guard_result r, const utf8guard_encoded_result* pr) {
-  size_t base = self->position - self->tail_len;
-  size_t at = r.offset > self->position ? r.offset - self->position : 0;
-  size_t ahead = pr != NULL ? UTF8GUARD_DESCRIBE_PERCENT_AHEAD : UTF8GUARD_DESCRIBE_AHEAD;
-  size_t wlen = 0;
-  char* w = window(self, chunk, chunk_len, at + r.length + ahead, &wlen);
-  if (w == NULL) return PyErr_NoMemory();
-  PyObject* out = ug_result_object(w, wlen, base, r, pr);
-  PyMem_Free(w);
-  return out;
-}
-
-static void keep_tail(validator_object* self, const char* chunk, size_t len) {
-  if (len >= TAIL) {
-    memcpy(self->tail, chunk + len - TAIL, TAIL);
-    self->tail_len = TAIL;
-    return;
+static int validator_init(validator_object* self, PyObject* args, PyObject* kwargs) {
+  static char* names[] = {"profile", "deny", "policy", "percent", "form", NULL};
+  PyObject* profile = NULL;
+  PyObject* deny = NULL;
+  PyObject* spec = NULL;
+  PyObject* percent = NULL;
+  PyObject* form_name = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|$OOOOO:Validator", names, &profile, &deny, &spec,
+                                   &percent, &form_name)) {
+    return -1;
   }
-  size_t keep = self->tail_len + len > TAIL ? TAIL - len : self->tail_len;
-  memmove(self->tail, self->tail + self->tail_len - keep, keep);
-  memcpy(self->tail + keep, chunk, len);
-  self->tail_len = keep + len;
+  if (percent != NULL && !PyBool_Check(percent)) {
+    PyErr_Format(PyExc_TypeError, "Validator(): percent: True or False, not '%.100s'",
+                 Py_TYPE(percent)->tp_name);
+    return -1;
+  }
+  int form = percent == Py_True ? UG_FORM_PERCENT : UG_FORM_RAW;
+  if (form_name != NULL && form_name != Py_None) {
+    if (percent != NULL) {
+      PyErr_SetString(PyExc_TypeError, "Validator(): give form= or the older percent=, not both");
+      return -1;
+    }
+    if (PyUnicode_Check(form_name) && PyUnicode_CompareWithASCIIString(form_name, "percent") == 0) {
+      form = UG_FORM_PERCENT;
+    } else if (PyUnicode_Check(form_name) &&
+               PyUnicode_CompareWithASCIIString(form_name, "json") == 0) {
+      form = UG_FORM_JSON;
+    } else {
+      PyErr_Format(PyExc_ValueError, "Validator(): form: None, \"percent\" or \"json\", not %R",
+                   form_name);
+      return -1;
+    }
+  }
+  utf8guard_policy policy;
+  if (ug_policy_from("Validator", profile, deny, spec, &policy) < 0) return -1;
+  if (!take(self, "Validator", 1)) return -1;
+  self->policy = policy;
+  self->form = form;
+  self->percent = form == UG_FORM_PERCENT;
+  start(self);
+  self->busy = 0;
+  return 0;
+}
+
+static int validator_traverse(validator_object* self, visitproc visit, void* arg) {
+  Py_VISIT(self->result);
+  Py_VISIT(Py_TYPE(self));
+  return 0;
+}
+
+static int validator_clear(validator_object* self) {
+  Py_CLEAR(self->result);
+  return 0;
+}
+
+static void validator_dealloc(validator_object* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  (void)validator_clear(self);
+  type->tp_free((PyObject*)self);
+  Py_DECREF(type);
+}
+
+/* The Result of the stream's first finding, described over the bytes it
+ * kept: when the bytes its message reads after it have not all come yet,
+ * ug_stream_finish hands it out with those it has. */
+static PyObject* finding(validator_object* self) {
+  ug_finding text;
+  if (self->stream.state == UG_STREAM_PENDING) (void)ug_stream_finish(&self->stream, &text);
+  const ug_stream* s = &self->stream;
+  return ug_result_object(state_of(self), (const char*)s->window, s->window_len, s->window_base,
+                          s->found.error, &s->found, (ug_form)self->form);
 }
 
 static PyObject* validator_feed(validator_object* self, PyObject* const* args, Py_ssize_t nargs) {
@@ -122,97 +135,75 @@ static PyObject* validator_feed(validator_object* self, PyObject* const* args, P
     PyErr_Format(PyExc_TypeError, "feed() takes exactly one argument (%zd given)", nargs);
     return NULL;
   }
-  if (!usable(self, "feed")) return NULL;
+  if (!take(self, "feed", 0)) return NULL;
+  PyObject* out = NULL;
   if (self->state == FINISHED) {
-    PyErr_SetString(ug_registered.stream_error,
+    PyErr_SetString(state_of(self)->stream_error,
                     "feed() after finish(): call reset() to start a new input");
-    return NULL;
-  }
-  if (self->result != NULL) {
+  } else if (self->result != NULL) {
     /* The first finding stands; later chunks are not read. */
-    Py_INCREF(self->result);
-    return self->result;
-  }
-  ug_input in;
-  if (ug_input_get(args[0], &in) < 0) return NULL;
-  utf8guard_result r;
-  utf8guard_encoded_result pr;
-  const size_t len = (size_t)in.len;
-  self->busy = 1;
-  if (self->percent) {
-    UG_CALL(in.len, pr = utf8guard_percent_validator_feed(&self->percent_stream, in.data, len));
+    out = Py_NewRef(self->result);
   } else {
-    UG_CALL(in.len, r = utf8guard_validator_feed(&self->plain, in.data, len));
-  }
-  self->busy = 0;
-  if (self->percent) r = pr.error;
-  PyObject* out;
-  if (r.kind == UTF8GUARD_ERROR_NONE) {
-    out = ug_registered.clean;
-    Py_INCREF(out);
-  } else {
-    out = finding(self, in.data, len, r, self->percent ? &pr : NULL);
-    if (out != NULL) {
-      Py_INCREF(out);
-      self->result = out;
+    ug_input in;
+    if (ug_input_get(args[0], &in, "feed", 0, NULL) == 0) {
+      ug_finding text;
+      UG_CALL(in.len, (void)ug_stream_feed(&self->stream, in.data, (size_t)in.len, &text));
+      if (self->stream.state == UG_STREAM_CLEAN) {
+        out = Py_NewRef(state_of(self)->clean);
+      } else {
+        out = finding(self);
+        Py_XINCREF(out);
+        self->result = out;
+      }
+      ug_input_release(&in);
     }
   }
-  keep_tail(self, in.data, len);
-  self->position += len;
-  ug_input_release(&in);
+  self->busy = 0;
   return out;
 }
 
 static PyObject* validator_finish(validator_object* self, PyObject* unused) {
   (void)unused;
-  if (!usable(self, "finish")) return NULL;
-  if (self->state == FINISHED || self->result != NULL) {
+  if (!take(self, "finish", 0)) return NULL;
+  int failed = 0;
+  if (self->state == OPEN && self->result == NULL) {
+    ug_finding text;
+    (void)ug_stream_finish(&self->stream, &text);
+    if (self->stream.state != UG_STREAM_CLEAN) {
+      self->result = finding(self);
+      failed = self->result == NULL;
+    }
+  }
+  PyObject* out = NULL;
+  if (!failed) {
     self->state = FINISHED;
-    PyObject* out = self->result != NULL ? self->result : ug_registered.clean;
-    Py_INCREF(out);
-    return out;
+    out = Py_NewRef(self->result != NULL ? self->result : state_of(self)->clean);
   }
-  self->state = FINISHED;
-  PyObject* out;
-  if (self->percent) {
-    utf8guard_encoded_result pr = utf8guard_percent_validator_finish(&self->percent_stream);
-    out = pr.error.kind == UTF8GUARD_ERROR_NONE
-              ? (Py_INCREF(ug_registered.clean), ug_registered.clean)
-              : finding(self, NULL, 0, pr.error, &pr);
-  } else {
-    utf8guard_result r = utf8guard_validator_finish(&self->plain);
-    out = r.kind == UTF8GUARD_ERROR_NONE ? (Py_INCREF(ug_registered.clean), ug_registered.clean)
-                                         : finding(self, NULL, 0, r, NULL);
-  }
-  if (out != NULL && out != ug_registered.clean) {
-    Py_INCREF(out);
-    self->result = out;
-  }
+  self->busy = 0;
   return out;
 }
 
 static PyObject* validator_reset(validator_object* self, PyObject* unused) {
   (void)unused;
-  if (!usable(self, "reset")) return NULL;
+  if (!take(self, "reset", 0)) return NULL;
   start(self);
+  self->busy = 0;
   Py_RETURN_NONE;
 }
 
 static PyObject* validator_close(validator_object* self, PyObject* unused) {
   (void)unused;
-  if (self->busy) {
-    PyErr_SetString(PyExc_RuntimeError, "close(): the Validator is in use by another thread");
-    return NULL;
-  }
+  if (!take(self, "close", 1)) return NULL;
   self->state = CLOSED;
+  self->busy = 0;
   Py_RETURN_NONE;
 }
 
 static PyObject* validator_enter(validator_object* self, PyObject* unused) {
   (void)unused;
-  if (!usable(self, "__enter__")) return NULL;
-  Py_INCREF(self);
-  return (PyObject*)self;
+  if (!take(self, "__enter__", 0)) return NULL;
+  self->busy = 0;
+  return Py_NewRef(self);
 }
 
 static PyObject* validator_exit(validator_object* self, PyObject* const* args, Py_ssize_t nargs) {
@@ -221,9 +212,18 @@ static PyObject* validator_exit(validator_object* self, PyObject* const* args, P
   return validator_close(self, NULL);
 }
 
+static size_t position(const validator_object* self) { return self->stream.fed; }
+
 static PyObject* get_position(validator_object* self, void* closure) {
   (void)closure;
-  return PyLong_FromSize_t(self->position);
+  return PyLong_FromSize_t(position(self));
+}
+
+static PyObject* get_form(validator_object* self, void* closure) {
+  (void)closure;
+  static const char* const names[] = {NULL, "percent", "json"};
+  if (self->form == UG_FORM_RAW) Py_RETURN_NONE;
+  return PyUnicode_FromString(names[self->form]);
 }
 
 static PyObject* get_finished(validator_object* self, void* closure) {
@@ -244,7 +244,10 @@ static PyObject* get_percent(validator_object* self, void* closure) {
 static PyObject* validator_repr(validator_object* self) {
   static const char* states[] = {"open", "finished", "closed"};
   return PyUnicode_FromFormat("<utf8guard.Validator %s, %zu bytes fed%s%s>", states[self->state],
-                              self->position, self->percent ? ", percent-encoded" : "",
+                              position(self),
+                              self->form == UG_FORM_JSON ? ", JSON text"
+                              : self->percent            ? ", percent-encoded"
+                                                         : "",
                               self->result != NULL ? ", with a finding" : "");
 }
 
@@ -273,23 +276,34 @@ static PyGetSetDef validator_getset[] = {
     {"finished", (getter)get_finished, NULL, "Whether finish() has ended the input.", NULL},
     {"closed", (getter)get_closed, NULL, "Whether close() has closed the stream.", NULL},
     {"percent", (getter)get_percent, NULL, "Whether the input is percent-decoded first.", NULL},
+    {"form", (getter)get_form, NULL, "The input's encoded form: None, 'percent' or 'json'.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
-PyTypeObject ug_validator_type = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "utf8guard.Validator",
-    .tp_basicsize = sizeof(validator_object),
-    .tp_dealloc = (destructor)validator_dealloc,
-    .tp_repr = (reprfunc)validator_repr,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc =
-        "Validator(*, profile=None, deny=None, policy=None, percent=False)\n--\n\n"
-        "Validate input that arrives in chunks, in constant memory: feed() each\n"
-        "chunk, then finish(). Offsets in its Results count from the start of the\n"
-        "whole input. With percent=True each chunk is percent-encoded text (an\n"
-        "escape may be cut between chunks) and offsets count encoded bytes.\n"
-        "Usable as a context manager, which closes it.",
-    .tp_methods = validator_methods,
-    .tp_getset = validator_getset,
-    .tp_init = (initproc)validator_init,
-    .tp_new = PyType_GenericNew,
-};
+static PyType_Slot validator_slots[] = {
+    {Py_tp_dealloc, (void*)validator_dealloc},
+    {Py_tp_traverse, (void*)validator_traverse},
+    {Py_tp_clear, (void*)validator_clear},
+    {Py_tp_repr, (void*)validator_repr},
+    {Py_tp_doc,
+     "Validator(*, profile=None, deny=None, policy=None, form=None)\n--\n\n"
+     "Validate input that arrives in chunks, in constant memory: feed() each\n"
+     "chunk, then finish(). Offsets in its Results count from the start of the\n"
+     "whole input. With form='percent' (or percent=True) each chunk is\n"
+     "percent-encoded text, with form='json' JSON text (an escape may be cut\n"
+     "between chunks), and offsets count encoded bytes.\n"
+     "Usable as a context manager, which closes it."},
+    {Py_tp_methods, validator_methods},
+    {Py_tp_getset, validator_getset},
+    {Py_tp_init, (void*)validator_init},
+    {Py_tp_new, (void*)PyType_GenericNew},
+    {0, NULL}};
+
+static PyType_Spec validator_spec = {"utf8guard.Validator", sizeof(validator_object), 0,
+                                     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC, validator_slots};
+
+int ug_validator_add(PyObject* module) {
+  PyObject* type = PyType_FromModuleAndSpec(module, &validator_spec, NULL);
+  if (type == NULL) return -1;
+  ug_module_state(module)->validator_type = type; /* the state's reference */
+  return PyModule_AddObjectRef(module, "Validator", type);
+}

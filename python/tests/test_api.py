@@ -42,9 +42,13 @@ def test_every_buffer_type_without_copy(tmp_path):
 
 
 def test_wrong_types():
-    for bad in ("text", 3, None, [1, 2], memoryview(b"abcd")[::2]):
+    for bad in (3, None, [1, 2], memoryview(b"abcd")[::2]):
         with pytest.raises((TypeError, BufferError, ValueError)):
             utf8guard.is_valid(bad)
+    # decode() and the byte-level helpers take bytes only, and say which call refused
+    for call in (utf8guard.decode, utf8guard.percent_decode):
+        with pytest.raises(TypeError, match=rf"^{call.__name__}\(\): a bytes-like object"):
+            call("text")
     with pytest.raises(TypeError):
         utf8guard.is_valid()
     with pytest.raises(TypeError):
@@ -89,7 +93,7 @@ def test_message_and_hints():
     assert utf8guard.explain(b"/\xc0\xaf", 1) == ("overlong_form", 0x2F)
     assert utf8guard.explain(b"abc", 1) is None
     r = utf8guard.validate(b"")
-    assert r and r.kind is None and r.message is None and repr(r) == "Result(clean)"
+    assert r and r.kind is None and r.message is None and repr(r) == "Result(kind=None)"
 
 
 def test_percent_against_urllib():
@@ -239,7 +243,7 @@ def test_no_reference_leaks():
         for f, exc in ((lambda: utf8guard.decode(bad), UnicodeDecodeError),
                        (lambda: utf8guard.validate(b"", profile="nosuch"), ValueError),
                        (lambda: utf8guard.validate(b"", policy="url,x"), ValueError),
-                       (lambda: utf8guard.is_valid("str"), TypeError)):
+                       (lambda: utf8guard.decode("str"), TypeError)):
             try:
                 f()
             except exc:
@@ -261,3 +265,140 @@ def test_no_reference_leaks():
     finally:
         tracemalloc.stop()
     assert after - before < 64 * 1024, after - before
+
+
+def test_results_cannot_be_changed():
+    clean = utf8guard.validate(b"ok")
+    with pytest.raises(AttributeError, match="read-only"):
+        clean.kind = "x"
+    with pytest.raises(AttributeError):
+        del utf8guard.validate(b"\xff").offset
+    assert utf8guard.validate(b"fine").kind is None and utf8guard.Validator().feed(b"a").kind is None
+    r = utf8guard.validate(b"a\xc0\xaf")
+    assert repr(r) == ("Result(kind='overlong', offset=1, length=1, hint=Hint(name='overlong_form',"
+                       " value=47), message='overlong at byte 1 (C0 AF) [overlong_form U+002F]')")
+    import copy
+    import pickle
+    assert pickle.loads(pickle.dumps(r)) == r == copy.copy(r) and hash(r) == hash(copy.copy(r))
+
+
+def test_str_under_a_policy():
+    assert utf8guard.is_valid("caf\u00e9") and not utf8guard.is_valid("a\u202eb", profile="field")
+    r = utf8guard.validate("a\u202eb", policy="field")
+    assert (r.category, r.offset, r.length) == ("bidi", 1, 3)  # offsets in UTF-8 bytes
+    r = utf8guard.validate("a\ud800b")  # a lone surrogate: ill-formed under every policy
+    assert (r.kind, r.offset, r.hint) == ("surrogate", 1, ("surrogate_code_point", 0xD800))
+    assert not utf8guard.is_valid("x\udfff")
+    assert utf8guard.validate_percent("/a%E2%80%AE", policy="url").category == "bidi"
+    text = "photo\u202egpj.exe\x00"
+    assert utf8guard.sanitize(text, policy="field") == "photo\ufffdgpj.exe\ufffd"
+    assert utf8guard.sanitize(text, policy="field", remove=True) == "photogpj.exe"
+    assert utf8guard.sanitize(text.encode(), policy="field", remove=True) == b"photogpj.exe"
+    # ill-formed bytes are still replaced; a BOM after a removed character is not at byte 0
+    assert utf8guard.sanitize(b"\x00\xef\xbb\xbfa\xff", policy="field,bom", remove=True) == \
+        b"a\xef\xbf\xbd"
+    # a lone surrogate is one character of a str: one U+FFFD
+    assert utf8guard.sanitize("x\ud800y\u202e", policy="field", remove=True) == "x\ufffdy"
+    clean = "already fine"
+    assert utf8guard.sanitize(clean, policy="field", remove=True) is clean
+    with pytest.raises(TypeError, match="remove: True or False"):
+        utf8guard.sanitize(b"", remove=1)
+
+
+@pytest.mark.parametrize("kwargs,error,words", [
+    ({"policy": True}, TypeError, r"^validate\(\): policy: a str"),
+    ({"deny": b"bidi"}, TypeError, r"^validate\(\): deny: category names are str, not 'bytes'"),
+    ({"policy": "url,nope"}, ValueError, r"^validate\(\): policy 'url,nope': no such name: 'nope'"),
+    ({"profile": 3}, TypeError, r"^validate\(\): profile"),
+])
+def test_argument_errors_name_the_function(kwargs, error, words):
+    with pytest.raises(error, match=words):
+        utf8guard.validate(b"", **kwargs)
+
+
+def test_policy_text_as_people_write_it():
+    assert utf8guard.policy_bits(policy=" url , -newline ") == utf8guard.policy_bits(policy="url,-newline")
+    assert utf8guard.policy_bits(deny="") == utf8guard.policy_bits(policy="") == 0
+    assert utf8guard.policy_bits(deny=" bidi, nul ") == utf8guard.policy_bits(deny=["bidi", "nul"])
+
+
+def test_buffers_of_every_kind():
+    import array
+    data = "a\u202eb".encode()
+    assert utf8guard.validate(array.array("B", data), policy="field").category == "bidi"
+
+
+def test_validator_from_two_threads_works_or_raises():
+    """Two threads share one Validator, each feeding long chunks (checked with
+    the GIL released): every call either runs whole or raises RuntimeError;
+    the position counts exactly the bytes of the feeds that ran."""
+    v = utf8guard.Validator(policy="field")
+    chunk = ("é" * (1 << 16)).encode()
+    done = []
+    refused = []
+
+    def work():
+        for _ in range(40):
+            try:
+                assert v.feed(chunk)
+                done.append(len(chunk))
+            except RuntimeError as error:
+                assert "in use by another thread" in str(error)
+                refused.append(1)
+            try:
+                v.position  # a read needs no lock
+            except RuntimeError:
+                pass
+
+    threads = [threading.Thread(target=work) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert v.position == sum(done) and v.finish()
+    assert len(done) + len(refused) == 80
+
+
+def test_module_state_is_per_module_object():
+    """Multi-phase init: a second module object from the same extension has
+    its own state, without the registered types, and says so."""
+    import importlib.util
+    spec = importlib.util.find_spec("utf8guard._utf8guard")
+    other = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(other)
+    assert other is not utf8guard._utf8guard and other.Validator is not utf8guard.Validator
+    with pytest.raises(RuntimeError, match=r"validate\(\): import the utf8guard package"):
+        other.validate(b"x")
+    assert other.is_valid(b"x")
+
+
+def test_json_text_form():
+    """JSON text with its escapes decoded, named as the percent form is."""
+    assert utf8guard.is_valid_json(b'{"a":"caf\\u00e9 \\ud83d\\ude00"}')
+    r = utf8guard.validate_json(b'{"a":"\\ud800"}')
+    assert (r.kind, r.offset, r.length, r.decoded_offset) == ("surrogate", 6, 6, 6)
+    assert r.hint == ("surrogate_code_point", 0xD800)
+    r = utf8guard.validate_json('{"a":"x\\u202e"}', policy="field")
+    assert (r.category, r.offset, r.length) == ("bidi", 7, 6)
+    assert utf8guard.validate_json(b'["\\u0000"]', profile="field").category == "nul"
+    assert utf8guard.sanitize_json(b'["\\ud800", "\\u202e", "ok"]', policy="field") == \
+        b'["\\ufffd", "\\ufffd", "ok"]'
+    clean = b'{"a": 1}'
+    assert utf8guard.sanitize_json(clean) is clean
+    assert utf8guard.sanitize_json('["\\u202e"]', policy="field") == '["\\ufffd"]'
+
+
+def test_json_validator_split_anywhere():
+    body = b'{"name": "photo\\u202egpj.exe", "ok": "\\ud83d\\ude00"}'
+    whole = utf8guard.validate_json(body, policy="field")
+    for cut in range(len(body) + 1):
+        v = utf8guard.Validator(policy="field", form="json")
+        r = v.feed(body[:cut])
+        r = r if not r else v.feed(body[cut:])
+        r = r if not r else v.finish()
+        assert (r.kind, r.offset, r.category) == (whole.kind, whole.offset, whole.category), cut
+    assert utf8guard.Validator(form="json").form == "json"
+    with pytest.raises(ValueError, match="form"):
+        utf8guard.Validator(form="xml")
+    with pytest.raises(TypeError, match="not both"):
+        utf8guard.Validator(form="json", percent=False)

@@ -28,24 +28,33 @@ def raw_in_target(data):
                     for b in data)
 
 
+def core_spec(slot):
+    """The rule core's default policy for a slot, as a spec of category names."""
+    from utf8guard import CATEGORIES, _utf8guard
+    bits = _utf8guard.rule_default(_utf8guard.SLOTS.index(slot))[0]
+    return ",".join(name for i, name in enumerate(CATEGORIES) if bits >> i & 1) or "strict"
+
+
 def variants(data):
     """(part, request keyword arguments, the policy's categories, percent-decoded)
-    for every place an input can go."""
+    for every place an input can go, under the rule core's default policies."""
+    url, field, form, json_, text = (core_spec(slot)
+                                     for slot in ("target", "headers", "form", "json", "text"))
     pct = percent_encode_all(data)
-    yield "path", {"target": b"/echo/" + raw_in_target(data)}, "url"
-    yield "path", {"target": b"/echo/" + pct}, "url"
-    yield "query", {"target": b"/echo?q=" + raw_in_target(data)}, "url"
-    yield "query", {"target": b"/echo?q=" + pct}, "url"
+    yield "path", {"target": b"/echo/" + raw_in_target(data)}, url
+    yield "path", {"target": b"/echo/" + pct}, url
+    yield "query", {"target": b"/echo?q=" + raw_in_target(data)}, url
+    yield "query", {"target": b"/echo?q=" + pct}, url
     if not re.search(rb"[\r\n]", data):  # a line break would end the header
-        yield "header", {"target": b"/echo", "headers": [(b"X-Test", data)]}, "field"
+        yield "header", {"target": b"/echo", "headers": [(b"X-Test", data)]}, field
     yield "body", {"target": b"/echo", "headers": [(b"Content-Type", FORM)],
-                   "body": b"q=" + data}, "url,-newline"
+                   "body": b"q=" + data}, form
     yield "body", {"target": b"/echo", "headers": [(b"Content-Type", FORM)],
-                   "body": b"q=" + pct}, "url,-newline"
+                   "body": b"q=" + pct}, form
     yield "body", {"target": b"/echo", "headers": [(b"Content-Type", b"application/json")],
-                   "body": b'{"q": "' + data + b'"}'}, "json"
+                   "body": b'{"q": "' + data + b'"}'}, json_
     yield "body", {"target": b"/echo", "headers": [(b"Content-Type", b"text/plain; charset=utf-8")],
-                   "body": data}, "strict"
+                   "body": data}, text
 
 
 def categories(spec):
@@ -118,6 +127,14 @@ def test_lipsum_in_every_part_passes(server):
             {"target": b"/echo", "headers": [(b"Content-Type", FORM)], "body": b"q=" + text},
             {"target": b"/echo", "headers": [(b"Content-Type", b"application/json")],
              "body": json.dumps({"q": text.decode()}, ensure_ascii=False).encode()},
+            {"target": b"/echo", "headers": [(b"Content-Type", b"application/json")],
+             "body": json.dumps({"q": text.decode()}, ensure_ascii=True).encode()},
+            {"target": b"/echo", "headers": [(b"Content-Type", b"multipart/form-data; boundary=b")],
+             "body": b"--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\""
+                     + line[:60].decode("utf-8", "ignore").lstrip("\ufeff").encode()
+                     + b".txt\"\r\n\r\n"
+                     + bytes(range(256)) + b"\r\n--b\r\nContent-Disposition: form-data; "
+                     b"name=\"q\"\r\n\r\n" + text + b"\r\n--b--\r\n"},
             {"target": b"/echo", "headers": [(b"Content-Type", b"text/plain")], "body": text},
         ]
         if kind.endswith("wsgi"):  # gunicorn takes raw UTF-8 in the target; h11 refuses it
@@ -153,4 +170,4 @@ def test_detect_only_logs_and_lets_through(tmp_path):
                                                 b"a\xff", )
             assert status == 200
         text = log_path.read_text("utf-8", "replace")
-        assert "utf8guard: request path: overlong at byte 6" in text, text
+        assert "utf8guard: detected POST /echo/%C0%AF from 127.0.0.1: path: overlong at byte 6" in text, text

@@ -33,6 +33,9 @@ class Result:
     ``message``: the text ``utf8guard check --hints`` prints after
     ``PATH:LINE:COLUMN: ``, such as ``overlong at byte 3 (C0 AF 2E 2E) [overlong_form U+002F]``;
     the bytes appear as hex, never raw.
+
+    A Result cannot be changed: setting or deleting a field raises
+    AttributeError.
     """
 
     __slots__ = ("kind", "offset", "length", "category", "code_point", "hint", "message",
@@ -40,15 +43,25 @@ class Result:
 
     def __init__(self, kind=None, offset=None, length=None, category=None, code_point=None,
                  hint=None, message=None, decoded_offset=None, decoded_length=None):
-        self.kind = kind
-        self.offset = offset
-        self.length = length
-        self.category = category
-        self.code_point = code_point
-        self.hint = hint
-        self.message = message
-        self.decoded_offset = decoded_offset
-        self.decoded_length = decoded_length
+        init = object.__setattr__
+        init(self, "kind", kind)
+        init(self, "offset", offset)
+        init(self, "length", length)
+        init(self, "category", category)
+        init(self, "code_point", code_point)
+        init(self, "hint", hint)
+        init(self, "message", message)
+        init(self, "decoded_offset", decoded_offset)
+        init(self, "decoded_length", decoded_length)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"Result is read-only: cannot set {name!r}")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"Result is read-only: cannot delete {name!r}")
+
+    def __reduce__(self):
+        return (Result, tuple(getattr(self, n) for n in self.__slots__))
 
     def __bool__(self) -> bool:
         return self.kind is None
@@ -62,7 +75,10 @@ class Result:
         """The finding as a dict of JSON-ready values (code points as "U+XXXX")."""
         if self.kind is None:
             return {}
-        d = {"kind": self.kind, "offset": self.offset, "length": self.length}
+        d = {"kind": self.kind}
+        if self.offset is not None:  # the middleware's findings about a request's shape have none
+            d["offset"] = self.offset
+            d["length"] = self.length
         if self.category is not None:
             d["category"] = self.category
             d["code_point"] = f"U+{self.code_point:04X}"
@@ -81,12 +97,16 @@ class Result:
             return NotImplemented
         return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
 
-    __hash__ = None
+    def __hash__(self):
+        return hash(tuple(getattr(self, n) for n in self.__slots__))
 
     def __repr__(self) -> str:
+        """Result(kind=None) when clean, else every field that is set."""
         if self.kind is None:
-            return "Result(clean)"
-        return f"Result({self.message!r})"
+            return "Result(kind=None)"
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__
+                           if getattr(self, n) is not None)
+        return f"Result({fields})"
 
 
 class DecodeError(UnicodeDecodeError):

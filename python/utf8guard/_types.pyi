@@ -1,4 +1,4 @@
-from typing import NamedTuple, Optional
+from typing import Any, Dict, NamedTuple, Optional
 
 class Hint(NamedTuple):
     name: str
@@ -22,7 +22,7 @@ class Result:
     def __bool__(self) -> bool: ...
     @property
     def ok(self) -> bool: ...
-    def as_dict(self) -> dict: ...
+    def as_dict(self) -> Dict[str, Any]: ...
 
 class DecodeError(UnicodeDecodeError):
     result: Optional[Result]

@@ -1,85 +1,106 @@
-"""ASGI middleware: refuse requests whose path, query, header values or body
-are not acceptable UTF-8 text, before the application sees the bad bytes.
+"""ASGI middleware: refuse requests whose path, query, header names and
+values or body are not acceptable UTF-8 text, before the application sees
+the bad bytes.
 
     from utf8guard.asgi import Utf8GuardMiddleware
     app = Utf8GuardMiddleware(app)                      # any ASGI app
     app.add_middleware(Utf8GuardMiddleware)             # Starlette, FastAPI
 
-Checked, each under its own policy (a policy spec such as "url,-newline", or
-None to leave the part alone):
-
-- ``path``: the raw path (scope["raw_path"]), percent-decoded ("url");
-- ``query``: the raw query string, percent-decoded ("url");
-- ``headers``: every header value ("field");
-- the body as the application reads it, chunk by chunk, never held whole:
-  ``form`` for application/x-www-form-urlencoded, percent-decoded
-  ("url,-newline"); ``json`` for application/json and */*+json ("json");
-  ``text`` for text/* ("strict"). Other types, and bodies declared in another
-  charset, pass untouched.
+Each part is checked under its own rule (a policy spec such as
+"url,-newline", or None to leave the part alone); the defaults and which
+rule a body's Content-Type selects are the rule core's (request_check, as in
+the nginx module): see docs/python.md. The body is checked chunk by chunk as
+the application receives it, never held whole; a bad chunk is never handed to
+it: its receive() raises RequestRejected, and whatever it answers then is
+replaced by the refusal.
 
 A refused request gets 400 with an RFC 9457 application/problem+json body
-naming the part and the finding (its bytes as hex, never raw). A bad body
-chunk is never handed to the application: its receive() raises
-RequestRejected instead, and whatever it answers then is replaced by the 400.
-With ``detect_only=True`` nothing is refused; each finding is logged through
-the "utf8guard" logger (or ``logger``). Lifespan and WebSocket scopes pass
+naming the part and the finding (its bytes as hex, never raw), or what
+``on_reject`` returns. Each finding is logged once through the "utf8guard"
+logger (or ``logger``) at WARNING (or ``log_level``); with
+``detect_only=True`` nothing is refused. Lifespan and WebSocket scopes pass
 through.
 """
 
-from ._http import GuardedApp, RequestRejected
+from ._http import Answer, Guard, Rejection, RequestRejected, exempt
 
-__all__ = ["Utf8GuardMiddleware", "RequestRejected"]
-
-
-async def _send_problem(send, rejection):
-    body = rejection.problem()
-    await send({"type": "http.response.start", "status": 400, "headers": [
-        (b"content-type", b"application/problem+json"),
-        (b"content-length", str(len(body)).encode("ascii")),
-        (b"connection", b"close"),
-    ]})
-    await send({"type": "http.response.body", "body": body})
+__all__ = ["Utf8GuardMiddleware", "RequestRejected", "Rejection", "Answer", "exempt"]
 
 
-class Utf8GuardMiddleware(GuardedApp):
-    """Wraps an ASGI application; see the module's documentation."""
+async def _send_answer(send, answer):
+    headers = [(name.lower().encode("ascii"), value.encode("ascii"))
+               for name, value in answer.headers]
+    headers.append((b"content-length", str(len(answer.body)).encode("ascii")))
+    await send({"type": "http.response.start", "status": answer.status, "headers": headers})
+    await send({"type": "http.response.body", "body": answer.body})
+
+
+def _client(scope):
+    client = scope.get("client")
+    return client[0] if client else None
+
+
+class Utf8GuardMiddleware:
+    """Wraps an ASGI application; see the module's documentation. The
+    keywords are checked here: a wrong one raises TypeError or ValueError
+    naming it."""
+
+    def __init__(self, app, **options):
+        self.app = app
+        self.guard = Guard(func=type(self).__name__, **options)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         guard = self.guard
+        rules = guard.rules_for(scope.get("path", ""))
+        if rules is None:
+            await self.app(scope, receive, send)
+            return
         raw_path = scope.get("raw_path")
         encoded = raw_path is not None
         if not encoded:
             raw_path = scope.get("path", "").encode("utf-8", "surrogateescape")
         headers = scope.get("headers", ())
-        rejection = guard.check_head(raw_path, scope.get("query_string", b""), headers, encoded)
-        if rejection is not None and guard.found(rejection):
-            await _send_problem(send, rejection)
+        rejection = guard.check_head(rules, raw_path, scope.get("query_string", b""), headers,
+                                     encoded)
+        if rejection is not None and guard.found(rejection, scope.get("method", ""), raw_path,
+                                                 _client(scope)):
+            await _send_answer(send, guard.answer(rejection))
             return
-        content_type = None
+        content_types = []
+        content_encoding = None
         for name, value in headers:
-            if name.lower() == b"content-type":
-                content_type = value
-                break
-        checker = guard.body_checker(content_type)
+            name = name.lower()
+            if name == b"content-type":
+                content_types.append(value)
+            elif name == b"content-encoding":
+                content_encoding = value
+        checker, rejection = guard.body(rules, tuple(content_types), content_encoding)
+        if rejection is not None and guard.found(rejection, scope.get("method", ""), raw_path,
+                                                 _client(scope)):
+            await _send_answer(send, guard.answer(rejection))
+            return
         if checker is None:
             await self.app(scope, receive, send)
             return
-        await _Exchange(guard, checker, receive, send).run(self.app, scope)
+        await _Exchange(guard, checker, receive, send, scope, raw_path).run(self.app)
 
 
 class _Exchange:
     """One request whose body is checked as the application receives it."""
 
-    __slots__ = ("guard", "checker", "receive_", "send_", "rejection", "started", "done")
+    __slots__ = ("guard", "checker", "receive_", "send_", "scope", "raw_path", "rejection",
+                 "started", "done")
 
-    def __init__(self, guard, checker, receive, send):
+    def __init__(self, guard, checker, receive, send, scope, raw_path):
         self.guard = guard
         self.checker = checker
         self.receive_ = receive
         self.send_ = send
+        self.scope = scope
+        self.raw_path = raw_path
         self.rejection = None
         self.started = False
         self.done = False
@@ -89,12 +110,16 @@ class _Exchange:
             raise RequestRejected(self.rejection)
         message = await self.receive_()
         if message["type"] == "http.request" and not self.done:
-            last = not message.get("more_body", False)
-            rejection = self.checker.feed(message.get("body", b""), last)
-            self.done = last or rejection is not None
-            if rejection is not None and self.guard.found(rejection):
-                self.rejection = rejection
-                raise RequestRejected(rejection)
+            rejection = self.checker.feed(message.get("body", b""))
+            if rejection is None and not message.get("more_body", False):
+                self.done = True
+                rejection = self.checker.finish()
+            if rejection is not None:
+                self.done = True
+                if self.guard.found(rejection, self.scope.get("method", ""), self.raw_path,
+                                    _client(self.scope)):
+                    self.rejection = rejection
+                    raise RequestRejected(rejection)
         return message
 
     async def send(self, message):
@@ -104,11 +129,11 @@ class _Exchange:
             self.started = True
         await self.send_(message)
 
-    async def run(self, app, scope):
+    async def run(self, app):
         try:
-            await app(scope, self.receive, self.send)
+            await app(self.scope, self.receive, self.send)
         except Exception:
             if self.rejection is None:
                 raise
         if self.rejection is not None and not self.started:
-            await _send_problem(self.send_, self.rejection)
+            await _send_answer(self.send_, self.guard.answer(self.rejection))

@@ -1,0 +1,190 @@
+"""Django middleware, configured from settings:
+
+    MIDDLEWARE = ["utf8guard.django.Utf8GuardMiddleware", ...]   # first
+    UTF8GUARD = {"detect_only": False, "exempt": ["/webhooks/"]}  # optional
+
+settings.UTF8GUARD takes the keywords of utf8guard.asgi.Utf8GuardMiddleware;
+a wrong one stops Django at startup (ImproperlyConfigured, naming it). The
+middleware is sync and async capable, so it runs under WSGI, ASGI and
+Django's test Client alike.
+
+Every check runs before the view (process_view), on the raw request: the
+path (RAW_URI/REQUEST_URI under WSGI, raw_path under ASGI), the query, the
+header names and values, and the body under the rule its Content-Type
+selects. Under ASGI Django has received the body before the middleware runs;
+it is checked from its file, chunk by chunk. Under WSGI a body of up to
+``buffer`` bytes is read and checked before the view; a longer one is checked
+as the view reads it (request.body, request.POST, request.read()): the read
+that holds a finding raises RequestRejected (a django BadRequest) and the view
+never gets those bytes; the answer is the refusal, whatever the view returns.
+A view marked with @utf8guard.exempt is left alone.
+"""
+
+import io
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpResponse
+
+from ._http import Guard, RequestRejected, exempt, is_exempt
+from .wsgi import Body, _Exchange, body_rule, check_head, has_body, target
+
+__all__ = ["Utf8GuardMiddleware", "exempt", "RequestRejected"]
+
+_CHUNK = 1 << 16
+_STATE = "_utf8guard"  # the request's attribute for a body checked as it is read
+
+
+def _answer(answer):
+    response = HttpResponse(answer.body, status=answer.status)
+    for name, value in answer.headers:
+        response[name] = value
+    return response
+
+
+class _Stream:
+    """The body for WSGIRequest._stream: read as _Exchange checks it."""
+
+    def __init__(self, exchange):
+        self.exchange = exchange
+        self.read = exchange.read
+        self.readline = exchange.readline
+
+
+class Utf8GuardMiddleware:
+    """See the module's documentation."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        options = getattr(settings, "UTF8GUARD", None) or {}
+        if not isinstance(options, dict):
+            raise ImproperlyConfigured(f"settings.UTF8GUARD: a dict of the middleware's "
+                                       f"keywords, not {type(options).__name__!r}")
+        try:
+            self.guard = Guard(func="settings.UTF8GUARD", **options)
+        except (TypeError, ValueError) as error:
+            raise ImproperlyConfigured(str(error)) from error
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request):
+        if self.is_async:
+            return self._acall(request)
+        return self._after(request, self.get_response(request))
+
+    async def _acall(self, request):
+        return self._after(request, await self.get_response(request))
+
+    def _after(self, request, response):
+        """The refusal in place of the view's answer, when the body the view
+        read held a finding."""
+        exchange = getattr(request, _STATE, None)
+        if exchange is not None:
+            exchange.drain()
+            if exchange.rejection is not None:
+                return _answer(self.guard.answer(exchange.rejection))
+        return response
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, RequestRejected):
+            return _answer(self.guard.answer(exception.rejection))
+        return None
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        guard = self.guard
+        if is_exempt(view_func):
+            return None
+        rules = guard.rules_for(request.path)
+        if rules is None:
+            return None
+        scope = request.__dict__.get("scope")  # ASGIRequest's; a WSGIRequest has none
+        method = request.method
+        if scope is not None:  # ASGI
+            raw_path = scope.get("raw_path")
+            encoded = raw_path is not None
+            if not encoded:
+                raw_path = request.path.encode("utf-8", "surrogateescape")
+            headers = scope.get("headers", ())
+            client = (scope.get("client") or (None,))[0]
+            rejection = guard.check_head(rules, raw_path, scope.get("query_string", b""), headers,
+                                         encoded)
+        else:
+            raw_path, encoded, query = target(request.META)
+            if not encoded:
+                # Without RAW_URI or REQUEST_URI (the test Client, runserver),
+                # WSGIRequest has written PATH_INFO back with the bytes that
+                # are not UTF-8 percent-encoded again: checked decoded.
+                encoded = True
+            client = request.META.get("REMOTE_ADDR")
+            rejection = check_head(guard, rules, request.META, raw_path, encoded, query)
+        if rejection is not None and guard.found(rejection, method, raw_path, client):
+            return _answer(guard.answer(rejection))
+        if scope is not None:
+            types = tuple(v for n, v in headers if n.lower() == b"content-type")
+            codings = [v for n, v in headers if n.lower() == b"content-encoding"]
+            checker, rejection = guard.body(rules, types, codings[-1] if codings else None)
+        elif not has_body(request.META):
+            return None
+        else:
+            checker, rejection = body_rule(guard, rules, request.META)
+        if rejection is not None and guard.found(rejection, method, raw_path, client):
+            return _answer(guard.answer(rejection))
+        stream = getattr(request, "_stream", None)
+        if checker is None or stream is None or hasattr(request, "_body"):
+            return None
+        context = (method, raw_path, client)
+        if scope is not None:
+            rejection = self._check_file(checker, request)
+            if rejection is not None and guard.found(rejection, *context):
+                return _answer(guard.answer(rejection))
+            return None
+        body = Body({"wsgi.input": stream, "wsgi.input_terminated": True})
+        held = []
+        size = 0
+        rejection = None
+        while size <= guard.buffer:
+            data = body.read(min(_CHUNK, guard.buffer + 1 - size))
+            if not data:
+                rejection = checker.finish()
+                break
+            held.append(data)
+            size += len(data)
+            rejection = checker.feed(data)
+            if rejection is not None:
+                break
+        if rejection is not None and guard.found(rejection, *context):
+            return _answer(guard.answer(rejection))
+        if rejection is None and size <= guard.buffer:
+            request._stream = io.BytesIO(b"".join(held))
+            return None
+        exchange = _Exchange(guard, None if rejection else checker, body, held, context, None)
+        setattr(request, _STATE, exchange)
+        request._stream = _Stream(exchange)
+        return None
+
+    @staticmethod
+    def _check_file(checker, request):
+        """The finding in a body Django has already received (its file, read
+        from where it stands and put back there)."""
+        stream = request._stream
+        if not (hasattr(stream, "seek") and hasattr(stream, "tell")):
+            # The AsyncClient's payload, in memory: read once, kept for the view.
+            data = stream.read()
+            request._stream = io.BytesIO(data)
+            return checker.feed(data) or checker.finish()
+        start = stream.tell()
+        try:
+            while True:
+                data = stream.read(_CHUNK)
+                if not data:
+                    return checker.finish()
+                rejection = checker.feed(data)
+                if rejection is not None:
+                    return rejection
+        finally:
+            stream.seek(start)

@@ -1,0 +1,13 @@
+from typing import Any, Callable, Optional
+
+from ._http import RequestRejected as RequestRejected
+from ._http import exempt as exempt
+
+class Utf8GuardMiddleware:
+    sync_capable: bool
+    async_capable: bool
+    def __init__(self, get_response: Callable[[Any], Any]) -> None: ...
+    def __call__(self, request: Any) -> Any: ...
+    def process_view(self, request: Any, view_func: Callable[..., Any], view_args: Any,
+                     view_kwargs: Any) -> Optional[Any]: ...
+    def process_exception(self, request: Any, exception: Exception) -> Optional[Any]: ...
