@@ -1,0 +1,227 @@
+// middleware.js - request checks for node:http, Express and Fastify, through
+// the request rule core the nginx module and the Python package share
+// (nginx/src/request_check.c, compiled into the addon): which part gets
+// which rule, what a Content-Type selects, the text of a finding.
+//
+// The head (path and query apart, percent-decoded; each header name and
+// value) is checked before the application runs. The body is checked as it
+// streams, by content type (forms percent-decoded, JSON and text raw): the
+// guard sits where Node's parser pushes the body's chunks into the request,
+// so the application never reads the chunk that holds a finding. A rejected
+// request gets 400 with an RFC 9457 problem document (application/
+// problem+json) whose text shows the bytes only as hex, and the connection
+// closes. In detect-only mode the guard emits 'finding' and calls the
+// logger instead, and the request goes on.
+'use strict';
+
+const { EventEmitter } = require('node:events');
+const native = require('./native');
+
+// The parts a rule is given for, in the core's slot order (ug_slot).
+const SLOTS = ['target', 'headers', 'form', 'json', 'text', 'other'];
+
+const kGuarded = Symbol('utf8guard.guarded');
+
+function problem(finding) {
+  const where = finding.header === undefined ? finding.part : `header ${finding.header}`;
+  const f = { kind: finding.kind, offset: finding.offset, length: finding.length };
+  if (finding.category !== null) {
+    f.category = finding.category;
+    f.code_point = `U+${finding.codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
+  }
+  if (finding.hint !== null) {
+    f.hint = finding.hint;
+    if (finding.hintValue !== null) {
+      f.hint_value = `U+${finding.hintValue.toString(16).toUpperCase().padStart(4, '0')}`;
+    }
+  }
+  if (finding.decodedOffset !== undefined) {
+    f.decoded_offset = finding.decodedOffset;
+    f.decoded_length = finding.decodedLength;
+  }
+  f.message = finding.message;
+  const doc = {
+    type: 'about:blank',
+    title: 'Bad Request',
+    status: 400,
+    detail: `the request's ${where} is not acceptable text: ${finding.message}`,
+    part: finding.part,
+    finding: f,
+  };
+  if (finding.header !== undefined) doc.header = finding.header;
+  // ASCII only, whatever a field holds: anything else as \uXXXX.
+  return JSON.stringify(doc).replace(/[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Guard holds the rules of one middleware and what to do with a finding.
+ * Options: target, headers, form, json, text, other: 'off' or a policy's
+ * text ("field,-newline"), each defaulting to the core's rule; detectOnly;
+ * logger (a function or an object with warn()).
+ */
+class Guard extends EventEmitter {
+  constructor(options = {}) {
+    super();
+    const specs = SLOTS.map((name) => {
+      const v = options[name];
+      if (v === undefined || v === null) return undefined;
+      if (typeof v !== 'string') {
+        const err = new TypeError(`The ${name} rule must be 'off' or a policy's text`);
+        err.code = 'ERR_INVALID_ARG_TYPE';
+        throw err;
+      }
+      return v;
+    });
+    const rules = native.makeRules(specs);
+    if (typeof rules === 'object' && rules !== null && 'slot' in rules) {
+      const text = specs[rules.slot];
+      const err = new TypeError(`The ${SLOTS[rules.slot]} rule ${JSON.stringify(text)} is neither 'off' ` +
+        `nor a policy: ${JSON.stringify(text.slice(rules.offset, rules.offset + rules.length))} at ${rules.offset}`);
+      err.code = 'ERR_INVALID_ARG_VALUE';
+      throw err;
+    }
+    this.rules = rules;
+    this.bodyRules = SLOTS.map((_, slot) => native.ruleOf(rules, slot));
+    this.detectOnly = Boolean(options.detectOnly);
+    const logger = options.logger;
+    this.log = typeof logger === 'function' ? logger
+      : logger && typeof logger.warn === 'function' ? (text) => logger.warn(text) : null;
+  }
+
+  /** The first finding of the request's head, or null. */
+  checkHead(req) {
+    return native.checkHead(this.rules, req.url, req.rawHeaders);
+  }
+
+  /** A NativeStream for the request's body, or null when its rule is off. */
+  bodyCheck(req) {
+    const slot = native.bodySlot(req.headers['content-type']);
+    const [on, percent, policy] = this.bodyRules[slot];
+    if (!on) return null;
+    return new native.NativeStream(policy, percent, true);
+  }
+
+  // Reports a finding: true when the request must be refused.
+  refuse(finding, req) {
+    this.emit('finding', finding, req);
+    if (this.detectOnly) {
+      if (this.log) this.log(`utf8guard: request ${finding.text}`);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * Checks the head and sets the body's check up. Returns false when the
+   * request was refused (the 400 is sent), true when it may go on.
+   */
+  admit(req, res) {
+    if (req[kGuarded]) return true;
+    req[kGuarded] = true;
+    const finding = this.checkHead(req);
+    if (finding !== null && this.refuse(finding, req)) {
+      reject(req, res, finding, false);
+      return false;
+    }
+    const check = this.bodyCheck(req);
+    if (check !== null) this.#watchBody(req, res, check);
+    return true;
+  }
+
+  // Checks each chunk Node's parser pushes into the request before it is
+  // queued; a finding stops the body there.
+  #watchBody(req, res, check) {
+    const push = req.push;
+    let stopped = false;
+    const guard = this;
+    const found = (finding) => {
+      finding.part = 'body';
+      if (!guard.refuse(finding, req)) return false;
+      stopped = true;
+      reject(req, res, finding, true);
+      return true;
+    };
+    req.push = function pushChecked(chunk, encoding) {
+      if (stopped) return false;
+      if (chunk === null) {
+        const finding = check.finish();
+        if (finding !== null && found(finding)) return false;
+        return push.call(this, chunk, encoding);
+      }
+      const finding = check.feed(chunk);
+      if (finding !== null) {
+        if (found(finding)) return false;
+      } else if (check.pending && !guard.detectOnly) {
+        return true; // held back: a finding is known, its bytes are on their way
+      }
+      return push.call(this, chunk, encoding);
+    };
+  }
+}
+
+// Sends the 400 and closes the connection once it is written. A body's
+// finding arrives while the application may still be waiting for the rest:
+// it never gets it, and the connection's end tells it so.
+function reject(req, res, finding, inBody) {
+  res.on('error', () => {}); // the application may still write after this answer
+  if (res.headersSent) {
+    req.socket.destroy();
+    return;
+  }
+  const body = problem(finding);
+  res.shouldKeepAlive = false;
+  res.writeHead(400, {
+    'Content-Type': 'application/problem+json',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
+  res.end(body, () => {
+    if (inBody || !req.complete) req.socket.destroy();
+  });
+}
+
+/** http(listener, options): a node:http request listener that checks first. */
+function http(listener, options) {
+  if (typeof listener !== 'function') {
+    const err = new TypeError('The listener must be a function');
+    err.code = 'ERR_INVALID_ARG_TYPE';
+    throw err;
+  }
+  const guard = options instanceof Guard ? options : new Guard(options);
+  const wrapped = function utf8guardListener(req, res) {
+    if (guard.admit(req, res)) return listener.call(this, req, res);
+    return undefined;
+  };
+  wrapped.guard = guard;
+  return wrapped;
+}
+
+/** express(options): Express middleware; use it first (app.use). */
+function express(options) {
+  const guard = options instanceof Guard ? options : new Guard(options);
+  const mw = function utf8guard(req, res, next) {
+    if (guard.admit(req, res)) next();
+  };
+  mw.guard = guard;
+  return mw;
+}
+
+/** fastify: a Fastify plugin (fastify.register(fastify, options)). */
+function fastify(instance, options, done) {
+  const { prefix, logLevel, ...rest } = options || {};
+  void prefix;
+  void logLevel;
+  const guard = rest.guard instanceof Guard ? rest.guard : new Guard(rest);
+  instance.decorate('utf8guard', guard);
+  instance.addHook('onRequest', (request, reply, next) => {
+    if (guard.admit(request.raw, reply.raw)) next();
+    else reply.hijack();
+  });
+  done();
+}
+// Apply to the whole instance, as fastify-plugin does.
+fastify[Symbol.for('skip-override')] = true;
+fastify[Symbol.for('fastify.display-name')] = 'utf8guard';
+
+module.exports = { Guard, http, express, fastify, problem };

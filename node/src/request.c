@@ -1,0 +1,263 @@
+/* request.c - the request checks of the middleware, through the request
+ * rule core that the nginx module and the Python package share
+ * (nginx/src/request_check.h): which part gets which rule, what a
+ * Content-Type selects, the text of a finding. Node hands the target and
+ * the header fields over as latin1 strings, one character per byte, so
+ * their bytes are read back as they came off the wire. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "addon.h"
+#include "request_check.h"
+
+typedef struct rules {
+  ug_rule slot[UG_SLOT_COUNT];
+} rules;
+
+static void finalize(napi_env env, void* data, void* hint) {
+  (void)env;
+  (void)hint;
+  free(data);
+}
+
+static napi_value null_value(napi_env env) {
+  napi_value v;
+  napi_get_null(env, &v);
+  return v;
+}
+
+/* A string's bytes (latin1), in |stack| when they fit, else in a block the
+ * caller frees (*heap). */
+typedef struct latin1 {
+  char stack[4096];
+  char* heap;
+  const char* data;
+  size_t len;
+} latin1;
+
+static bool read_latin1(napi_env env, napi_value v, latin1* out) {
+  out->heap = NULL;
+  size_t n = 0;
+  if (napi_get_value_string_latin1(env, v, out->stack, sizeof out->stack, &n) != napi_ok) {
+    ug_throw_type(env, "ERR_INVALID_ARG_TYPE", "Expected a string");
+    return false;
+  }
+  out->data = out->stack;
+  out->len = n;
+  if (n + 1 < sizeof out->stack) return true;
+  /* It may have been cut: ask its length, then read it whole. */
+  napi_get_value_string_latin1(env, v, NULL, 0, &n);
+  out->heap = malloc(n + 1);
+  if (out->heap == NULL) {
+    napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
+    return false;
+  }
+  napi_get_value_string_latin1(env, v, out->heap, n + 1, &n);
+  out->data = out->heap;
+  out->len = n;
+  return true;
+}
+
+/* makeRules(specs): specs[slot] is undefined or null (the slot's default),
+ * or a rule's text ("off", or a policy: "field,-newline"). Returns the rules
+ * (an external), or {slot, offset, length} for the first text that is no
+ * rule. */
+static napi_value make_rules(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  rules* r = calloc(1, sizeof *r);
+  if (r == NULL) {
+    napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
+    return NULL;
+  }
+  for (unsigned i = 0; i < UG_SLOT_COUNT; i++) {
+    napi_value spec;
+    napi_valuetype t = napi_undefined;
+    if (napi_get_element(env, argv[0], i, &spec) == napi_ok) napi_typeof(env, spec, &t);
+    if (t == napi_undefined || t == napi_null) {
+      r->slot[i] = ug_rule_default((ug_slot)i);
+      continue;
+    }
+    char text[256];
+    size_t n = 0, at = 0, width = 0;
+    if (t != napi_string ||
+        napi_get_value_string_utf8(env, spec, text, sizeof text, &n) != napi_ok ||
+        n + 1 >= sizeof text || !ug_rule_parse((ug_slot)i, text, n, &r->slot[i], &at, &width)) {
+      free(r);
+      napi_value bad, v;
+      napi_create_object(env, &bad);
+      napi_create_uint32(env, i, &v);
+      napi_set_named_property(env, bad, "slot", v);
+      napi_create_double(env, (double)at, &v);
+      napi_set_named_property(env, bad, "offset", v);
+      napi_create_double(env, (double)width, &v);
+      napi_set_named_property(env, bad, "length", v);
+      return bad;
+    }
+  }
+  napi_value ext;
+  if (napi_create_external(env, r, finalize, NULL, &ext) != napi_ok) {
+    free(r);
+    return NULL;
+  }
+  return ext;
+}
+
+static rules* get_rules(napi_env env, napi_value v) {
+  void* p = NULL;
+  napi_valuetype t;
+  if (napi_typeof(env, v, &t) != napi_ok || t != napi_external ||
+      napi_get_value_external(env, v, &p) != napi_ok || p == NULL) {
+    ug_throw_type(env, "ERR_INVALID_ARG_TYPE", "Expected the rules of makeRules");
+    return NULL;
+  }
+  return p;
+}
+
+static bool get_slot(napi_env env, napi_value v, ug_slot* slot) {
+  uint32_t n;
+  if (napi_get_value_uint32(env, v, &n) != napi_ok || n >= UG_SLOT_COUNT) {
+    ug_throw_type(env, "ERR_INVALID_ARG_VALUE", "Expected a slot");
+    return false;
+  }
+  *slot = (ug_slot)n;
+  return true;
+}
+
+/* ruleOf(rules, slot): [on, percent, policy bits]. */
+static napi_value rule_of(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  rules* r = get_rules(env, argv[0]);
+  ug_slot slot;
+  if (r == NULL || !get_slot(env, argv[1], &slot)) return NULL;
+  const ug_rule* rule = &r->slot[slot];
+  napi_value out, on, percent, bits;
+  napi_create_array_with_length(env, 3, &out);
+  napi_get_boolean(env, rule->on, &on);
+  napi_get_boolean(env, rule->percent, &percent);
+  napi_create_uint32(env, rule->policy, &bits);
+  napi_set_element(env, out, 0, on);
+  napi_set_element(env, out, 1, percent);
+  napi_set_element(env, out, 2, bits);
+  return out;
+}
+
+/* bodySlot(contentType): the slot of a body with this Content-Type value
+ * (undefined: none). */
+static napi_value body_slot(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  napi_valuetype t;
+  napi_typeof(env, argv[0], &t);
+  ug_slot slot = UG_SLOT_BODY_OTHER;
+  if (t == napi_string) {
+    latin1 s;
+    if (!read_latin1(env, argv[0], &s)) return NULL;
+    slot = ug_body_slot(s.data, s.len);
+    free(s.heap);
+  }
+  napi_value out;
+  napi_create_uint32(env, (uint32_t)slot, &out);
+  return out;
+}
+
+/* The finding of one part that is not clean: the core's text, and the same
+ * result as a finding object with the part's name. */
+static napi_value part_finding(napi_env env, const ug_rule* rule, const char* part,
+                               const char* label, const char* data, size_t len) {
+  ug_finding f;
+  if (!ug_check_part(rule, label, data, len, &f)) return NULL;
+  utf8guard_percent_result r;
+  memset(&r, 0, sizeof r);
+  if (rule->percent)
+    r = utf8guard_validate_percent_encoded(data, len, rule->policy);
+  else
+    r.error = utf8guard_validate_policy(data, len, rule->policy);
+  napi_value obj =
+      ug_make_finding(env, rule->percent ? UG_FORM_PERCENT : UG_FORM_RAW, data, len, 0, r);
+  napi_value v;
+  napi_create_string_utf8(env, part, NAPI_AUTO_LENGTH, &v);
+  napi_set_named_property(env, obj, "part", v);
+  napi_create_string_utf8(env, f.text, f.len, &v);
+  napi_set_named_property(env, obj, "text", v);
+  if (strncmp(label, "header ", 7) == 0) {
+    napi_create_string_utf8(env, label + 7, NAPI_AUTO_LENGTH, &v);
+    napi_set_named_property(env, obj, "header", v);
+  }
+  return obj;
+}
+
+/* Checks one part; *found is set to the finding when it is not clean. */
+static bool check(napi_env env, const ug_rule* rule, const char* part, const char* label,
+                  const char* data, size_t len, napi_value* found) {
+  if (ug_part_clean(rule, data, len)) return false;
+  *found = part_finding(env, rule, part, label, data, len);
+  return *found != NULL;
+}
+
+/* checkHead(rules, target, rawHeaders): the first finding of the path, the
+ * query (after the first '?'), then each header name and value, in order,
+ * or null. rawHeaders is Node's flat [name, value, ...] list. */
+static napi_value check_head(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  rules* r = get_rules(env, argv[0]);
+  if (r == NULL) return NULL;
+  napi_value found = NULL;
+  const ug_rule* target = &r->slot[UG_SLOT_TARGET];
+  if (target->on) {
+    latin1 t;
+    if (!read_latin1(env, argv[1], &t)) return NULL;
+    const char* q = memchr(t.data, '?', t.len);
+    size_t path_len = q ? (size_t)(q - t.data) : t.len;
+    bool hit = check(env, target, "path", "path", t.data, path_len, &found) ||
+               (q && check(env, target, "query", "query", q + 1, t.len - path_len - 1, &found));
+    free(t.heap);
+    if (hit) return found;
+  }
+  const ug_rule* headers = &r->slot[UG_SLOT_HEADERS];
+  uint32_t count = 0;
+  if (headers->on && napi_get_array_length(env, argv[2], &count) == napi_ok) {
+    for (uint32_t i = 0; i + 1 < count; i += 2) {
+      napi_value name_v, value_v;
+      latin1 name, value;
+      if (napi_get_element(env, argv[2], i, &name_v) != napi_ok ||
+          napi_get_element(env, argv[2], i + 1, &value_v) != napi_ok ||
+          !read_latin1(env, name_v, &name))
+        return NULL;
+      if (!read_latin1(env, value_v, &value)) {
+        free(name.heap);
+        return NULL;
+      }
+      bool hit = false;
+      if (!ug_part_clean(headers, name.data, name.len) ||
+          !ug_part_clean(headers, value.data, value.len)) {
+        char label[UG_FINDING_MAX];
+        ug_header_label(name.data, name.len, label, sizeof label);
+        hit = check(env, headers, "header", label, name.data, name.len, &found) ||
+              check(env, headers, "header", label, value.data, value.len, &found);
+      }
+      free(name.heap);
+      free(value.heap);
+      if (hit) return found;
+    }
+  }
+  return null_value(env);
+}
+
+napi_status ug_init_request(napi_env env, napi_value exports) {
+  napi_status st;
+  if ((st = ug_export(env, exports, "makeRules", make_rules)) != napi_ok ||
+      (st = ug_export(env, exports, "ruleOf", rule_of)) != napi_ok ||
+      (st = ug_export(env, exports, "bodySlot", body_slot)) != napi_ok ||
+      (st = ug_export(env, exports, "checkHead", check_head)) != napi_ok)
+    return st;
+  napi_value n;
+  napi_create_uint32(env, UG_SLOT_COUNT, &n);
+  return napi_set_named_property(env, exports, "slotCount", n);
+}

@@ -1,0 +1,143 @@
+/* stream.c - NativeStream, the streaming check of the addon: a body (or any
+ * stream) under one rule, through the request rule core's ug_stream
+ * (nginx/src/request_check.h), which keeps the first finding with the bytes
+ * its message shows, in constant memory and for any chunking. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "addon.h"
+#include "request_check.h"
+
+typedef struct native_stream {
+  ug_stream stream;
+  ug_rule rule;
+  bool labelled; /* findings carry the core's text ("body: ...") */
+} native_stream;
+
+static void finalize(napi_env env, void* data, void* hint) {
+  (void)env;
+  (void)hint;
+  free(data);
+}
+
+static native_stream* self(napi_env env, napi_callback_info info, size_t want, napi_value* argv) {
+  size_t argc = want;
+  napi_value this_arg;
+  void* p = NULL;
+  if (napi_get_cb_info(env, info, &argc, argv, &this_arg, NULL) != napi_ok ||
+      napi_unwrap(env, this_arg, &p) != napi_ok || p == NULL) {
+    ug_throw_type(env, "ERR_INVALID_THIS", "Not a NativeStream");
+    return NULL;
+  }
+  return p;
+}
+
+/* new NativeStream(bits, percent, labelled) */
+static napi_value construct(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3], this_arg;
+  if (napi_get_cb_info(env, info, &argc, argv, &this_arg, NULL) != napi_ok) return NULL;
+  utf8guard_policy policy;
+  bool percent = false, labelled = false;
+  if (!ug_policy(env, argv[0], &policy)) return NULL;
+  napi_get_value_bool(env, argv[1], &percent);
+  napi_get_value_bool(env, argv[2], &labelled);
+  native_stream* s = calloc(1, sizeof *s);
+  if (s == NULL) {
+    napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
+    return NULL;
+  }
+  s->rule.on = true;
+  s->rule.percent = percent;
+  s->rule.policy = policy;
+  s->labelled = labelled;
+  ug_stream_init(&s->stream, &s->rule);
+  if (napi_wrap(env, this_arg, s, finalize, NULL, NULL) != napi_ok) {
+    free(s);
+    return NULL;
+  }
+  return this_arg;
+}
+
+/* The finding the stream just handed out, from the bytes it kept. */
+static napi_value handed_out(napi_env env, native_stream* s, const ug_finding* f) {
+  const ug_stream* st = &s->stream;
+  napi_value obj =
+      ug_make_finding(env, s->rule.percent ? UG_FORM_PERCENT : UG_FORM_RAW, (const char*)st->window,
+                      st->window_len, st->window_base, st->found);
+  if (obj != NULL && s->labelled) {
+    napi_value text;
+    napi_create_string_utf8(env, f->text, f->len, &text);
+    napi_set_named_property(env, obj, "text", text);
+  }
+  return obj;
+}
+
+static napi_value null_value(napi_env env) {
+  napi_value v;
+  napi_get_null(env, &v);
+  return v;
+}
+
+/* feed(chunk): the first finding once the bytes its message shows have
+ * arrived (once per stream), else null. */
+static napi_value feed(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  native_stream* s = self(env, info, 1, argv);
+  const char* data;
+  size_t len;
+  if (s == NULL || !ug_bytes(env, argv[0], "chunk", &data, &len)) return NULL;
+  ug_finding f;
+  if (ug_stream_feed(&s->stream, data, len, &f)) return handed_out(env, s, &f);
+  return null_value(env);
+}
+
+/* finish(): the finding not yet handed out, "incomplete" included, or null. */
+static napi_value finish(napi_env env, napi_callback_info info) {
+  native_stream* s = self(env, info, 0, NULL);
+  if (s == NULL) return NULL;
+  ug_finding f;
+  if (ug_stream_finish(&s->stream, &f)) return handed_out(env, s, &f);
+  return null_value(env);
+}
+
+/* reset(): a new stream under the same rule. */
+static napi_value reset(napi_env env, napi_callback_info info) {
+  native_stream* s = self(env, info, 0, NULL);
+  if (s == NULL) return NULL;
+  ug_stream_init(&s->stream, &s->rule);
+  return NULL;
+}
+
+/* pending: a finding is known, and waits for the bytes its message shows. */
+static napi_value pending(napi_env env, napi_callback_info info) {
+  native_stream* s = self(env, info, 0, NULL);
+  if (s == NULL) return NULL;
+  napi_value v;
+  napi_get_boolean(env, s->stream.state == UG_STREAM_PENDING, &v);
+  return v;
+}
+
+/* position: the bytes fed so far. */
+static napi_value position(napi_env env, napi_callback_info info) {
+  native_stream* s = self(env, info, 0, NULL);
+  if (s == NULL) return NULL;
+  napi_value v;
+  napi_create_double(env, (double)s->stream.fed, &v);
+  return v;
+}
+
+napi_status ug_init_stream(napi_env env, napi_value exports) {
+  napi_property_descriptor props[] = {
+      {"feed", NULL, feed, NULL, NULL, NULL, napi_default, NULL},
+      {"finish", NULL, finish, NULL, NULL, NULL, napi_default, NULL},
+      {"reset", NULL, reset, NULL, NULL, NULL, napi_default, NULL},
+      {"pending", NULL, NULL, pending, NULL, NULL, napi_default, NULL},
+      {"position", NULL, NULL, position, NULL, NULL, napi_default, NULL},
+  };
+  napi_value cls;
+  napi_status st = napi_define_class(env, "NativeStream", NAPI_AUTO_LENGTH, construct, NULL,
+                                     sizeof props / sizeof props[0], props, &cls);
+  if (st != napi_ok) return st;
+  return napi_set_named_property(env, exports, "NativeStream", cls);
+}
