@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ug_rule rule = ug_rule_default(slot);
   if (!rule.on || (control & 0x80) != 0) {
     rule.on = true;
-    rule.percent = slot == UG_SLOT_TARGET || slot == UG_SLOT_BODY_FORM;
+    rule.encoding = ug_rule_default(slot).encoding;
     rule.policy = (1u << UTF8GUARD_CATEGORY_COUNT) - 1;
   }
 

@@ -22,15 +22,21 @@ typedef struct {
   ngx_flag_t enable;
   ngx_uint_t mode;
   ngx_uint_t status;
+  ngx_flag_t text_declared; /* utf8guard_text_charset declared */
+  ngx_flag_t coding_pass;   /* utf8guard_content_encoding pass */
   ngx_flag_t rule_set[UG_SLOT_COUNT];
   ug_rule rules[UG_SLOT_COUNT];
 } ngx_http_utf8guard_loc_conf_t;
 
 /* Per request (on the main request, kept across internal redirects through
- * its pool cleanup, as the realip module does). */
+ * its pool cleanup, as the realip module does: an internal redirect clears
+ * the module contexts, and "already checked" or "refused" must outlive it). */
 typedef struct {
-  ngx_str_t finding; /* the first finding: $utf8guard */
-  ug_stream* body;   /* the body's check, when its rule is on */
+  ngx_str_t finding;                   /* the first finding: $utf8guard */
+  ngx_http_utf8guard_loc_conf_t* conf; /* the location whose rules checked it */
+  ug_stream* body;                     /* the body's check, when its rule is on */
+  ngx_uint_t refused;                  /* the status it was refused with, or 0 */
+  unsigned checked : 1;                /* the target and headers are checked */
   unsigned body_seen : 1;
 } ngx_http_utf8guard_ctx_t;
 
@@ -41,6 +47,12 @@ static char* ngx_http_utf8guard_merge_loc_conf(ngx_conf_t* cf, void* parent, voi
 static char* ngx_http_utf8guard_rule(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
 static char* ngx_http_utf8guard_status(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
 static char* ngx_http_utf8guard_mode(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
+
+static char* ngx_http_utf8guard_choice(ngx_conf_t* cf, ngx_command_t* cmd, void* conf);
+
+/* The two words of a yes/no directive: the first sets 0 (the default). */
+static ngx_str_t ngx_http_utf8guard_text_charsets[] = {ngx_string("utf-8"), ngx_string("declared")};
+static ngx_str_t ngx_http_utf8guard_codings[] = {ngx_string("refuse"), ngx_string("pass")};
 
 #define NGX_HTTP_UTF8GUARD_CONF (NGX_HTTP_MAIN_CONF | NGX_HTTP_SRV_CONF | NGX_HTTP_LOC_CONF)
 #define NGX_HTTP_UTF8GUARD_RULE(slot, name)                                              \
@@ -62,6 +74,14 @@ static ngx_command_t ngx_http_utf8guard_commands[] = {
     NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_JSON, "utf8guard_body_json"),
     NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_TEXT, "utf8guard_body_text"),
     NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_OTHER, "utf8guard_body_other"),
+    NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_NONE, "utf8guard_body_none"),
+    NGX_HTTP_UTF8GUARD_RULE(UG_SLOT_BODY_FILE, "utf8guard_body_file"),
+    {ngx_string("utf8guard_text_charset"), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_TAKE1,
+     ngx_http_utf8guard_choice, NGX_HTTP_LOC_CONF_OFFSET,
+     offsetof(ngx_http_utf8guard_loc_conf_t, text_declared), ngx_http_utf8guard_text_charsets},
+    {ngx_string("utf8guard_content_encoding"), NGX_HTTP_UTF8GUARD_CONF | NGX_CONF_TAKE1,
+     ngx_http_utf8guard_choice, NGX_HTTP_LOC_CONF_OFFSET,
+     offsetof(ngx_http_utf8guard_loc_conf_t, coding_pass), ngx_http_utf8guard_codings},
     ngx_null_command};
 
 static ngx_http_module_t ngx_http_utf8guard_module_ctx = {
@@ -97,6 +117,8 @@ static void* ngx_http_utf8guard_create_loc_conf(ngx_conf_t* cf) {
   conf->enable = NGX_CONF_UNSET;
   conf->mode = NGX_CONF_UNSET_UINT;
   conf->status = NGX_CONF_UNSET_UINT;
+  conf->text_declared = NGX_CONF_UNSET;
+  conf->coding_pass = NGX_CONF_UNSET;
   for (ngx_uint_t i = 0; i < UG_SLOT_COUNT; i++) conf->rule_set[i] = 0;
   return conf;
 }
@@ -107,6 +129,8 @@ static char* ngx_http_utf8guard_merge_loc_conf(ngx_conf_t* cf, void* parent, voi
   ngx_conf_merge_value(conf->enable, prev->enable, 0);
   ngx_conf_merge_uint_value(conf->mode, prev->mode, NGX_HTTP_UTF8GUARD_BLOCK);
   ngx_conf_merge_uint_value(conf->status, prev->status, NGX_HTTP_BAD_REQUEST);
+  ngx_conf_merge_value(conf->text_declared, prev->text_declared, 0);
+  ngx_conf_merge_value(conf->coding_pass, prev->coding_pass, 0);
   for (ngx_uint_t i = 0; i < UG_SLOT_COUNT; i++) {
     if (conf->rule_set[i]) continue;
     conf->rule_set[i] = prev->rule_set[i];
@@ -155,6 +179,26 @@ static char* ngx_http_utf8guard_status(ngx_conf_t* cf, ngx_command_t* cmd, void*
   return NGX_CONF_OK;
 }
 
+/* utf8guard_text_charset, utf8guard_content_encoding: one of two words
+ * (cmd->post). */
+static char* ngx_http_utf8guard_choice(ngx_conf_t* cf, ngx_command_t* cmd, void* conf) {
+  ngx_flag_t* field = (ngx_flag_t*)((char*)conf + cmd->offset);
+  const ngx_str_t* words = cmd->post;
+  ngx_str_t* value = cf->args->elts;
+  if (*field != NGX_CONF_UNSET) return "is duplicate";
+  for (ngx_flag_t i = 0; i < 2; i++) {
+    if (value[1].len == words[i].len &&
+        ngx_strncmp(value[1].data, words[i].data, words[i].len) == 0) {
+      *field = i;
+      return NGX_CONF_OK;
+    }
+  }
+  ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                     "invalid value \"%V\" in \"%V\" directive: expected \"%V\" or \"%V\"",
+                     &value[1], &cmd->name, &words[0], &words[1]);
+  return NGX_CONF_ERROR;
+}
+
 static char* ngx_http_utf8guard_mode(ngx_conf_t* cf, ngx_command_t* cmd, void* conf) {
   ngx_http_utf8guard_loc_conf_t* lcf = conf;
   ngx_str_t* value = cf->args->elts;
@@ -181,10 +225,8 @@ static ngx_http_utf8guard_ctx_t* ngx_http_utf8guard_get_ctx(ngx_http_request_t* 
   r = r->main;
   ngx_http_utf8guard_ctx_t* ctx = ngx_http_get_module_ctx(r, ngx_http_utf8guard_module);
   if (ctx != NULL) return ctx;
-  /* Without a context and without a redirect there is none: the common case
-   * of $utf8guard, asked of every request the access log writes. */
-  if (!create && !r->internal) return NULL;
-  /* An internal redirect clears the module contexts; the pool keeps ours. */
+  /* An internal redirect (rewrite, try_files, index, error_page, a named
+   * location) clears the module contexts; the pool keeps ours. */
   for (ngx_pool_cleanup_t* cln = r->pool->cleanup; cln != NULL; cln = cln->next) {
     if (cln->handler == ngx_http_utf8guard_cleanup) {
       ctx = cln->data;
@@ -218,7 +260,21 @@ static ngx_int_t ngx_http_utf8guard_report(ngx_http_request_t* r,
     ngx_memcpy(ctx->finding.data, finding->text, finding->len);
     ctx->finding.len = finding->len;
   }
-  return block ? (ngx_int_t)lcf->status : NGX_DECLINED;
+  if (!block) return NGX_DECLINED;
+  ctx->refused = lcf->status;
+  return (ngx_int_t)lcf->status;
+}
+
+/* A request the module refused stays refused: an error_page for its status
+ * may redirect it to another location, which may serve a page (a static file,
+ * "return"), but no location's content handler (proxy_pass, fastcgi_pass,
+ * ...) receives it, nor a subrequest of it (mirror, SSI, auth_request). */
+static ngx_int_t ngx_http_utf8guard_refused(ngx_http_request_t* r, ngx_http_utf8guard_ctx_t* ctx) {
+  ngx_http_core_loc_conf_t* clcf = ngx_http_get_module_loc_conf(r, ngx_http_core_module);
+  if (clcf->handler == NULL) return NGX_DECLINED;
+  ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                "utf8guard: a refused request is not passed on to \"%V\"", &clcf->name);
+  return (ngx_int_t)ctx->refused;
 }
 
 /* ---- The request target and the headers ---- */
@@ -250,36 +306,64 @@ static ngx_int_t ngx_http_utf8guard_header_found(ngx_http_request_t* r,
                                   h->value.len);
 }
 
+/* The client's target and headers, checked once per request, at the first
+ * location where the module is on, whichever way the request came there
+ * (server-level rewrite, try_files, index, error_page, rewrite ... last, a
+ * named location): the context says whether it was checked, not
+ * r->internal. The target is the client's (r->unparsed_uri), whatever a
+ * rewrite made of r->uri and r->args. */
 static ngx_int_t ngx_http_utf8guard_handler(ngx_http_request_t* r) {
-  /* The client's target and headers, once: not again after a redirect. */
-  if (r != r->main || r->internal) return NGX_DECLINED;
+  ngx_http_utf8guard_ctx_t* ctx = ngx_http_utf8guard_get_ctx(r, 0);
+  if (ctx != NULL && ctx->refused) return ngx_http_utf8guard_refused(r, ctx);
+  /* A subrequest's target is the server's choice (SSI, mirror,
+   * auth_request), and its headers are the main request's. */
+  if (r != r->main || (ctx != NULL && ctx->checked)) return NGX_DECLINED;
   ngx_http_utf8guard_loc_conf_t* lcf = ngx_http_get_module_loc_conf(r, ngx_http_utf8guard_module);
   if (!lcf->enable) return NGX_DECLINED;
+  if (ctx == NULL) {
+    ctx = ngx_http_utf8guard_get_ctx(r, 1);
+    if (ctx == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
+  }
+  ctx->checked = 1;
+  ctx->conf = lcf;
 
-  ngx_str_t path = r->unparsed_uri;
-  if (r->args_start != NULL && r->args_start > path.data && r->args_start <= path.data + path.len)
-    path.len = (size_t)(r->args_start - 1 - path.data);
-  /* The query as the client sent it, after the path and its '?': then the
-   * whole target is clean exactly when both are (an escape or a character
-   * never spans the ASCII '?'), and one call answers the common case. */
-  ngx_flag_t whole = r->args.len > 0 && r->args.data == path.data + path.len + 1 &&
-                     r->args.data + r->args.len == r->unparsed_uri.data + r->unparsed_uri.len;
-  if (!whole || !ug_part_clean(&lcf->rules[UG_SLOT_TARGET], (const char*)r->unparsed_uri.data,
-                               r->unparsed_uri.len)) {
+  ngx_str_t path = r->unparsed_uri, query = ngx_null_string;
+  u_char* mark = ngx_strlchr(path.data, path.data + path.len, '?');
+  if (mark != NULL) {
+    query.data = mark + 1;
+    query.len = (size_t)(path.data + path.len - query.data);
+    path.len = (size_t)(mark - path.data);
+  }
+  /* The whole target is clean exactly when both path and query are (an
+   * escape or a character never spans the ASCII '?'), and one call answers
+   * the common case. */
+  if (!ug_part_clean(&lcf->rules[UG_SLOT_TARGET], (const char*)r->unparsed_uri.data,
+                     r->unparsed_uri.len)) {
     ngx_int_t rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "path", path.data, path.len);
     if (rc != NGX_DECLINED) return rc;
-    if (r->args.len > 0) {
-      rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "query", r->args.data, r->args.len);
+    if (query.len > 0) {
+      rc = ngx_http_utf8guard_check(r, lcf, UG_SLOT_TARGET, "query", query.data, query.len);
       if (rc != NGX_DECLINED) return rc;
     }
   }
 
   const ug_rule* headers = &lcf->rules[UG_SLOT_HEADERS];
   if (!headers->on) return NGX_DECLINED;
+  /* With ignore_invalid_headers on (the default) nginx keeps only headers
+   * whose names are tokens; with it off, the names are checked here. */
+  ngx_http_core_srv_conf_t* cscf = ngx_http_get_module_srv_conf(r, ngx_http_core_module);
+  ngx_flag_t names = !cscf->ignore_invalid_headers;
   ngx_int_t rc;
   for (ngx_list_part_t* part = &r->headers_in.headers.part; part != NULL; part = part->next) {
     ngx_table_elt_t* h = part->elts;
     for (ngx_uint_t i = 0; i < part->nelts; i++) {
+      if (names) {
+        ug_finding finding;
+        if (ug_check_header_name((const char*)h[i].key.data, h[i].key.len, &finding)) {
+          rc = ngx_http_utf8guard_report(r, lcf, &finding);
+          if (rc != NGX_DECLINED) return rc;
+        }
+      }
       if (ug_part_clean(headers, (const char*)h[i].value.data, h[i].value.len)) continue;
       rc = ngx_http_utf8guard_header_found(r, lcf, &h[i]);
       if (rc != NGX_DECLINED) return rc;
@@ -290,22 +374,75 @@ static ngx_int_t ngx_http_utf8guard_handler(ngx_http_request_t* r) {
 
 /* ---- The body ---- */
 
+/* The headers that say how to read the body, once, before its first bytes:
+ * one Content-Type that parses (ug_check_media), no coding the module cannot
+ * read (ug_check_coding, unless "utf8guard_content_encoding pass"), then the
+ * rule its media type selects. A coded body is not checked (its bytes are
+ * not the text). Returns a status (block) or NGX_DECLINED. */
+static ngx_int_t ngx_http_utf8guard_body_start(ngx_http_request_t* r,
+                                               ngx_http_utf8guard_loc_conf_t* lcf,
+                                               ngx_http_utf8guard_ctx_t* ctx) {
+  static const u_char type_key[] = "content-type", coding_key[] = "content-encoding";
+  ngx_table_elt_t* type = NULL;
+  size_t types = 0;
+  ngx_flag_t coded = 0;
+  ug_finding finding;
+  ngx_int_t rc;
+  for (ngx_list_part_t* part = &r->headers_in.headers.part; part != NULL; part = part->next) {
+    ngx_table_elt_t* h = part->elts;
+    for (ngx_uint_t i = 0; i < part->nelts; i++) {
+      if (h[i].key.len == sizeof type_key - 1 &&
+          ngx_strncasecmp(h[i].key.data, (u_char*)type_key, sizeof type_key - 1) == 0) {
+        if (types++ == 0) type = &h[i];
+      } else if (h[i].key.len == sizeof coding_key - 1 &&
+                 ngx_strncasecmp(h[i].key.data, (u_char*)coding_key, sizeof coding_key - 1) == 0 &&
+                 !ug_coding_readable((const char*)h[i].value.data, h[i].value.len)) {
+        coded = 1;
+        if (!lcf->coding_pass &&
+            ug_check_coding((const char*)h[i].value.data, h[i].value.len, &finding)) {
+          rc = ngx_http_utf8guard_report(r, lcf, &finding);
+          if (rc != NGX_DECLINED) return rc;
+        }
+      }
+    }
+  }
+  ug_media media;
+  const char* value = type ? (const char*)type->value.data : NULL;
+  size_t len = type ? type->value.len : 0;
+  ug_media_parse(value, len, &media);
+  if (ug_check_media(value, len, &media, types, &finding)) {
+    rc = ngx_http_utf8guard_report(r, lcf, &finding);
+    if (rc != NGX_DECLINED) return rc;
+  }
+  if (coded) return NGX_DECLINED;
+  ug_slot slot = ug_media_slot(&media, lcf->text_declared);
+  if (slot == UG_SLOT_COUNT) slot = UG_SLOT_BODY_OTHER;
+  if (!lcf->rules[slot].on) return NGX_DECLINED;
+  ctx->body = ngx_palloc(r->pool, sizeof(ug_stream));
+  if (ctx->body == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
+  ug_stream_init(ctx->body, &lcf->rules[slot]);
+  return NGX_DECLINED;
+}
+
 static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain_t* in) {
-  ngx_http_utf8guard_loc_conf_t* lcf = ngx_http_get_module_loc_conf(r, ngx_http_utf8guard_module);
-  if (r != r->main || !lcf->enable) return ngx_http_next_request_body_filter(r, in);
-  ngx_http_utf8guard_ctx_t* ctx = ngx_http_utf8guard_get_ctx(r, 1);
-  if (ctx == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
+  if (r != r->main) return ngx_http_next_request_body_filter(r, in);
+  ngx_http_utf8guard_ctx_t* ctx = ngx_http_utf8guard_get_ctx(r, 0);
+  if (ctx != NULL && ctx->refused) return (ngx_int_t)ctx->refused;
+  /* The body is read under the rules of the location that checked the
+   * target and headers, wherever a redirect took the request since. */
+  ngx_http_utf8guard_loc_conf_t* lcf =
+      ctx != NULL && ctx->conf != NULL ? ctx->conf
+                                       : ngx_http_get_module_loc_conf(r, ngx_http_utf8guard_module);
+  if (!lcf->enable) return ngx_http_next_request_body_filter(r, in);
+  if (ctx == NULL) {
+    ctx = ngx_http_utf8guard_get_ctx(r, 1);
+    if (ctx == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
+  }
 
   if (!ctx->body_seen) {
     ctx->body_seen = 1;
-    ngx_table_elt_t* type = r->headers_in.content_type;
-    ug_slot slot =
-        type ? ug_body_slot((const char*)type->value.data, type->value.len) : ug_body_slot(NULL, 0);
-    if (lcf->rules[slot].on) {
-      ctx->body = ngx_palloc(r->pool, sizeof(ug_stream));
-      if (ctx->body == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
-      ug_stream_init(ctx->body, &lcf->rules[slot]);
-    }
+    ngx_int_t rc = ngx_http_utf8guard_body_start(r, lcf, ctx);
+    if (rc != NGX_DECLINED) return rc;
   }
 
   if (ctx->body != NULL && ctx->body->state != UG_STREAM_FOUND) {
@@ -324,9 +461,14 @@ static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain
       }
     }
     /* A finding waits for the bytes its message shows. When it will block,
-     * nothing more of this body goes on to the handler meanwhile. */
-    if (ctx->body->state == UG_STREAM_PENDING && lcf->mode == NGX_HTTP_UTF8GUARD_BLOCK)
+     * nothing more of this body goes on to the handler meanwhile: the
+     * buffers are marked read (nginx reuses a buffer only once its bytes
+     * are consumed), and the refusal comes by the end of the body at the
+     * latest. */
+    if (ctx->body->state == UG_STREAM_PENDING && lcf->mode == NGX_HTTP_UTF8GUARD_BLOCK) {
+      for (ngx_chain_t* cl = in; cl != NULL; cl = cl->next) cl->buf->pos = cl->buf->last;
       return NGX_OK;
+    }
   }
   return ngx_http_next_request_body_filter(r, in);
 }

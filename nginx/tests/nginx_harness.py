@@ -17,9 +17,11 @@ import re
 import shutil
 import signal
 import socket
+import socketserver
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -135,7 +137,7 @@ class Nginx:
     process."""
 
     def __init__(self, http="utf8guard on;", server=None, wrapper=None, modules=None,
-                 start_timeout=15):
+                 start_timeout=15, values=None):
         self.prefix = tempfile.mkdtemp(prefix="utf8guard-nginx-")
         # Workers run as an unprivileged user when nginx starts as root: they
         # write the body's temporary files under the prefix.
@@ -146,6 +148,7 @@ class Nginx:
         self.wrapper = wrapper or []
         self.modules = [MODULE] if modules is None else modules
         self.start_timeout = start_timeout
+        self.values = values or {}
         self.proc = None
         self.log_mark = 0
         self.conf = os.path.join(self.prefix, "nginx.conf")
@@ -159,7 +162,8 @@ class Nginx:
         text = CONF.format(load=load, log_format=log_format,
                            master="off" if self.wrapper else "on", prefix=self.prefix,
                            port=self.port, http=self.http,
-                           server=self.server.format(port=self.port))
+                           server=self.server.format(port=self.port, prefix=self.prefix,
+                                                   **self.values))
         with open(self.conf, "w") as f:
             f.write(text)
 
@@ -290,6 +294,71 @@ class SiteTest(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.nginx.__exit__(None, None, None)
+
+
+class Upstream:
+    """An application behind nginx: a threaded HTTP/1.x server on a free
+    127.0.0.1 port that reads each request's body to its end (Content-Length
+    or chunked), keeps (method, target, headers, body) in `requests`, and
+    answers 200 "app". A context manager; stops by itself on exit."""
+
+    def __init__(self):
+        self.requests = []
+        self.lock = threading.Lock()
+        upstream = self
+
+        class Handler(socketserver.StreamRequestHandler):
+            def handle(self):
+                head = b""
+                while not head.endswith(b"\r\n\r\n"):
+                    line = self.rfile.readline(65536)
+                    if not line:
+                        return
+                    head += line
+                lines = head.split(b"\r\n")
+                method, target = lines[0].split(b" ")[:2]
+                headers = [tuple(l.split(b":", 1)) for l in lines[1:] if b":" in l]
+                fields = {k.strip().lower(): v.strip() for k, v in headers}
+                body = b""
+                try:
+                    if fields.get(b"transfer-encoding", b"").lower() == b"chunked":
+                        while True:
+                            size = int(self.rfile.readline().split(b";")[0], 16)
+                            body += self.rfile.read(size)
+                            self.rfile.readline()
+                            if size == 0:
+                                break
+                    elif b"content-length" in fields:
+                        body = self.rfile.read(int(fields[b"content-length"]))
+                except (OSError, ValueError):
+                    body = None  # cut off: nginx closed the connection mid-body
+                with upstream.lock:
+                    upstream.requests.append((method, target, headers, body))
+                if body is not None:
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n"
+                                     b"Connection: close\r\n\r\napp\n")
+
+        class Server(socketserver.ThreadingTCPServer):
+            daemon_threads = True
+            allow_reuse_address = True
+
+        self.server = Server(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+    def take(self):
+        """The requests received since the last call."""
+        with self.lock:
+            out, self.requests = self.requests, []
+        return out
 
 
 def request(method, target, headers=(), body=None, chunked=False):

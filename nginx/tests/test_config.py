@@ -28,6 +28,12 @@ class Directives(unittest.TestCase):
                  ("utf8guard_status 4o3;", "utf8guard_status", "a status from 400 to 599"),
                  ("utf8guard_mode block-ish;", "utf8guard_mode", 'expected "block" or "detect"'),
                  ("utf8guard maybe;", "utf8guard", "invalid value"),
+                 ("utf8guard_text_charset latin1;", "utf8guard_text_charset",
+                  'expected "utf-8" or "declared"'),
+                 ("utf8guard_content_encoding inflate;", "utf8guard_content_encoding",
+                  'expected "refuse" or "pass"'),
+                 ("utf8guard_body_none nul,x;", "utf8guard_body_none", '"x" is no profile'),
+                 ("utf8guard_body_file on;", "utf8guard_body_file", '"on" is no profile'),
                  ("utf8guard_target url; utf8guard_target url;", "utf8guard_target", "is duplicate")]
         for directive, name, why in cases:
             with self.subTest(directive=directive):
@@ -43,7 +49,9 @@ class Directives(unittest.TestCase):
                 self.assertIn(why, err)
         n = Nginx(http='utf8guard on; utf8guard_mode detect; utf8guard_status 403; '
                        'utf8guard_headers "field,-newline"; utf8guard_target "url,+private_use"; '
-                       'utf8guard_body_form off; utf8guard_body_text "source,-bom";')
+                       'utf8guard_body_form off; utf8guard_body_text "source,-bom"; '
+                       'utf8guard_body_none off; utf8guard_body_file strict; '
+                       'utf8guard_text_charset declared; utf8guard_content_encoding pass;')
         try:
             status, err = n.test_conf()
         finally:
@@ -95,7 +103,8 @@ class Site(h.SiteTest):
         self.expect(request(b"POST", b"/strict/", other, body), 400,
                     [finding("body", body, h.TEXT, False)])
         latin1 = [(b"Content-Type", b"text/plain; charset=iso-8859-1")]
-        self.expect(request(b"POST", b"/on/", latin1, b"caf\xe9"), 200, [])
+        self.expect(request(b"POST", b"/on/", latin1, b"caf\xe9"), 400,
+                    [finding("body", b"caf\xe9", h.TEXT, False)])
         self.expect(request(b"GET", b"/on/", [(b"Cookie", b"a=b; c=\xed\xa0\x80")]), 400,
                     [finding("header Cookie", b"a=b; c=\xed\xa0\x80", h.HEADERS, False)])
 
