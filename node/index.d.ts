@@ -100,8 +100,16 @@ export class CheckStream extends Transform {
 }
 export function createCheckStream(options?: CheckStreamOptions): CheckStream;
 
-/** A finding of the request middleware: the part, and the core's text. */
-export interface RequestFinding extends Finding {
+/**
+ * A finding of the request middleware: the part, and the core's text. Kind
+ * 'request_shape' is no byte of a part but the request's shape (a malformed
+ * or repeated Content-Type, a Content-Encoding the guard cannot read, a
+ * header name that is no token), with null offsets.
+ */
+export interface RequestFinding extends Omit<Finding, 'kind' | 'offset' | 'length'> {
+  kind: Kind | 'request_shape';
+  offset: number | null;
+  length: number | null;
   part: 'path' | 'query' | 'header' | 'body';
   /** The header's name, bytes outside printable ASCII as \xHH. */
   header?: string;
@@ -121,8 +129,14 @@ export interface GuardOptions {
   json?: string;
   /** text/* bodies; default "strict". */
   text?: string;
-  /** Other bodies; default "off". */
+  /** Bodies of any other media type (multipart/form-data included); default "off". */
   other?: string;
+  /** Bodies without a Content-Type; default "strict". */
+  none?: string;
+  /** 'declared': a text body that declares a charset other than UTF-8 takes the "other" rule. */
+  textCharset?: 'utf-8' | 'declared';
+  /** 'pass': a coded body (Content-Encoding) goes on unchecked, instead of a 400. */
+  contentEncoding?: 'refuse' | 'pass';
   /** Report findings and let the request on. */
   detectOnly?: boolean;
   logger?: ((line: string) => void) | { warn(line: string): void };

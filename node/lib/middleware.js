@@ -17,14 +17,20 @@
 const { EventEmitter } = require('node:events');
 const native = require('./native');
 
-// The parts a rule is given for, in the core's slot order (ug_slot).
-const SLOTS = ['target', 'headers', 'form', 'json', 'text', 'other'];
+// The parts a rule is given for, in the core's slot order (ug_slot). The
+// files of multipart/form-data ("file") are the core's, but this guard does
+// not take a multipart body apart: such a body takes the "other" rule.
+const SLOTS = ['target', 'headers', 'form', 'json', 'text', 'other', 'none', 'file'];
 
 const kGuarded = Symbol('utf8guard.guarded');
 
 function problem(finding) {
   const where = finding.header === undefined ? finding.part : `header ${finding.header}`;
-  const f = { kind: finding.kind, offset: finding.offset, length: finding.length };
+  const f = { kind: finding.kind };
+  if (finding.offset !== null) {
+    f.offset = finding.offset;
+    f.length = finding.length;
+  }
   if (finding.category !== null) {
     f.category = finding.category;
     f.code_point = `U+${finding.codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -56,9 +62,13 @@ function problem(finding) {
 
 /**
  * Guard holds the rules of one middleware and what to do with a finding.
- * Options: target, headers, form, json, text, other: 'off' or a policy's
- * text ("field,-newline"), each defaulting to the core's rule; detectOnly;
- * logger (a function or an object with warn()).
+ * Options: target, headers, form, json, text, other, none: 'off' or a
+ * policy's text ("field,-newline"), each defaulting to the core's rule;
+ * textCharset: 'utf-8' (default: text bodies are UTF-8 whatever they
+ * declare) or 'declared' (a text body declaring another charset takes the
+ * "other" rule); contentEncoding: 'refuse' (default: a coded body cannot be
+ * checked) or 'pass' (let it on unchecked); detectOnly; logger (a function
+ * or an object with warn()).
  */
 class Guard extends EventEmitter {
   constructor(options = {}) {
@@ -73,7 +83,19 @@ class Guard extends EventEmitter {
       }
       return v;
     });
-    const rules = native.makeRules(specs);
+    const textCharset = options.textCharset === undefined ? 'utf-8' : options.textCharset;
+    const contentEncoding = options.contentEncoding === undefined ? 'refuse' : options.contentEncoding;
+    if (textCharset !== 'utf-8' && textCharset !== 'declared') {
+      const err = new TypeError("The textCharset option must be 'utf-8' or 'declared'");
+      err.code = 'ERR_INVALID_ARG_VALUE';
+      throw err;
+    }
+    if (contentEncoding !== 'refuse' && contentEncoding !== 'pass') {
+      const err = new TypeError("The contentEncoding option must be 'refuse' or 'pass'");
+      err.code = 'ERR_INVALID_ARG_VALUE';
+      throw err;
+    }
+    const rules = native.makeRules(specs, textCharset === 'declared', contentEncoding === 'pass');
     if (typeof rules === 'object' && rules !== null && 'slot' in rules) {
       const text = specs[rules.slot];
       const err = new TypeError(`The ${SLOTS[rules.slot]} rule ${JSON.stringify(text)} is neither 'off' ` +
@@ -82,7 +104,6 @@ class Guard extends EventEmitter {
       throw err;
     }
     this.rules = rules;
-    this.bodyRules = SLOTS.map((_, slot) => native.ruleOf(rules, slot));
     this.detectOnly = Boolean(options.detectOnly);
     const logger = options.logger;
     this.log = typeof logger === 'function' ? logger
@@ -94,12 +115,13 @@ class Guard extends EventEmitter {
     return native.checkHead(this.rules, req.url, req.rawHeaders);
   }
 
-  /** A NativeStream for the request's body, or null when its rule is off. */
-  bodyCheck(req) {
-    const slot = native.bodySlot(req.headers['content-type']);
-    const [on, percent, policy] = this.bodyRules[slot];
-    if (!on) return null;
-    return new native.NativeStream(policy, percent, true);
+  /**
+   * What the headers say about the body: [finding or null, check or null],
+   * the check a NativeStream under the rule its media type selects.
+   */
+  bodyStart(req) {
+    const [finding, on, percent, policy] = native.bodyStart(this.rules, req.rawHeaders);
+    return [finding, on ? new native.NativeStream(policy, percent, true) : null];
   }
 
   // Reports a finding: true when the request must be refused.
@@ -124,7 +146,12 @@ class Guard extends EventEmitter {
       reject(req, res, finding, false);
       return false;
     }
-    const check = this.bodyCheck(req);
+    if (!hasBody(req)) return true;
+    const [shape, check] = this.bodyStart(req);
+    if (shape !== null && this.refuse(shape, req)) {
+      reject(req, res, shape, false);
+      return false;
+    }
     if (check !== null) this.#watchBody(req, res, check);
     return true;
   }
@@ -158,6 +185,12 @@ class Guard extends EventEmitter {
       return push.call(this, chunk, encoding);
     };
   }
+}
+
+// Whether the request announces a body (RFC 9112 6.3).
+function hasBody(req) {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
 // Sends the 400 and closes the connection once it is written. A body's

@@ -12,6 +12,8 @@
 
 typedef struct rules {
   ug_rule slot[UG_SLOT_COUNT];
+  bool text_declared; /* a text body's declared charset other than UTF-8 takes "other" */
+  bool coding_pass;   /* a coded body (Content-Encoding) is let on unchecked */
 } rules;
 
 static void finalize(napi_env env, void* data, void* hint) {
@@ -58,19 +60,21 @@ static bool read_latin1(napi_env env, napi_value v, latin1* out) {
   return true;
 }
 
-/* makeRules(specs): specs[slot] is undefined or null (the slot's default),
- * or a rule's text ("off", or a policy: "field,-newline"). Returns the rules
- * (an external), or {slot, offset, length} for the first text that is no
- * rule. */
+/* makeRules(specs, textDeclared, codingPass): specs[slot] is undefined or
+ * null (the slot's default), or a rule's text ("off", or a policy:
+ * "field,-newline"). Returns the rules (an external), or {slot, offset,
+ * length} for the first text that is no rule. */
 static napi_value make_rules(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
+  size_t argc = 3;
+  napi_value argv[3];
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
   rules* r = calloc(1, sizeof *r);
   if (r == NULL) {
     napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
     return NULL;
   }
+  napi_get_value_bool(env, argv[1], &r->text_declared);
+  napi_get_value_bool(env, argv[2], &r->coding_pass);
   for (unsigned i = 0; i < UG_SLOT_COUNT; i++) {
     napi_value spec;
     napi_valuetype t = napi_undefined;
@@ -115,56 +119,6 @@ static rules* get_rules(napi_env env, napi_value v) {
   return p;
 }
 
-static bool get_slot(napi_env env, napi_value v, ug_slot* slot) {
-  uint32_t n;
-  if (napi_get_value_uint32(env, v, &n) != napi_ok || n >= UG_SLOT_COUNT) {
-    ug_throw_type(env, "ERR_INVALID_ARG_VALUE", "Expected a slot");
-    return false;
-  }
-  *slot = (ug_slot)n;
-  return true;
-}
-
-/* ruleOf(rules, slot): [on, percent, policy bits]. */
-static napi_value rule_of(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  rules* r = get_rules(env, argv[0]);
-  ug_slot slot;
-  if (r == NULL || !get_slot(env, argv[1], &slot)) return NULL;
-  const ug_rule* rule = &r->slot[slot];
-  napi_value out, on, percent, bits;
-  napi_create_array_with_length(env, 3, &out);
-  napi_get_boolean(env, rule->on, &on);
-  napi_get_boolean(env, rule->percent, &percent);
-  napi_create_uint32(env, rule->policy, &bits);
-  napi_set_element(env, out, 0, on);
-  napi_set_element(env, out, 1, percent);
-  napi_set_element(env, out, 2, bits);
-  return out;
-}
-
-/* bodySlot(contentType): the slot of a body with this Content-Type value
- * (undefined: none). */
-static napi_value body_slot(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  napi_valuetype t;
-  napi_typeof(env, argv[0], &t);
-  ug_slot slot = UG_SLOT_BODY_OTHER;
-  if (t == napi_string) {
-    latin1 s;
-    if (!read_latin1(env, argv[0], &s)) return NULL;
-    slot = ug_body_slot(s.data, s.len);
-    free(s.heap);
-  }
-  napi_value out;
-  napi_create_uint32(env, (uint32_t)slot, &out);
-  return out;
-}
-
 /* The finding of one part that is not clean: the core's text, and the same
  * result as a finding object with the part's name. */
 static napi_value part_finding(napi_env env, const ug_rule* rule, const char* part,
@@ -173,12 +127,12 @@ static napi_value part_finding(napi_env env, const ug_rule* rule, const char* pa
   if (!ug_check_part(rule, label, data, len, &f)) return NULL;
   utf8guard_percent_result r;
   memset(&r, 0, sizeof r);
-  if (rule->percent)
+  if (rule->encoding == UG_ENCODING_PERCENT)
     r = utf8guard_validate_percent_encoded(data, len, rule->policy);
   else
     r.error = utf8guard_validate_policy(data, len, rule->policy);
-  napi_value obj =
-      ug_make_finding(env, rule->percent ? UG_FORM_PERCENT : UG_FORM_RAW, data, len, 0, r);
+  napi_value obj = ug_make_finding(
+      env, rule->encoding == UG_ENCODING_PERCENT ? UG_FORM_PERCENT : UG_FORM_RAW, data, len, 0, r);
   napi_value v;
   napi_create_string_utf8(env, part, NAPI_AUTO_LENGTH, &v);
   napi_set_named_property(env, obj, "part", v);
@@ -191,6 +145,36 @@ static napi_value part_finding(napi_env env, const ug_rule* rule, const char* pa
   return obj;
 }
 
+/* A finding that is no part's bytes but the request's shape (a malformed or
+ * repeated Content-Type, a coding the guard cannot read, a header name that
+ * is no token): the core's text "header NAME: MESSAGE", as a finding object
+ * of kind "request_shape" with no offsets. */
+static napi_value shape_finding(napi_env env, const ug_finding* f) {
+  static const char* const nulls[] = {"offset",    "length", "category",
+                                      "codePoint", "hint",   "hintValue"};
+  napi_value obj, v;
+  napi_create_object(env, &obj);
+  napi_create_string_utf8(env, "request_shape", NAPI_AUTO_LENGTH, &v);
+  napi_set_named_property(env, obj, "kind", v);
+  napi_get_null(env, &v);
+  for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
+    napi_set_named_property(env, obj, nulls[i], v);
+  const char* sep = strstr(f->text, ": ");
+  size_t label_len = sep ? (size_t)(sep - f->text) : 0;
+  const char* message = sep ? sep + 2 : f->text;
+  napi_create_string_utf8(env, message, f->len - (size_t)(message - f->text), &v);
+  napi_set_named_property(env, obj, "message", v);
+  napi_create_string_utf8(env, "header", NAPI_AUTO_LENGTH, &v);
+  napi_set_named_property(env, obj, "part", v);
+  if (label_len > 7 && strncmp(f->text, "header ", 7) == 0) {
+    napi_create_string_utf8(env, f->text + 7, label_len - 7, &v);
+    napi_set_named_property(env, obj, "header", v);
+  }
+  napi_create_string_utf8(env, f->text, f->len, &v);
+  napi_set_named_property(env, obj, "text", v);
+  return obj;
+}
+
 /* Checks one part; *found is set to the finding when it is not clean. */
 static bool check(napi_env env, const ug_rule* rule, const char* part, const char* label,
                   const char* data, size_t len, napi_value* found) {
@@ -200,8 +184,9 @@ static bool check(napi_env env, const ug_rule* rule, const char* part, const cha
 }
 
 /* checkHead(rules, target, rawHeaders): the first finding of the path, the
- * query (after the first '?'), then each header name and value, in order,
- * or null. rawHeaders is Node's flat [name, value, ...] list. */
+ * query (after the first '?'), then each header name (a token, then its
+ * rule) and value, in order, or null. rawHeaders is Node's flat
+ * [name, value, ...] list. */
 static napi_value check_head(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
@@ -222,7 +207,7 @@ static napi_value check_head(napi_env env, napi_callback_info info) {
   }
   const ug_rule* headers = &r->slot[UG_SLOT_HEADERS];
   uint32_t count = 0;
-  if (headers->on && napi_get_array_length(env, argv[2], &count) == napi_ok) {
+  if (napi_get_array_length(env, argv[2], &count) == napi_ok) {
     for (uint32_t i = 0; i + 1 < count; i += 2) {
       napi_value name_v, value_v;
       latin1 name, value;
@@ -235,8 +220,12 @@ static napi_value check_head(napi_env env, napi_callback_info info) {
         return NULL;
       }
       bool hit = false;
-      if (!ug_part_clean(headers, name.data, name.len) ||
-          !ug_part_clean(headers, value.data, value.len)) {
+      ug_finding f;
+      if (ug_check_header_name(name.data, name.len, &f)) {
+        found = shape_finding(env, &f);
+        hit = true;
+      } else if (!ug_part_clean(headers, name.data, name.len) ||
+                 !ug_part_clean(headers, value.data, value.len)) {
         char label[UG_FINDING_MAX];
         ug_header_label(name.data, name.len, label, sizeof label);
         hit = check(env, headers, "header", label, name.data, name.len, &found) ||
@@ -250,14 +239,103 @@ static napi_value check_head(napi_env env, napi_callback_info info) {
   return null_value(env);
 }
 
+static bool named(const latin1* s, const char* lit) {
+  size_t n = strlen(lit);
+  if (s->len != n) return false;
+  for (size_t i = 0; i < n; i++) {
+    char c = s->data[i];
+    if (c >= 'A' && c <= 'Z') c = (char)(c + 32);
+    if (c != lit[i]) return false;
+  }
+  return true;
+}
+
+/* bodyStart(rules, rawHeaders): what the headers say about reading the
+ * body, as the nginx module reads them before its first bytes: one
+ * Content-Type that parses (ug_check_media), no coding the guard cannot read
+ * (ug_check_coding, unless coding_pass), then the rule its media type
+ * selects (ug_media_slot; multipart/form-data takes the "other" rule).
+ * Returns [finding or null, on, percent, policy bits]; a coded body is not
+ * checked (its bytes are not the text). */
+static napi_value body_start(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  rules* r = get_rules(env, argv[0]);
+  if (r == NULL) return NULL;
+  napi_value found = NULL;
+  ug_finding f;
+  latin1 type;
+  type.heap = NULL;
+  bool have_type = false, coded = false;
+  size_t types = 0;
+  uint32_t count = 0;
+  napi_get_array_length(env, argv[1], &count);
+  for (uint32_t i = 0; i + 1 < count; i += 2) {
+    napi_value name_v, value_v;
+    latin1 name, value;
+    if (napi_get_element(env, argv[1], i, &name_v) != napi_ok ||
+        napi_get_element(env, argv[1], i + 1, &value_v) != napi_ok ||
+        !read_latin1(env, name_v, &name)) {
+      free(type.heap);
+      return NULL;
+    }
+    bool is_type = named(&name, "content-type"), is_coding = named(&name, "content-encoding");
+    free(name.heap);
+    if (!is_type && !is_coding) continue;
+    if (is_type && types++ > 0) continue;
+    if (!read_latin1(env, value_v, is_type ? &type : &value)) {
+      free(type.heap);
+      return NULL;
+    }
+    if (is_type) {
+      if (type.data == type.stack) {
+        /* |type| is kept past this turn: its bytes move out of the stack copy's way. */
+        type.heap = malloc(type.len + 1);
+        if (type.heap == NULL) {
+          napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
+          return NULL;
+        }
+        memcpy(type.heap, type.stack, type.len);
+        type.data = type.heap;
+      }
+      have_type = true;
+      continue;
+    }
+    if (!ug_coding_readable(value.data, value.len)) {
+      coded = true;
+      if (!r->coding_pass && found == NULL && ug_check_coding(value.data, value.len, &f))
+        found = shape_finding(env, &f);
+    }
+    free(value.heap);
+  }
+  ug_media media;
+  const char* tdata = have_type ? type.data : NULL;
+  size_t tlen = have_type ? type.len : 0;
+  ug_media_parse(tdata, tlen, &media);
+  if (found == NULL && ug_check_media(tdata, tlen, &media, types, &f))
+    found = shape_finding(env, &f);
+  free(type.heap);
+  ug_slot slot = ug_media_slot(&media, r->text_declared);
+  if (slot == UG_SLOT_COUNT) slot = UG_SLOT_BODY_OTHER;
+  const ug_rule* rule = &r->slot[slot];
+  napi_value out, v;
+  napi_create_array_with_length(env, 4, &out);
+  if (found == NULL) napi_get_null(env, &found);
+  napi_set_element(env, out, 0, found);
+  napi_get_boolean(env, rule->on && !coded, &v);
+  napi_set_element(env, out, 1, v);
+  napi_get_boolean(env, rule->encoding == UG_ENCODING_PERCENT, &v);
+  napi_set_element(env, out, 2, v);
+  napi_create_uint32(env, rule->policy, &v);
+  napi_set_element(env, out, 3, v);
+  return out;
+}
+
 napi_status ug_init_request(napi_env env, napi_value exports) {
   napi_status st;
   if ((st = ug_export(env, exports, "makeRules", make_rules)) != napi_ok ||
-      (st = ug_export(env, exports, "ruleOf", rule_of)) != napi_ok ||
-      (st = ug_export(env, exports, "bodySlot", body_slot)) != napi_ok ||
-      (st = ug_export(env, exports, "checkHead", check_head)) != napi_ok)
+      (st = ug_export(env, exports, "bodyStart", body_start)) != napi_ok)
     return st;
-  napi_value n;
-  napi_create_uint32(env, UG_SLOT_COUNT, &n);
-  return napi_set_named_property(env, exports, "slotCount", n);
+  return ug_export(env, exports, "checkHead", check_head);
 }

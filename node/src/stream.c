@@ -48,7 +48,7 @@ static napi_value construct(napi_env env, napi_callback_info info) {
     return NULL;
   }
   s->rule.on = true;
-  s->rule.percent = percent;
+  s->rule.encoding = percent ? UG_ENCODING_PERCENT : UG_ENCODING_RAW;
   s->rule.policy = policy;
   s->labelled = labelled;
   ug_stream_init(&s->stream, &s->rule);
@@ -63,8 +63,8 @@ static napi_value construct(napi_env env, napi_callback_info info) {
 static napi_value handed_out(napi_env env, native_stream* s, const ug_finding* f) {
   const ug_stream* st = &s->stream;
   napi_value obj =
-      ug_make_finding(env, s->rule.percent ? UG_FORM_PERCENT : UG_FORM_RAW, (const char*)st->window,
-                      st->window_len, st->window_base, st->found);
+      ug_make_finding(env, s->rule.encoding == UG_ENCODING_PERCENT ? UG_FORM_PERCENT : UG_FORM_RAW,
+                      (const char*)st->window, st->window_len, st->window_base, st->found);
   if (obj != NULL && s->labelled) {
     napi_value text;
     napi_create_string_utf8(env, f->text, f->len, &text);

@@ -2,9 +2,11 @@
 // on loopback.
 'use strict';
 
-const { suite, detectOnly } = require('./parts');
+const { suite, contentTypes, detectOnly } = require('./parts');
 
 suite('express');
+contentTypes('express');
 detectOnly('express');
 suite('fastify');
+contentTypes('fastify');
 detectOnly('fastify');

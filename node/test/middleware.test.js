@@ -1,7 +1,8 @@
 // The node:http request-listener wrapper on a real server on loopback.
 'use strict';
 
-const { suite, detectOnly } = require('./parts');
+const { suite, contentTypes, detectOnly } = require('./parts');
 
 suite('http');
+contentTypes('http');
 detectOnly('http');

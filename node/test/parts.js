@@ -131,6 +131,46 @@ function suite(kind) {
   });
 }
 
+function contentTypes(kind) {
+  test(`${kind}: the Content-Type and Content-Encoding as the core reads them`, async () => {
+    const bad = Buffer.from([0x61, 0xc0, 0xaf]);
+    const raw = (headers, body) => Buffer.concat([head('POST', '/ct', [...headers, ['Content-Length', String(body.length)]]), body]);
+    const server = await start(kind);
+    const declared = await start(kind, { textCharset: 'declared', contentEncoding: 'pass' });
+    try {
+      const cases = [
+        // [server, headers, refused, what the finding names]
+        [server, [['Content-Type', 'text/plain; charset=latin1']], 'body'],
+        [declared, [['Content-Type', 'text/plain; charset=latin1']], null],
+        [server, [['Content-Type', 'application/problem+json']], 'body'],
+        [server, [], 'body'],
+        [server, [['Content-Type', 'application/octet-stream']], null],
+        [server, [['Content-Type', 'multipart/form-data; boundary=x']], null],
+        [server, [['Content-Type', 'text/plain; charset="utf-8"; charset=utf-8']], 'header Content-Type'],
+        [server, [['Content-Type', 'text plain']], 'header Content-Type'],
+        [server, [['Content-Type', 'text/plain'], ['Content-Encoding', 'gzip']], 'header Content-Encoding'],
+        [declared, [['Content-Type', 'text/plain'], ['Content-Encoding', 'gzip']], null],
+        [server, [['Content-Type', 'text/plain'], ['Content-Encoding', 'identity']], 'body'],
+      ];
+      for (const [s, headers, refused] of cases) {
+        const res = await send(s.port, [raw(headers, bad)]);
+        const label = JSON.stringify(headers);
+        if (refused === null) {
+          assert.equal(res.status, 200, label);
+          continue;
+        }
+        assert.equal(res.status, 400, label);
+        assert.equal(res.type, 'application/problem+json', label);
+        const doc = JSON.parse(res.body);
+        assert.ok(doc.detail.startsWith(`the request's ${refused} is not acceptable text: `), `${label}: ${doc.detail}`);
+      }
+    } finally {
+      await server.close();
+      await declared.close();
+    }
+  });
+}
+
 function detectOnly(kind) {
   test(`${kind}: detect-only lets the request on, emits 'finding' and logs`, async () => {
     const logged = [];
@@ -151,4 +191,4 @@ function detectOnly(kind) {
   });
 }
 
-module.exports = { suite, detectOnly, PARTS };
+module.exports = { suite, contentTypes, detectOnly, PARTS };

@@ -20,7 +20,7 @@ const decoded: Buffer = ug.percentDecode(Buffer.from('%41'));
 const v = new ug.Validator({ policy: 'field', form: 'percent' });
 const vf: ug.Finding | null = v.feed(b) ?? v.finish();
 const stream: ug.CheckStream = ug.createCheckStream({ policy: 'strict', highWaterMark: 1024 });
-const guard = new ug.Guard({ target: 'url', form: 'off', detectOnly: true, logger: console });
+const guard = new ug.Guard({ target: 'url', form: 'off', none: 'off', textCharset: 'declared', contentEncoding: 'pass', detectOnly: true, logger: console });
 guard.on('finding', (finding: ug.RequestFinding) => console.log(finding.part, finding.text));
 const server = http.createServer(ug.http((req, res) => res.end(), guard));
 const mw = ug.express({ headers: 'field,-bidi' });
@@ -35,5 +35,7 @@ void [ok, clean, s, p, decoded, vf, stream, server, mw, ug.version, ug.activeKer
 ug.isValid('text');
 // @ts-expect-error no such form
 new ug.Validator({ form: 'base64' });
+// @ts-expect-error no such choice
+new ug.Guard({ contentEncoding: 'gunzip' });
 // @ts-expect-error a rule is text
 ug.express({ target: 3 });
