@@ -8,6 +8,9 @@ const native = require('./native');
 
 const MASK = (1 << native.categoryNames.length) - 1;
 const parsed = new Map();
+// The last text asked, the common case of a loop over one policy.
+let lastText = null;
+let lastBits = 0;
 
 function invalid(message, code) {
   const err = new TypeError(message);
@@ -26,8 +29,13 @@ function policyBits(policy) {
   if (typeof policy !== 'string') {
     throw invalid('The policy must be a string or category bits', 'ERR_INVALID_ARG_TYPE');
   }
+  if (policy === lastText) return lastBits;
   let bits = parsed.get(policy);
-  if (bits !== undefined) return bits;
+  if (bits !== undefined) {
+    lastText = policy;
+    lastBits = bits;
+    return bits;
+  }
   bits = native.parsePolicy(policy);
   if (typeof bits !== 'number') {
     const [offset, length] = bits;
@@ -37,6 +45,8 @@ function policyBits(policy) {
     'ERR_INVALID_ARG_VALUE');
   }
   if (parsed.size < 256) parsed.set(policy, bits);
+  lastText = policy;
+  lastBits = bits;
   return bits;
 }
 

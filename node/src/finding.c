@@ -15,8 +15,9 @@ bool ug_bytes(napi_env env, napi_value value, const char* what, const char** dat
   napi_typedarray_type type;
   size_t offset;
   bool detached = false;
-  /* A TypedArray first: Buffer and Uint8Array are the common inputs. */
-  if (napi_get_typedarray_info(env, value, &type, &n, &p, &buffer, &offset) == napi_ok) {
+  /* A TypedArray first: Buffer and Uint8Array are the common inputs. Its
+   * ArrayBuffer is asked for only when it reports no bytes (detached?). */
+  if (napi_get_typedarray_info(env, value, &type, &n, &p, NULL, NULL) == napi_ok) {
     switch (type) {
       case napi_int8_array:
       case napi_uint8_array:
@@ -28,8 +29,9 @@ bool ug_bytes(napi_env env, napi_value value, const char* what, const char** dat
       case napi_float32_array: n *= 4; break;
       default: /* 64-bit elements */ n *= 8; break;
     }
-    /* A detached buffer's views report 0 bytes; only then is it asked. */
-    if (n == 0 && napi_is_detached_arraybuffer(env, buffer, &detached) == napi_ok && detached)
+    if (n == 0 &&
+        napi_get_typedarray_info(env, value, &type, &n, &p, &buffer, &offset) == napi_ok &&
+        napi_is_detached_arraybuffer(env, buffer, &detached) == napi_ok && detached)
       goto fail;
     *data = p;
     *len = n;
