@@ -12,7 +12,9 @@
 //                    lines of $UTF8GUARD_BENCH_DATA/urls/requests_1MiB.txt
 //   Express + guard  vs the same app without it, requests/s by wrk on
 //                    loopback (a GET with a percent-encoded path and query,
-//                    a POST of a form), alternating runs
+//                    a POST of a form), alternating runs; also requests per
+//                    second of the server's own CPU time, which other load
+//                    on the machine does not change
 //
 // Times are process CPU time; each repetition runs both sides of a pair,
 // one after the other, for at least MS milliseconds each. The texts come from
@@ -199,15 +201,34 @@ function serve(mode) {
     req.on('end', () => res.end(`ok ${n}`));
   });
   const server = app.listen(0, '127.0.0.1', () => process.send(server.address().port));
+  // Asked for its CPU time, the server answers with it.
+  process.on('message', () => process.send(process.cpuUsage()));
   process.on('disconnect', () => process.exit(0));
 }
 
-function wrkRun(port, seconds, script) {
-  const args = ['-t1', '-c16', `-d${seconds}s`, '-s', script, `http://127.0.0.1:${port}/`];
-  const r = spawnSync('wrk', args, { encoding: 'utf8' });
-  const m = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout || '');
-  if (!m) throw new Error(`wrk: ${r.stderr || r.stdout}`);
-  return Number(m[1]);
+function serverCpu(child) {
+  return new Promise((resolve) => {
+    child.once('message', (u) => resolve((u.user + u.system) * 1000));
+    child.send('cpu');
+  });
+}
+
+// One wrk run: [requests/s of wall time, requests per second of the
+// server's CPU time], the second the figure to trust on a shared machine.
+async function wrkRun(server, seconds, script) {
+  const args = ['-t1', '-c16', `-d${seconds}s`, '-s', script, `http://127.0.0.1:${server.port}/`];
+  const before = await serverCpu(server.child);
+  const r = await new Promise((resolve) => {
+    const child = require('node:child_process').execFile('wrk', args, { encoding: 'utf8' },
+      (err, stdout, stderr) => resolve({ stdout, stderr }));
+    void child;
+  });
+  const cpu = (await serverCpu(server.child)) - before;
+  const rate = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout || '');
+  const count = /(\d+) requests in/.exec(r.stdout || '');
+  if (!rate || !count) throw new Error(`wrk: ${r.stderr || r.stdout}`);
+  if (/Non-2xx/.test(r.stdout)) throw new Error(`wrk: answers other than 2xx: ${r.stdout}`);
+  return [Number(rate[1]), Number(count[1]) / (cpu / 1e9)];
 }
 
 async function express(opts) {
@@ -235,9 +256,12 @@ async function express(opts) {
       fs.writeFileSync(script, body);
       const got = { plain: [], guard: [] };
       for (let r = 0; r < 3; r++) {
-        for (const mode of ['plain', 'guard']) got[mode].push(wrkRun(servers[mode].port, opts.wrkSeconds, script));
+        for (const mode of ['plain', 'guard']) got[mode].push(await wrkRun(servers[mode], opts.wrkSeconds, script));
       }
-      report('Express + guard vs Express', what, median(got.guard), median(got.plain), 'req/s', 'higher');
+      const wall = (mode) => median(got[mode].map((x) => x[0]));
+      const cpu = (mode) => median(got[mode].map((x) => x[1]));
+      report('Express + guard vs Express', what, wall('guard'), wall('plain'), 'req/s', 'higher');
+      report('Express + guard vs Express', `${what}, CPU`, cpu('guard'), cpu('plain'), 'req/CPU-s', 'higher');
     }
   } finally {
     for (const s of Object.values(servers)) s.child.disconnect();

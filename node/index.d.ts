@@ -145,7 +145,6 @@ export interface GuardOptions {
 export class Guard extends EventEmitter {
   constructor(options?: GuardOptions);
   readonly detectOnly: boolean;
-  checkHead(req: IncomingMessage): RequestFinding | null;
   /** Checks the head and sets the body's check up; false when the 400 was sent. */
   admit(req: IncomingMessage, res: ServerResponse): boolean;
   on(event: 'finding', listener: (finding: RequestFinding, req: IncomingMessage) => void): this;

@@ -71,6 +71,8 @@ function problem(finding) {
  * or an object with warn()).
  */
 class Guard extends EventEmitter {
+  #pool = [];
+
   constructor(options = {}) {
     super();
     const specs = SLOTS.map((name) => {
@@ -110,18 +112,19 @@ class Guard extends EventEmitter {
       : logger && typeof logger.warn === 'function' ? (text) => logger.warn(text) : null;
   }
 
-  /** The first finding of the request's head, or null. */
-  checkHead(req) {
-    return native.checkHead(this.rules, req.url, req.rawHeaders);
+  // A body's check: a NativeStream from the pool, set to the rule's number
+  // (policy bits, 1 << 16: percent-decoded).
+  #acquire(rule) {
+    const policy = rule & 0xffff;
+    const percent = (rule & (1 << 16)) !== 0;
+    const s = this.#pool.pop();
+    if (s === undefined) return new native.NativeStream(policy, percent, true);
+    s.restart(policy, percent);
+    return s;
   }
 
-  /**
-   * What the headers say about the body: [finding or null, check or null],
-   * the check a NativeStream under the rule its media type selects.
-   */
-  bodyStart(req) {
-    const [finding, on, percent, policy] = native.bodyStart(this.rules, req.rawHeaders);
-    return [finding, on ? new native.NativeStream(policy, percent, true) : null];
+  #release(s) {
+    if (this.#pool.length < 64) this.#pool.push(s);
   }
 
   // Reports a finding: true when the request must be refused.
@@ -141,38 +144,52 @@ class Guard extends EventEmitter {
   admit(req, res) {
     if (req[kGuarded]) return true;
     req[kGuarded] = true;
-    const finding = this.checkHead(req);
-    if (finding !== null && this.refuse(finding, req)) {
-      reject(req, res, finding, false);
-      return false;
+    const body = hasBody(req);
+    let answer = native.checkRequest(this.rules, req.url, req.rawHeaders, body, false);
+    while (typeof answer === 'object') {
+      // A finding: in the head (then the body's rule is asked again, past
+      // the head), or of the request's shape (it carries the body's rule).
+      const finding = answer;
+      const shape = finding.kind === 'request_shape';
+      answer = shape ? finding.bodyRule : null;
+      delete finding.bodyRule;
+      if (this.refuse(finding, req)) {
+        reject(req, res, finding, false);
+        return false;
+      }
+      if (!shape) answer = native.checkRequest(this.rules, req.url, req.rawHeaders, body, true);
     }
-    if (!hasBody(req)) return true;
-    const [shape, check] = this.bodyStart(req);
-    if (shape !== null && this.refuse(shape, req)) {
-      reject(req, res, shape, false);
-      return false;
-    }
-    if (check !== null) this.#watchBody(req, res, check);
+    if (answer !== 0) this.#watchBody(req, res, this.#acquire(answer));
     return true;
   }
 
   // Checks each chunk Node's parser pushes into the request before it is
   // queued; a finding stops the body there.
-  #watchBody(req, res, check) {
+  #watchBody(req, res, stream) {
     const push = req.push;
+    let check = stream;
     let stopped = false;
     const guard = this;
+    const done = () => {
+      if (check !== null) guard.#release(check);
+      check = null;
+    };
     const found = (finding) => {
       finding.part = 'body';
       if (!guard.refuse(finding, req)) return false;
       stopped = true;
+      done();
       reject(req, res, finding, true);
       return true;
     };
+    // A request that ends early (the client left) gives its stream back.
+    req.once('close', done);
     req.push = function pushChecked(chunk, encoding) {
       if (stopped) return false;
+      if (check === null) return push.call(this, chunk, encoding);
       if (chunk === null) {
         const finding = check.finish();
+        done();
         if (finding !== null && found(finding)) return false;
         return push.call(this, chunk, encoding);
       }

@@ -22,12 +22,6 @@ static void finalize(napi_env env, void* data, void* hint) {
   free(data);
 }
 
-static napi_value null_value(napi_env env) {
-  napi_value v;
-  napi_get_null(env, &v);
-  return v;
-}
-
 /* A string's bytes (latin1), in |stack| when they fit, else in a block the
  * caller frees (*heap). */
 typedef struct latin1 {
@@ -183,62 +177,6 @@ static bool check(napi_env env, const ug_rule* rule, const char* part, const cha
   return *found != NULL;
 }
 
-/* checkHead(rules, target, rawHeaders): the first finding of the path, the
- * query (after the first '?'), then each header name (a token, then its
- * rule) and value, in order, or null. rawHeaders is Node's flat
- * [name, value, ...] list. */
-static napi_value check_head(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  rules* r = get_rules(env, argv[0]);
-  if (r == NULL) return NULL;
-  napi_value found = NULL;
-  const ug_rule* target = &r->slot[UG_SLOT_TARGET];
-  if (target->on) {
-    latin1 t;
-    if (!read_latin1(env, argv[1], &t)) return NULL;
-    const char* q = memchr(t.data, '?', t.len);
-    size_t path_len = q ? (size_t)(q - t.data) : t.len;
-    bool hit = check(env, target, "path", "path", t.data, path_len, &found) ||
-               (q && check(env, target, "query", "query", q + 1, t.len - path_len - 1, &found));
-    free(t.heap);
-    if (hit) return found;
-  }
-  const ug_rule* headers = &r->slot[UG_SLOT_HEADERS];
-  uint32_t count = 0;
-  if (napi_get_array_length(env, argv[2], &count) == napi_ok) {
-    for (uint32_t i = 0; i + 1 < count; i += 2) {
-      napi_value name_v, value_v;
-      latin1 name, value;
-      if (napi_get_element(env, argv[2], i, &name_v) != napi_ok ||
-          napi_get_element(env, argv[2], i + 1, &value_v) != napi_ok ||
-          !read_latin1(env, name_v, &name))
-        return NULL;
-      if (!read_latin1(env, value_v, &value)) {
-        free(name.heap);
-        return NULL;
-      }
-      bool hit = false;
-      ug_finding f;
-      if (ug_check_header_name(name.data, name.len, &f)) {
-        found = shape_finding(env, &f);
-        hit = true;
-      } else if (!ug_part_clean(headers, name.data, name.len) ||
-                 !ug_part_clean(headers, value.data, value.len)) {
-        char label[UG_FINDING_MAX];
-        ug_header_label(name.data, name.len, label, sizeof label);
-        hit = check(env, headers, "header", label, name.data, name.len, &found) ||
-              check(env, headers, "header", label, value.data, value.len, &found);
-      }
-      free(name.heap);
-      free(value.heap);
-      if (hit) return found;
-    }
-  }
-  return null_value(env);
-}
-
 static bool named(const latin1* s, const char* lit) {
   size_t n = strlen(lit);
   if (s->len != n) return false;
@@ -250,92 +188,148 @@ static bool named(const latin1* s, const char* lit) {
   return true;
 }
 
-/* bodyStart(rules, rawHeaders): what the headers say about reading the
- * body, as the nginx module reads them before its first bytes: one
- * Content-Type that parses (ug_check_media), no coding the guard cannot read
- * (ug_check_coding, unless coding_pass), then the rule its media type
- * selects (ug_media_slot; multipart/form-data takes the "other" rule).
- * Returns [finding or null, on, percent, policy bits]; a coded body is not
- * checked (its bytes are not the text). */
-static napi_value body_start(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  rules* r = get_rules(env, argv[0]);
-  if (r == NULL) return NULL;
-  napi_value found = NULL;
-  ug_finding f;
-  latin1 type;
-  type.heap = NULL;
-  bool have_type = false, coded = false;
-  size_t types = 0;
-  uint32_t count = 0;
-  napi_get_array_length(env, argv[1], &count);
-  for (uint32_t i = 0; i + 1 < count; i += 2) {
-    napi_value name_v, value_v;
-    latin1 name, value;
-    if (napi_get_element(env, argv[1], i, &name_v) != napi_ok ||
-        napi_get_element(env, argv[1], i + 1, &value_v) != napi_ok ||
-        !read_latin1(env, name_v, &name)) {
-      free(type.heap);
-      return NULL;
-    }
-    bool is_type = named(&name, "content-type"), is_coding = named(&name, "content-encoding");
-    free(name.heap);
-    if (!is_type && !is_coding) continue;
-    if (is_type && types++ > 0) continue;
-    if (!read_latin1(env, value_v, is_type ? &type : &value)) {
-      free(type.heap);
-      return NULL;
-    }
-    if (is_type) {
-      if (type.data == type.stack) {
-        /* |type| is kept past this turn: its bytes move out of the stack copy's way. */
-        type.heap = malloc(type.len + 1);
-        if (type.heap == NULL) {
-          napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
-          return NULL;
-        }
-        memcpy(type.heap, type.stack, type.len);
-        type.data = type.heap;
+/* What the headers say about reading the body, gathered as they go by. */
+typedef struct body_headers {
+  char* type; /* the first Content-Type's value (malloc'd), or NULL */
+  size_t type_len;
+  size_t types; /* Content-Type headers */
+  bool coded;   /* a Content-Encoding other than identity */
+  bool coding_found;
+  ug_finding coding; /* the first coding the guard cannot read */
+} body_headers;
+
+static bool note_body_header(napi_env env, const rules* r, const latin1* name, const latin1* value,
+                             body_headers* b) {
+  if (named(name, "content-type")) {
+    if (b->types++ == 0) {
+      b->type = malloc(value->len + 1);
+      if (b->type == NULL) {
+        napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
+        return false;
       }
-      have_type = true;
-      continue;
+      memcpy(b->type, value->data, value->len);
+      b->type_len = value->len;
     }
-    if (!ug_coding_readable(value.data, value.len)) {
-      coded = true;
-      if (!r->coding_pass && found == NULL && ug_check_coding(value.data, value.len, &f))
-        found = shape_finding(env, &f);
-    }
-    free(value.heap);
+  } else if (named(name, "content-encoding") && !ug_coding_readable(value->data, value->len)) {
+    b->coded = true;
+    if (!r->coding_pass && !b->coding_found)
+      b->coding_found = ug_check_coding(value->data, value->len, &b->coding);
   }
+  return true;
+}
+
+/* The body's part, as the nginx module decides it before the body's first
+ * bytes: one Content-Type that parses (ug_check_media), no coding the guard
+ * cannot read (ug_check_coding, unless coding_pass), then the rule its media
+ * type selects (ug_media_slot; multipart/form-data takes the "other" rule).
+ * Returns the rule as a number (0: not checked; a coded body is not, its
+ * bytes are not the text), or a finding of the request's shape carrying that
+ * number as bodyRule. */
+static napi_value body_decision(napi_env env, const rules* r, body_headers* b) {
   ug_media media;
-  const char* tdata = have_type ? type.data : NULL;
-  size_t tlen = have_type ? type.len : 0;
-  ug_media_parse(tdata, tlen, &media);
-  if (found == NULL && ug_check_media(tdata, tlen, &media, types, &f))
-    found = shape_finding(env, &f);
-  free(type.heap);
+  ug_finding f;
+  bool shape = false;
+  ug_media_parse(b->type, b->type_len, &media);
+  if (b->coding_found) {
+    f = b->coding;
+    shape = true;
+  } else {
+    shape = ug_check_media(b->type, b->type_len, &media, b->types, &f);
+  }
   ug_slot slot = ug_media_slot(&media, r->text_declared);
   if (slot == UG_SLOT_COUNT) slot = UG_SLOT_BODY_OTHER;
   const ug_rule* rule = &r->slot[slot];
-  napi_value out, v;
-  napi_create_array_with_length(env, 4, &out);
-  if (found == NULL) napi_get_null(env, &found);
-  napi_set_element(env, out, 0, found);
-  napi_get_boolean(env, rule->on && !coded, &v);
-  napi_set_element(env, out, 1, v);
-  napi_get_boolean(env, rule->encoding == UG_ENCODING_PERCENT, &v);
-  napi_set_element(env, out, 2, v);
-  napi_create_uint32(env, rule->policy, &v);
-  napi_set_element(env, out, 3, v);
+  uint32_t code = 0;
+  if (rule->on && !b->coded)
+    code = rule->policy | (rule->encoding == UG_ENCODING_PERCENT ? 1u << 16 : 0) | 1u << 17;
+  napi_value number;
+  napi_create_uint32(env, code, &number);
+  if (!shape) return number;
+  napi_value obj = shape_finding(env, &f);
+  napi_set_named_property(env, obj, "bodyRule", number);
+  return obj;
+}
+
+/* checkRequest(rules, target, rawHeaders, hasBody, headDone): the first
+ * finding of the path, the query (after the first '?'), then each header
+ * name (a token, then its rule) and value, in order; then, for a request
+ * with a body, the body's rule (body_decision). rawHeaders is Node's flat
+ * [name, value, ...] list. headDone skips the head's checks (detect-only
+ * mode, after a finding there). Returns a finding, or the body's rule as a
+ * number (0: no check), in one pass over the headers. */
+static napi_value check_request(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  rules* r = get_rules(env, argv[0]);
+  if (r == NULL) return NULL;
+  bool has_body = false, head_done = false;
+  napi_get_value_bool(env, argv[3], &has_body);
+  napi_get_value_bool(env, argv[4], &head_done);
+  napi_value found = NULL;
+  const ug_rule* target = &r->slot[UG_SLOT_TARGET];
+  if (target->on && !head_done) {
+    latin1 t;
+    if (!read_latin1(env, argv[1], &t)) return NULL;
+    const char* q = memchr(t.data, '?', t.len);
+    size_t path_len = q ? (size_t)(q - t.data) : t.len;
+    bool hit = check(env, target, "path", "path", t.data, path_len, &found) ||
+               (q && check(env, target, "query", "query", q + 1, t.len - path_len - 1, &found));
+    free(t.heap);
+    if (hit) return found;
+  }
+  const ug_rule* headers = &r->slot[UG_SLOT_HEADERS];
+  body_headers b;
+  memset(&b, 0, sizeof b);
+  uint32_t count = 0;
+  napi_get_array_length(env, argv[2], &count);
+  for (uint32_t i = 0; i + 1 < count; i += 2) {
+    napi_value name_v, value_v;
+    latin1 name, value;
+    if (napi_get_element(env, argv[2], i, &name_v) != napi_ok ||
+        napi_get_element(env, argv[2], i + 1, &value_v) != napi_ok ||
+        !read_latin1(env, name_v, &name)) {
+      free(b.type);
+      return NULL;
+    }
+    if (!read_latin1(env, value_v, &value)) {
+      free(name.heap);
+      free(b.type);
+      return NULL;
+    }
+    bool hit = false, ok = true;
+    ug_finding f;
+    if (head_done) {
+      /* the head was checked */
+    } else if (ug_check_header_name(name.data, name.len, &f)) {
+      found = shape_finding(env, &f);
+      hit = true;
+    } else if (!ug_part_clean(headers, name.data, name.len) ||
+               !ug_part_clean(headers, value.data, value.len)) {
+      char label[UG_FINDING_MAX];
+      ug_header_label(name.data, name.len, label, sizeof label);
+      hit = check(env, headers, "header", label, name.data, name.len, &found) ||
+            check(env, headers, "header", label, value.data, value.len, &found);
+    }
+    if (!hit && has_body) ok = note_body_header(env, r, &name, &value, &b);
+    free(name.heap);
+    free(value.heap);
+    if (hit || !ok) {
+      free(b.type);
+      return ok ? found : NULL;
+    }
+  }
+  napi_value out;
+  if (has_body)
+    out = body_decision(env, r, &b);
+  else
+    napi_create_uint32(env, 0, &out);
+  free(b.type);
   return out;
 }
 
 napi_status ug_init_request(napi_env env, napi_value exports) {
   napi_status st;
-  if ((st = ug_export(env, exports, "makeRules", make_rules)) != napi_ok ||
-      (st = ug_export(env, exports, "bodyStart", body_start)) != napi_ok)
-    return st;
-  return ug_export(env, exports, "checkHead", check_head);
+  if ((st = ug_export(env, exports, "makeRules", make_rules)) != napi_ok) return st;
+  return ug_export(env, exports, "checkRequest", check_request);
 }

@@ -109,6 +109,21 @@ static napi_value reset(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* restart(bits, percent): a new stream under another rule (an object
+ * reused for the next request's body). */
+static napi_value restart(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  native_stream* s = self(env, info, 2, argv);
+  utf8guard_policy policy;
+  bool percent = false;
+  if (s == NULL || !ug_policy(env, argv[0], &policy)) return NULL;
+  napi_get_value_bool(env, argv[1], &percent);
+  s->rule.encoding = percent ? UG_ENCODING_PERCENT : UG_ENCODING_RAW;
+  s->rule.policy = policy;
+  ug_stream_init(&s->stream, &s->rule);
+  return NULL;
+}
+
 /* pending: a finding is known, and waits for the bytes its message shows. */
 static napi_value pending(napi_env env, napi_callback_info info) {
   native_stream* s = self(env, info, 0, NULL);
@@ -132,6 +147,7 @@ napi_status ug_init_stream(napi_env env, napi_value exports) {
       {"feed", NULL, feed, NULL, NULL, NULL, napi_default, NULL},
       {"finish", NULL, finish, NULL, NULL, NULL, napi_default, NULL},
       {"reset", NULL, reset, NULL, NULL, NULL, napi_default, NULL},
+      {"restart", NULL, restart, NULL, NULL, NULL, napi_default, NULL},
       {"pending", NULL, NULL, pending, NULL, NULL, napi_default, NULL},
       {"position", NULL, NULL, position, NULL, NULL, napi_default, NULL},
   };
