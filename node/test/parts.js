@@ -102,13 +102,15 @@ function suite(kind) {
 
   test(`${kind}: a body split at every byte gives the unsplit answer`, async () => {
     const bodies = [
-      post('text/plain', Buffer.from(`ok ${multilingual()[1].slice(0, 20)} end`)),
-      post('text/plain', Buffer.from([0x61, 0x62, 0x20, 0xe2, 0x82, 0x20, 0x63, 0x64])),
-      post('application/x-www-form-urlencoded', Buffer.from('a=1&b=%2e%2e%c0%af%2e&c=2')),
-      post('application/json', Buffer.from('{"name":"\u202Eevil"}')),
+      [200, post('text/plain', Buffer.from(`ok ${multilingual()[1].slice(0, 20)} end`))],
+      [400, post('text/plain', Buffer.from([0x61, 0x62, 0x20, 0xe2, 0x82, 0x20, 0x63, 0x64]))],
+      [400, post('application/x-www-form-urlencoded', Buffer.from('a=1&b=%2e%2e%c0%af%2e&c=2'))],
+      [400, post('application/json', Buffer.from('{"name":"\uFDD0 noncharacter"}'))],
+      [400, post('application/x-www-form-urlencoded', Buffer.from('a=%E2%80%AEb'))],
     ];
-    for (const request of bodies) {
+    for (const [status, request] of bodies) {
       const whole = await send(server.port, [request]);
+      assert.equal(whole.status, status, request.toString('latin1'));
       const bodyAt = request.indexOf('\r\n\r\n') + 4;
       const splits = [];
       for (let i = bodyAt; i < request.length; i++) splits.push(i);
