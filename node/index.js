@@ -136,7 +136,7 @@ class Validator {
 
   constructor(options) {
     const { policy, form } = optionsOf(options);
-    this.#stream = new native.NativeStream(policy, form === FORMS.percent, false);
+    this.#stream = new native.NativeStream(policy, form, false);
   }
 
   /** Checks the next chunk; returns the first finding once it is ready. */

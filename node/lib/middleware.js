@@ -113,13 +113,13 @@ class Guard extends EventEmitter {
   }
 
   // A body's check: a NativeStream from the pool, set to the rule's number
-  // (policy bits, 1 << 16: percent-decoded).
+  // (policy bits, the core's encoding << 16, 1 << 20).
   #acquire(rule) {
     const policy = rule & 0xffff;
-    const percent = (rule & (1 << 16)) !== 0;
+    const form = (rule >> 16) & 0xf;
     const s = this.#pool.pop();
-    if (s === undefined) return new native.NativeStream(policy, percent, true);
-    s.restart(policy, percent);
+    if (s === undefined) return new native.NativeStream(policy, form, true);
+    s.restart(policy, form);
     return s;
   }
 

@@ -218,6 +218,9 @@ static bool note_body_header(napi_env env, const rules* r, const latin1* name, c
   return true;
 }
 
+/* The body's rule as one number: policy bits, the encoding << 16, and 1 << 20
+ * (0: no check). */
+
 /* The body's part, as the nginx module decides it before the body's first
  * bytes: one Content-Type that parses (ug_check_media), no coding the guard
  * cannot read (ug_check_coding, unless coding_pass), then the rule its media
@@ -240,8 +243,7 @@ static napi_value body_decision(napi_env env, const rules* r, body_headers* b) {
   if (slot == UG_SLOT_COUNT) slot = UG_SLOT_BODY_OTHER;
   const ug_rule* rule = &r->slot[slot];
   uint32_t code = 0;
-  if (rule->on && !b->coded)
-    code = rule->policy | (rule->encoding == UG_ENCODING_PERCENT ? 1u << 16 : 0) | 1u << 17;
+  if (rule->on && !b->coded) code = rule->policy | (uint32_t)rule->encoding << 16 | 1u << 20;
   napi_value number;
   napi_create_uint32(env, code, &number);
   if (!shape) return number;

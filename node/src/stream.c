@@ -14,6 +14,21 @@ typedef struct native_stream {
   bool labelled; /* findings carry the core's text ("body: ...") */
 } native_stream;
 
+/* A form's number is the core's encoding of the same name. */
+_Static_assert((int)UG_FORM_RAW == (int)UG_ENCODING_RAW &&
+                   (int)UG_FORM_PERCENT == (int)UG_ENCODING_PERCENT,
+               "ug_form and ug_encoding agree");
+
+static bool get_encoding(napi_env env, napi_value v, ug_encoding* out) {
+  uint32_t n = 0;
+  if (napi_get_value_uint32(env, v, &n) != napi_ok || n > UG_FORM_PERCENT) {
+    ug_throw_type(env, "ERR_INVALID_ARG_VALUE", "Expected a form");
+    return false;
+  }
+  *out = (ug_encoding)n;
+  return true;
+}
+
 static void finalize(napi_env env, void* data, void* hint) {
   (void)env;
   (void)hint;
@@ -32,15 +47,15 @@ static native_stream* self(napi_env env, napi_callback_info info, size_t want, n
   return p;
 }
 
-/* new NativeStream(bits, percent, labelled) */
+/* new NativeStream(bits, form, labelled): form is a ug_form (= ug_encoding). */
 static napi_value construct(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3], this_arg;
   if (napi_get_cb_info(env, info, &argc, argv, &this_arg, NULL) != napi_ok) return NULL;
   utf8guard_policy policy;
-  bool percent = false, labelled = false;
-  if (!ug_policy(env, argv[0], &policy)) return NULL;
-  napi_get_value_bool(env, argv[1], &percent);
+  bool labelled = false;
+  ug_encoding encoding;
+  if (!ug_policy(env, argv[0], &policy) || !get_encoding(env, argv[1], &encoding)) return NULL;
   napi_get_value_bool(env, argv[2], &labelled);
   native_stream* s = calloc(1, sizeof *s);
   if (s == NULL) {
@@ -48,7 +63,7 @@ static napi_value construct(napi_env env, napi_callback_info info) {
     return NULL;
   }
   s->rule.on = true;
-  s->rule.encoding = percent ? UG_ENCODING_PERCENT : UG_ENCODING_RAW;
+  s->rule.encoding = encoding;
   s->rule.policy = policy;
   s->labelled = labelled;
   ug_stream_init(&s->stream, &s->rule);
@@ -109,16 +124,16 @@ static napi_value reset(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* restart(bits, percent): a new stream under another rule (an object
+/* restart(bits, form): a new stream under another rule (an object
  * reused for the next request's body). */
 static napi_value restart(napi_env env, napi_callback_info info) {
   napi_value argv[2];
   native_stream* s = self(env, info, 2, argv);
   utf8guard_policy policy;
-  bool percent = false;
-  if (s == NULL || !ug_policy(env, argv[0], &policy)) return NULL;
-  napi_get_value_bool(env, argv[1], &percent);
-  s->rule.encoding = percent ? UG_ENCODING_PERCENT : UG_ENCODING_RAW;
+  ug_encoding encoding;
+  if (s == NULL || !ug_policy(env, argv[0], &policy) || !get_encoding(env, argv[1], &encoding))
+    return NULL;
+  s->rule.encoding = encoding;
   s->rule.policy = policy;
   ug_stream_init(&s->stream, &s->rule);
   return NULL;
