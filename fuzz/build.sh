@@ -9,7 +9,7 @@
 # it writes to $OUT:
 #   TARGET                   the fuzzer
 #   TARGET_seed_corpus.zip   corpus/TARGET/
-#   TARGET.dict              fuzz/utf8.dict
+#   TARGET.dict              fuzz/utf8.dict, then fuzz/TARGET.dict if any
 #   TARGET.options           libFuzzer options (the dictionary, max_len)
 #   lib/                     the ICU and liburiparser shared libraries the
 #                            fuzzers load (the runner image has neither;
@@ -53,7 +53,9 @@ for t in $TARGETS; do
   cp "$BUILD/fuzz/$t" "$OUT/$t"
   rm -f "$OUT/${t}_seed_corpus.zip"
   (cd "$REPO/corpus/$t" && zip -q -r "$OUT/${t}_seed_corpus.zip" .)
-  cp "$REPO/fuzz/utf8.dict" "$OUT/$t.dict"
+  # fuzz/utf8.dict, and the target's own words (fuzz/TARGET.dict) if any.
+  cat "$REPO/fuzz/utf8.dict" > "$OUT/$t.dict"
+  if [ -f "$REPO/fuzz/$t.dict" ]; then cat "$REPO/fuzz/$t.dict" >> "$OUT/$t.dict"; fi
   printf '[libfuzzer]\ndict = %s.dict\nmax_len = %d\n' "$t" "$MAX_LEN" > "$OUT/$t.options"
 done
 # Ship the ICU and uriparser libraries beside the fuzzers: the runner image

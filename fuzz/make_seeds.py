@@ -30,6 +30,12 @@ the pct_* seeds, which only percent_differential reads as more than ASCII:
              pct_vec_*, the rows of security/vectors/percent.tsv under their
              profiles
   vec_*      the security vectors, when security/vectors/vectors.tsv exists
+  mp_*       multipart/form-data bodies (only for the multipart target, which
+             gets no other seed: a body must begin with its boundary): clean
+             browser forms, the file name and text field attacks, every
+             malformed shape nginx/tests/multipart_test.c lists, with the
+             controls fuzz/multipart.cpp reads: the rules, a split, the
+             boundary "XyZ" or one in the controls
   regress_*  inputs that once made an implementation disagree (fuzz/README.md)
 
 Files found by fuzzing (named by their SHA-1) sit beside these; the campaign
@@ -335,6 +341,76 @@ def percent_vector_seeds(tsv):
             for row in tsv_rows(tsv, check_percent_vectors.HEADER) if row["profile"] in profiles}
 
 
+MULTIPART_TARGET = "multipart"
+
+
+def multipart_controls(split, rules=0, boundary=None, one_byte=False):
+    """The control bytes fuzz/multipart.cpp reads off the end, in file order:
+    a split (two bytes) and its count, the boundary reversed and its length
+    (bit 6), then the control byte (rules in bits 0-5, 1-byte feeds bit 7)."""
+    tail = bytes([split >> 8, split & 0xFF, 1])
+    control = rules | (0x80 if one_byte else 0)
+    if boundary is not None:
+        tail += boundary[::-1] + bytes([len(boundary)])
+        control |= 0x40
+    return tail + bytes([control])
+
+
+def multipart_seeds():
+    def part(headers, body, b=b"XyZ"):
+        return b"--" + b + b"\r\n" + headers + b"\r\n" + body + b"\r\n"
+
+    def disp(params):
+        return b"Content-Disposition: form-data; " + params + b"\r\n"
+
+    def field(name, value, b=b"XyZ"):
+        return part(disp(b'name="' + name + b'"'), value, b)
+
+    def file(filename, body, b=b"XyZ"):
+        return part(disp(b'name="f"; filename="' + filename + b'"') +
+                    b"Content-Type: application/octet-stream\r\n", body, b)
+
+    close = b"--XyZ--\r\n"
+    binary = bytes(range(256)) + b"\r\n-\r\r\n\n-x--XyZ\r\n--Xy\r-"
+    bodies = {
+        "form": field(b"title", "Z\u00fcrich \u65e5\u672c".encode()) +
+        field(b"text", b"line 1\r\n-- \r\n--X\r\n") + file(b"a.bin", binary) + close,
+        "empty_form": close,
+        "bidi_filename": file("photo\u202egpj.exe".encode(), b"x") + close,
+        "overlong_filename": file(b"..%C0%AF..", b"x") + close,
+        "raw_overlong_filename": file(b"..\xC0\xAF..", b"x") + close,
+        "nul_filename": file(b"shell.php\x00.jpg", b"x") + close,
+        "ext_filename": part(disp(b"name=\"f\"; filename*=UTF-8''photo%E2%80%AEgpj.exe"), b"x") +
+        close,
+        "ext_latin1": part(disp(b"name=\"f\"; filename*=iso-8859-1''%C0%AF"), b"x") + close,
+        "quoted_pairs": file(b'C:\\\\x\\"y\\".txt', b"") + close,
+        "field_overlong": field(b"a", b"ok") + field(b"b", b"..\xC0\xAF..") + close,
+        "field_bidi": field(b"a", "abc\u202e".encode()) + close,
+        "preamble": b"hello\r\n" + field(b"a", b"b") + close,
+        "no_close": field(b"a", b"b"),
+        "bare_lf": field(b"a", b"b\n--XyZ\r\n" + disp(b'name="c"')) + close,
+        "bare_cr": file(b"x", b"b\r--XyZ--") + close,
+        "after_boundary": field(b"a", b"b\r\n--XyZx") + close,
+        "epilogue": field(b"a", b"b") + close + b"x",
+        "folded": part(disp(b'name="a"') + b"X-A: b\r\n\tc\r\n", b"b") + close,
+        "two_dispositions": part(disp(b'name="a"') + disp(b'name="b"'), b"b") + close,
+        "continuation": part(disp(b"name=\"a\"; filename*0*=UTF-8''%C0; filename*1*=%AF"), b"b") +
+        close,
+        "base64": part(disp(b'name="a"') + b"Content-Transfer-Encoding: base64\r\n", b"wK8=") +
+        close,
+        "header_bare_lf": b"--XyZ\r\n" + disp(b'name="a"')[:-2] + b"\n\r\nb\r\n" + close,
+    }
+    seeds = {}
+    for i, (name, body) in enumerate(sorted(bodies.items())):
+        seeds["mp_" + name] = body + multipart_controls(len(body) // 2, rules=(i % 3) << 4)
+        seeds["mp_%s_bytes" % name] = body + multipart_controls(i, one_byte=True)
+    webkit = b"----WebKitFormBoundary7MA4YWxkTrZu0gW"
+    body = field(b"a", b"v", webkit) + file(b"b.bin", binary, webkit) + b"--" + webkit + b"--\r\n"
+    seeds["mp_webkit_boundary"] = body + multipart_controls(len(body) // 3, boundary=webkit)
+    seeds["mp_bad_boundary"] = body + multipart_controls(0, boundary=webkit + b" ")
+    return seeds
+
+
 def regression_seeds():
     return {
         # F4 then a register's worth of B0: too_large@0 (B0 leaves F4's
@@ -361,17 +437,22 @@ def main():
                  vector_seeds(args.vectors), percent_vector_seeds(args.percent_vectors),
                  regression_seeds()):
         seeds.update(part)
+    seeds.update(multipart_seeds())
     for target in TARGETS:
         folder = os.path.join(args.out, target)
         os.makedirs(folder, exist_ok=True)
         for name, data in seeds.items():
             if name.startswith("pct_") and target not in PERCENT_TARGETS:
                 continue
+            if name.startswith("mp_") != (target == MULTIPART_TARGET):
+                continue
             with open(os.path.join(folder, name), "wb") as f:
                 f.write(data)
     pct = sum(name.startswith("pct_") for name in seeds)
-    print("make_seeds: %d seeds in each of %s; %d more in %s" %
-          (len(seeds) - pct, ", ".join(TARGETS), pct, " and ".join(PERCENT_TARGETS)))
+    mp = sum(name.startswith("mp_") for name in seeds)
+    print("make_seeds: %d seeds in each of %s; %d more in %s; %d in %s" %
+          (len(seeds) - pct - mp, ", ".join(t for t in TARGETS if t != MULTIPART_TARGET), pct,
+           " and ".join(PERCENT_TARGETS), mp, MULTIPART_TARGET))
 
 
 if __name__ == "__main__":

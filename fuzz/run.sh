@@ -7,7 +7,8 @@
 #   fuzz/run.sh --list
 #
 # TARGET SECONDS: builds what the engine needs (incrementally) and fuzzes
-#   TARGET for SECONDS with the dictionary fuzz/utf8.dict, starting from
+#   TARGET for SECONDS with the dictionary fuzz/utf8.dict (and fuzz/TARGET.dict
+#   after it, when the target has words of its own), starting from
 #   corpus/TARGET/. New inputs go to build-fuzz-work/ENGINE/TARGET/, never
 #   straight into corpus/.
 #   libfuzzer (default): clang, -fsanitize=fuzzer,address,undefined; --jobs N
@@ -41,6 +42,15 @@ CC_CLANG=${CC_CLANG:-clang}
 CXX_CLANG=${CXX_CLANG:-clang++}
 DICT=$ROOT/fuzz/utf8.dict
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+
+# dict_of TARGET: the dictionary TARGET runs with, fuzz/utf8.dict and then
+# fuzz/TARGET.dict if it exists, written to the work folder; prints its path.
+dict_of() {
+  [ -f "$ROOT/fuzz/$1.dict" ] || { echo "$DICT"; return; }
+  mkdir -p "$WORK"
+  cat "$DICT" "$ROOT/fuzz/$1.dict" > "$WORK/$1.dict"
+  echo "$WORK/$1.dict"
+}
 
 usage() {
   sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -128,7 +138,7 @@ run_libfuzzer() {
   local dir=$WORK/libfuzzer/$target
   mkdir -p "$dir/corpus" "$dir/artifacts"
   rm -f "$dir"/artifacts/* "$dir"/fuzz-*.log
-  local args=(-dict="$DICT" -max_len="$MAX_LEN" -timeout="$TIMEOUT" -max_total_time="$seconds"
+  local args=(-dict="$(dict_of "$target")" -max_len="$MAX_LEN" -timeout="$TIMEOUT" -max_total_time="$seconds"
     -rss_limit_mb=2048 -use_value_profile=1 -print_final_stats=1
     -artifact_prefix="$dir/artifacts/")
   [ "$jobs" -gt 1 ] && args+=(-jobs="$jobs" -workers="$jobs")
@@ -163,7 +173,7 @@ run_afl() {
   export AFL_FAST_CAL=1 AFL_CMPLOG_ONLY_NEW=1
   export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:symbolize=0:detect_leaks=0}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1}
-  local common=(-i "$ROOT/corpus/$target" -o "$dir/out" -x "$DICT" -m none -t $((TIMEOUT * 1000))
+  local common=(-i "$ROOT/corpus/$target" -o "$dir/out" -x "$(dict_of "$target")" -m none -t $((TIMEOUT * 1000))
     -G "$MAX_LEN" -V "$seconds")
   echo "run.sh: AFL++ $target for ${seconds}s, $jobs instance(s), work in $dir"
   # -V counts fuzzing time only; the outer timeout bounds start-up as well.

@@ -13,6 +13,7 @@
 #include <ngx_core.h>
 #include <ngx_http.h>
 
+#include "multipart.h"
 #include "request_check.h"
 
 #define NGX_HTTP_UTF8GUARD_BLOCK 0
@@ -35,9 +36,11 @@ typedef struct {
   ngx_str_t finding;                   /* the first finding: $utf8guard */
   ngx_http_utf8guard_loc_conf_t* conf; /* the location whose rules checked it */
   ug_stream* body;                     /* the body's check, when its rule is on */
+  ug_multipart* multipart;             /* or a multipart/form-data body's */
   ngx_uint_t refused;                  /* the status it was refused with, or 0 */
   unsigned checked : 1;                /* the target and headers are checked */
   unsigned body_seen : 1;
+  unsigned body_found : 1; /* the body's finding is handed out */
 } ngx_http_utf8guard_ctx_t;
 
 static ngx_int_t ngx_http_utf8guard_add_variables(ngx_conf_t* cf);
@@ -416,12 +419,49 @@ static ngx_int_t ngx_http_utf8guard_body_start(ngx_http_request_t* r,
   }
   if (coded) return NGX_DECLINED;
   ug_slot slot = ug_media_slot(&media, lcf->text_declared);
-  if (slot == UG_SLOT_COUNT) slot = UG_SLOT_BODY_OTHER;
+  if (slot == UG_SLOT_COUNT) {
+    /* multipart/form-data: part headers under the headers rule, text fields
+     * under the form rule (raw), files under the file rule. */
+    ctx->multipart = ngx_palloc(r->pool, sizeof(ug_multipart));
+    if (ctx->multipart == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    ug_multipart_init(ctx->multipart, media.boundary, media.boundary_len,
+                      &lcf->rules[UG_SLOT_HEADERS], &lcf->rules[UG_SLOT_BODY_FORM],
+                      &lcf->rules[UG_SLOT_BODY_FILE]);
+    return NGX_DECLINED;
+  }
   if (!lcf->rules[slot].on) return NGX_DECLINED;
   ctx->body = ngx_palloc(r->pool, sizeof(ug_stream));
   if (ctx->body == NULL) return NGX_HTTP_INTERNAL_SERVER_ERROR;
   ug_stream_init(ctx->body, &lcf->rules[slot]);
   return NGX_DECLINED;
+}
+
+/* The next bytes of the body, to its check. */
+static ngx_flag_t ngx_http_utf8guard_feed(ngx_http_utf8guard_ctx_t* ctx, const u_char* data,
+                                          size_t len, ug_finding* finding) {
+  return ctx->multipart ? ug_multipart_feed(ctx->multipart, (const char*)data, len, finding)
+                        : ug_stream_feed(ctx->body, (const char*)data, len, finding);
+}
+
+/* A body buffer that nginx holds in its temporary file only: read back and
+ * fed a page at a time, so that every byte is seen however nginx hands the
+ * body on. */
+static ngx_int_t ngx_http_utf8guard_feed_file(ngx_http_request_t* r, ngx_http_utf8guard_ctx_t* ctx,
+                                              ngx_buf_t* b, ug_finding* finding,
+                                              ngx_flag_t* ready) {
+  u_char page[4096];
+  for (off_t at = b->file_pos; at < b->file_last && !*ready;) {
+    size_t want = (size_t)ngx_min((off_t)sizeof page, b->file_last - at);
+    ssize_t n = ngx_read_file(b->file, page, want, at);
+    if (n <= 0) {
+      ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                    "utf8guard: cannot read the body back from \"%V\"", &b->file->name);
+      return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+    *ready = ngx_http_utf8guard_feed(ctx, page, (size_t)n, finding);
+    at += n;
+  }
+  return NGX_OK;
 }
 
 static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain_t* in) {
@@ -445,30 +485,32 @@ static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain
     if (rc != NGX_DECLINED) return rc;
   }
 
-  if (ctx->body != NULL && ctx->body->state != UG_STREAM_FOUND) {
+  if ((ctx->body != NULL || ctx->multipart != NULL) && !ctx->body_found) {
     for (ngx_chain_t* cl = in; cl != NULL; cl = cl->next) {
       ngx_buf_t* b = cl->buf;
       ug_finding finding;
       ngx_flag_t ready = 0;
-      if (ngx_buf_in_memory(b) && b->last > b->pos)
-        ready =
-            ug_stream_feed(ctx->body, (const char*)b->pos, (size_t)(b->last - b->pos), &finding);
-      if (!ready && b->last_buf) ready = ug_stream_finish(ctx->body, &finding);
+      if (ngx_buf_in_memory(b)) {
+        if (b->last > b->pos)
+          ready = ngx_http_utf8guard_feed(ctx, b->pos, (size_t)(b->last - b->pos), &finding);
+      } else if (b->in_file && b->file_last > b->file_pos) {
+        ngx_int_t rc = ngx_http_utf8guard_feed_file(r, ctx, b, &finding, &ready);
+        if (rc != NGX_OK) return rc;
+      }
+      if (!ready && b->last_buf)
+        ready = ctx->multipart ? ug_multipart_finish(ctx->multipart, &finding)
+                               : ug_stream_finish(ctx->body, &finding);
       if (ready) {
+        ctx->body_found = 1;
         ngx_int_t rc = ngx_http_utf8guard_report(r, lcf, &finding);
         if (rc != NGX_DECLINED) return rc;
         break;
       }
     }
-    /* A finding waits for the bytes its message shows. When it will block,
-     * nothing more of this body goes on to the handler meanwhile: the
-     * buffers are marked read (nginx reuses a buffer only once its bytes
-     * are consumed), and the refusal comes by the end of the body at the
-     * latest. */
-    if (ctx->body->state == UG_STREAM_PENDING && lcf->mode == NGX_HTTP_UTF8GUARD_BLOCK) {
-      for (ngx_chain_t* cl = in; cl != NULL; cl = cl->next) cl->buf->pos = cl->buf->last;
-      return NGX_OK;
-    }
+    /* A finding that waits for the bytes its message shows (at most
+     * UTF8GUARD_DESCRIBE_PERCENT_AHEAD) lets them go on meanwhile: a body
+     * filter that keeps nginx's buffers unread breaks its buffer reuse. In
+     * buffered mode nothing has reached the handler before the body ends. */
   }
   return ngx_http_next_request_body_filter(r, in);
 }

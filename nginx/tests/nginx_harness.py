@@ -261,7 +261,9 @@ class Nginx:
         new, self.log_mark = data[self.log_mark:], len(data)
         out = []
         for line in new.split(b"\n"):
-            m = re.search(rb" utf8guard: (.*?), client: ", line)
+            # nginx may add what it was doing (" while sending request to
+            # upstream") before ", client: ".
+            m = re.search(rb" utf8guard: (.*?)(?: while [a-z ]+)?, client: ", line)
             if m:
                 out.append(m.group(1).decode())
         return out
@@ -329,7 +331,10 @@ class Upstream:
                             if size == 0:
                                 break
                     elif b"content-length" in fields:
-                        body = self.rfile.read(int(fields[b"content-length"]))
+                        length = int(fields[b"content-length"])
+                        body = self.rfile.read(length)
+                        if len(body) < length:
+                            body = None
                 except (OSError, ValueError):
                     body = None  # cut off: nginx closed the connection mid-body
                 with upstream.lock:
