@@ -104,10 +104,13 @@ export function createCheckStream(options?: CheckStreamOptions): CheckStream;
  * A finding of the request middleware: the part, and the core's text. Kind
  * 'request_shape' is no byte of a part but the request's shape (a malformed
  * or repeated Content-Type, a Content-Encoding the guard cannot read, a
- * header name that is no token), with null offsets.
+ * header name that is no token), with null offsets; so is 'multipart'.
  */
 export interface RequestFinding extends Omit<Finding, 'kind' | 'offset' | 'length'> {
-  kind: Kind | 'request_shape';
+  /** 'multipart': a multipart body's finding, given by the core as text alone. */
+  kind: Kind | 'request_shape' | 'multipart';
+  /** The core's PART of a text-only finding ("multipart part 2 field"). */
+  label?: string;
   offset: number | null;
   length: number | null;
   part: 'path' | 'query' | 'header' | 'body';
@@ -129,8 +132,10 @@ export interface GuardOptions {
   json?: string;
   /** text/* bodies; default "strict". */
   text?: string;
-  /** Bodies of any other media type (multipart/form-data included); default "off". */
+  /** Bodies of any other media type; default "off". */
   other?: string;
+  /** The files of multipart/form-data bodies; default "off". */
+  file?: string;
   /** Bodies without a Content-Type; default "strict". */
   none?: string;
   /** 'declared': a text body that declares a charset other than UTF-8 takes the "other" rule. */

@@ -17,15 +17,17 @@
 const { EventEmitter } = require('node:events');
 const native = require('./native');
 
-// The parts a rule is given for, in the core's slot order (ug_slot). The
-// files of multipart/form-data ("file") are the core's, but this guard does
-// not take a multipart body apart: such a body takes the "other" rule.
+// The parts a rule is given for, in the core's slot order (ug_slot). A
+// multipart/form-data body is read part by part, as the nginx module reads
+// it: part headers under "headers", text fields under "form" (raw), files
+// under "file".
 const SLOTS = ['target', 'headers', 'form', 'json', 'text', 'other', 'none', 'file'];
 
 const kGuarded = Symbol('utf8guard.guarded');
 
 function problem(finding) {
-  const where = finding.header === undefined ? finding.part : `header ${finding.header}`;
+  const where = finding.header !== undefined ? `header ${finding.header}`
+    : finding.kind === 'multipart' ? finding.label : finding.part;
   const f = { kind: finding.kind };
   if (finding.offset !== null) {
     f.offset = finding.offset;
@@ -113,8 +115,14 @@ class Guard extends EventEmitter {
   }
 
   // A body's check: a NativeStream from the pool, set to the rule's number
-  // (policy bits, the core's encoding << 16, 1 << 20).
+  // (policy bits, the core's encoding << 16, 1 << 20), or to a multipart
+  // body's boundary (a string).
   #acquire(rule) {
+    if (typeof rule === 'string') {
+      const m = this.#pool.pop() || new native.NativeStream(0, 0, true);
+      m.restartMultipart(this.rules, rule);
+      return m;
+    }
     const policy = rule & 0xffff;
     const form = (rule >> 16) & 0xf;
     const s = this.#pool.pop();
@@ -159,7 +167,7 @@ class Guard extends EventEmitter {
       }
       if (!shape) answer = native.checkRequest(this.rules, req.url, req.rawHeaders, body, true);
     }
-    if (answer !== 0) this.#watchBody(req, res, this.#acquire(answer));
+    if (answer !== 0 && answer !== undefined) this.#watchBody(req, res, this.#acquire(answer));
     return true;
   }
 

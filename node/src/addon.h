@@ -37,6 +37,15 @@ void ug_throw_type(napi_env env, const char* code, const char* message);
 napi_value ug_make_finding(napi_env env, ug_form form, const char* data, size_t len, size_t base,
                            utf8guard_percent_result r);
 
+/* ug_request_rules reads the rules of makeRules (request.c): the rule of
+ * each ug_slot. Throws a TypeError and returns NULL for anything else. */
+const struct ug_rule* ug_request_rules(napi_env env, napi_value value);
+
+/* ug_text_finding builds the finding object of a finding the core gives as
+ * text alone, "LABEL: MESSAGE": {kind, offset: null, length: null, category:
+ * null, codePoint: null, hint: null, hintValue: null, message, label, text}. */
+napi_value ug_text_finding(napi_env env, const char* kind, const char* text, size_t len);
+
 /* The files' parts of the module's exports. */
 napi_status ug_init_stream(napi_env env, napi_value exports);
 napi_status ug_init_request(napi_env env, napi_value exports);

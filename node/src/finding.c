@@ -149,3 +149,23 @@ napi_value ug_make_finding(napi_env env, ug_form form, const char* data, size_t 
   set_string(env, obj, "message", message);
   return obj;
 }
+
+napi_value ug_text_finding(napi_env env, const char* kind, const char* text, size_t len) {
+  static const char* const nulls[] = {"offset",    "length", "category",
+                                      "codePoint", "hint",   "hintValue"};
+  napi_value obj, v;
+  if (napi_create_object(env, &obj) != napi_ok) return NULL;
+  set_string(env, obj, "kind", kind);
+  napi_get_null(env, &v);
+  for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
+    napi_set_named_property(env, obj, nulls[i], v);
+  const char* sep = strstr(text, ": ");
+  const char* message = sep ? sep + 2 : text;
+  napi_create_string_utf8(env, message, len - (size_t)(message - text), &v);
+  napi_set_named_property(env, obj, "message", v);
+  napi_create_string_utf8(env, text, sep ? (size_t)(sep - text) : 0, &v);
+  napi_set_named_property(env, obj, "label", v);
+  napi_create_string_utf8(env, text, len, &v);
+  napi_set_named_property(env, obj, "text", v);
+  return obj;
+}

@@ -10,11 +10,14 @@
 #include "addon.h"
 #include "request_check.h"
 
-typedef struct rules {
+typedef struct rules rules;
+static rules* get_rules(napi_env env, napi_value v);
+
+struct rules {
   ug_rule slot[UG_SLOT_COUNT];
   bool text_declared; /* a text body's declared charset other than UTF-8 takes "other" */
   bool coding_pass;   /* a coded body (Content-Encoding) is let on unchecked */
-} rules;
+};
 
 static void finalize(napi_env env, void* data, void* hint) {
   (void)env;
@@ -102,6 +105,11 @@ static napi_value make_rules(napi_env env, napi_callback_info info) {
   return ext;
 }
 
+const ug_rule* ug_request_rules(napi_env env, napi_value value) {
+  const rules* r = get_rules(env, value);
+  return r == NULL ? NULL : r->slot;
+}
+
 static rules* get_rules(napi_env env, napi_value v) {
   void* p = NULL;
   napi_valuetype t;
@@ -141,31 +149,17 @@ static napi_value part_finding(napi_env env, const ug_rule* rule, const char* pa
 
 /* A finding that is no part's bytes but the request's shape (a malformed or
  * repeated Content-Type, a coding the guard cannot read, a header name that
- * is no token): the core's text "header NAME: MESSAGE", as a finding object
- * of kind "request_shape" with no offsets. */
+ * is no token), of kind "request_shape", in the part "header". */
 static napi_value shape_finding(napi_env env, const ug_finding* f) {
-  static const char* const nulls[] = {"offset",    "length", "category",
-                                      "codePoint", "hint",   "hintValue"};
-  napi_value obj, v;
-  napi_create_object(env, &obj);
-  napi_create_string_utf8(env, "request_shape", NAPI_AUTO_LENGTH, &v);
-  napi_set_named_property(env, obj, "kind", v);
-  napi_get_null(env, &v);
-  for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
-    napi_set_named_property(env, obj, nulls[i], v);
-  const char* sep = strstr(f->text, ": ");
-  size_t label_len = sep ? (size_t)(sep - f->text) : 0;
-  const char* message = sep ? sep + 2 : f->text;
-  napi_create_string_utf8(env, message, f->len - (size_t)(message - f->text), &v);
-  napi_set_named_property(env, obj, "message", v);
+  napi_value obj = ug_text_finding(env, "request_shape", f->text, f->len), v;
+  if (obj == NULL) return NULL;
   napi_create_string_utf8(env, "header", NAPI_AUTO_LENGTH, &v);
   napi_set_named_property(env, obj, "part", v);
-  if (label_len > 7 && strncmp(f->text, "header ", 7) == 0) {
-    napi_create_string_utf8(env, f->text + 7, label_len - 7, &v);
+  const char* sep = strstr(f->text, ": ");
+  if (sep != NULL && sep - f->text > 7 && strncmp(f->text, "header ", 7) == 0) {
+    napi_create_string_utf8(env, f->text + 7, (size_t)(sep - f->text) - 7, &v);
     napi_set_named_property(env, obj, "header", v);
   }
-  napi_create_string_utf8(env, f->text, f->len, &v);
-  napi_set_named_property(env, obj, "text", v);
   return obj;
 }
 
@@ -219,15 +213,14 @@ static bool note_body_header(napi_env env, const rules* r, const latin1* name, c
 }
 
 /* The body's rule as one number: policy bits, the encoding << 16, and 1 << 20
- * (0: no check). */
+ * (0: no check); or, for multipart/form-data, its boundary as a string. */
 
 /* The body's part, as the nginx module decides it before the body's first
  * bytes: one Content-Type that parses (ug_check_media), no coding the guard
  * cannot read (ug_check_coding, unless coding_pass), then the rule its media
- * type selects (ug_media_slot; multipart/form-data takes the "other" rule).
- * Returns the rule as a number (0: not checked; a coded body is not, its
- * bytes are not the text), or a finding of the request's shape carrying that
- * number as bodyRule. */
+ * type selects (ug_media_slot), or multipart/form-data's boundary.
+ * Returns the rule (0: not checked; a coded body is not, its bytes are not
+ * the text), or a finding of the request's shape carrying it as bodyRule. */
 static napi_value body_decision(napi_env env, const rules* r, body_headers* b) {
   ug_media media;
   ug_finding f;
@@ -240,12 +233,17 @@ static napi_value body_decision(napi_env env, const rules* r, body_headers* b) {
     shape = ug_check_media(b->type, b->type_len, &media, b->types, &f);
   }
   ug_slot slot = ug_media_slot(&media, r->text_declared);
-  if (slot == UG_SLOT_COUNT) slot = UG_SLOT_BODY_OTHER;
-  const ug_rule* rule = &r->slot[slot];
-  uint32_t code = 0;
-  if (rule->on && !b->coded) code = rule->policy | (uint32_t)rule->encoding << 16 | 1u << 20;
   napi_value number;
-  napi_create_uint32(env, code, &number);
+  if (slot == UG_SLOT_COUNT && !b->coded) {
+    /* multipart/form-data: read part by part (stream.c); the answer is its
+     * boundary, unquoted. */
+    napi_create_string_latin1(env, media.boundary, media.boundary_len, &number);
+  } else {
+    const ug_rule* rule = &r->slot[slot == UG_SLOT_COUNT ? UG_SLOT_BODY_OTHER : slot];
+    uint32_t code = 0;
+    if (rule->on && !b->coded) code = rule->policy | (uint32_t)rule->encoding << 16 | 1u << 20;
+    napi_create_uint32(env, code, &number);
+  }
   if (!shape) return number;
   napi_value obj = shape_finding(env, &f);
   napi_set_named_property(env, obj, "bodyRule", number);

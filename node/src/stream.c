@@ -1,17 +1,22 @@
 /* stream.c - NativeStream, the streaming check of the addon: a body (or any
  * stream) under one rule, through the request rule core's ug_stream
  * (nginx/src/request_check.h), which keeps the first finding with the bytes
- * its message shows, in constant memory and for any chunking. */
+ * its message shows, in constant memory and for any chunking; or a
+ * multipart/form-data body part by part, through the core's ug_multipart
+ * (nginx/src/multipart.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "addon.h"
+#include "multipart.h"
 #include "request_check.h"
 
 typedef struct native_stream {
   ug_stream stream;
   ug_rule rule;
-  bool labelled; /* findings carry the core's text ("body: ...") */
+  bool labelled;       /* findings carry the core's text ("body: ...") */
+  ug_multipart* parts; /* allocated for the first multipart body */
+  bool multipart;      /* this body is read by |parts| */
 } native_stream;
 
 /* A form's number is the core's encoding of the same name. */
@@ -32,6 +37,7 @@ static bool get_encoding(napi_env env, napi_value v, ug_encoding* out) {
 static void finalize(napi_env env, void* data, void* hint) {
   (void)env;
   (void)hint;
+  free(((native_stream*)data)->parts);
   free(data);
 }
 
@@ -74,8 +80,10 @@ static napi_value construct(napi_env env, napi_callback_info info) {
   return this_arg;
 }
 
-/* The finding the stream just handed out, from the bytes it kept. */
+/* The finding the stream just handed out, from the bytes it kept; a
+ * multipart body's, from the core's text. */
 static napi_value handed_out(napi_env env, native_stream* s, const ug_finding* f) {
+  if (s->multipart) return ug_text_finding(env, "multipart", f->text, f->len);
   const ug_stream* st = &s->stream;
   napi_value obj =
       ug_make_finding(env, s->rule.encoding == UG_ENCODING_PERCENT ? UG_FORM_PERCENT : UG_FORM_RAW,
@@ -103,7 +111,9 @@ static napi_value feed(napi_env env, napi_callback_info info) {
   size_t len;
   if (s == NULL || !ug_bytes(env, argv[0], "chunk", &data, &len)) return NULL;
   ug_finding f;
-  if (ug_stream_feed(&s->stream, data, len, &f)) return handed_out(env, s, &f);
+  bool ready = s->multipart ? ug_multipart_feed(s->parts, data, len, &f)
+                            : ug_stream_feed(&s->stream, data, len, &f);
+  if (ready) return handed_out(env, s, &f);
   return null_value(env);
 }
 
@@ -112,7 +122,8 @@ static napi_value finish(napi_env env, napi_callback_info info) {
   native_stream* s = self(env, info, 0, NULL);
   if (s == NULL) return NULL;
   ug_finding f;
-  if (ug_stream_finish(&s->stream, &f)) return handed_out(env, s, &f);
+  bool ready = s->multipart ? ug_multipart_finish(s->parts, &f) : ug_stream_finish(&s->stream, &f);
+  if (ready) return handed_out(env, s, &f);
   return null_value(env);
 }
 
@@ -120,6 +131,7 @@ static napi_value finish(napi_env env, napi_callback_info info) {
 static napi_value reset(napi_env env, napi_callback_info info) {
   native_stream* s = self(env, info, 0, NULL);
   if (s == NULL) return NULL;
+  s->multipart = false;
   ug_stream_init(&s->stream, &s->rule);
   return NULL;
 }
@@ -135,7 +147,33 @@ static napi_value restart(napi_env env, napi_callback_info info) {
     return NULL;
   s->rule.encoding = encoding;
   s->rule.policy = policy;
+  s->multipart = false;
   ug_stream_init(&s->stream, &s->rule);
+  return NULL;
+}
+
+/* restartMultipart(rules, boundary): a multipart/form-data body, its part
+ * headers under the headers rule, text fields under the form rule (raw),
+ * files under the file rule, as the nginx module reads one. */
+static napi_value restart_multipart(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  native_stream* s = self(env, info, 2, argv);
+  if (s == NULL) return NULL;
+  const ug_rule* rules = ug_request_rules(env, argv[0]);
+  if (rules == NULL) return NULL;
+  char boundary[UG_MULTIPART_BOUNDARY_MAX + 2];
+  size_t n = 0;
+  if (napi_get_value_string_latin1(env, argv[1], boundary, sizeof boundary, &n) != napi_ok) {
+    ug_throw_type(env, "ERR_INVALID_ARG_TYPE", "Expected a boundary");
+    return NULL;
+  }
+  if (s->parts == NULL && (s->parts = malloc(sizeof *s->parts)) == NULL) {
+    napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
+    return NULL;
+  }
+  s->multipart = true;
+  ug_multipart_init(s->parts, n ? boundary : NULL, n, &rules[UG_SLOT_HEADERS],
+                    &rules[UG_SLOT_BODY_FORM], &rules[UG_SLOT_BODY_FILE]);
   return NULL;
 }
 
@@ -144,7 +182,8 @@ static napi_value pending(napi_env env, napi_callback_info info) {
   native_stream* s = self(env, info, 0, NULL);
   if (s == NULL) return NULL;
   napi_value v;
-  napi_get_boolean(env, s->stream.state == UG_STREAM_PENDING, &v);
+  const ug_stream* st = s->multipart ? (s->parts->body_on ? &s->parts->body : NULL) : &s->stream;
+  napi_get_boolean(env, st != NULL && st->state == UG_STREAM_PENDING, &v);
   return v;
 }
 
@@ -163,6 +202,7 @@ napi_status ug_init_stream(napi_env env, napi_value exports) {
       {"finish", NULL, finish, NULL, NULL, NULL, napi_default, NULL},
       {"reset", NULL, reset, NULL, NULL, NULL, napi_default, NULL},
       {"restart", NULL, restart, NULL, NULL, NULL, napi_default, NULL},
+      {"restartMultipart", NULL, restart_multipart, NULL, NULL, NULL, napi_default, NULL},
       {"pending", NULL, NULL, pending, NULL, NULL, napi_default, NULL},
       {"position", NULL, NULL, position, NULL, NULL, napi_default, NULL},
   };

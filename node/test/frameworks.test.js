@@ -2,11 +2,13 @@
 // on loopback.
 'use strict';
 
-const { suite, contentTypes, detectOnly } = require('./parts');
+const { suite, contentTypes, multipart, detectOnly } = require('./parts');
 
 suite('express');
 contentTypes('express');
+multipart('express');
 detectOnly('express');
 suite('fastify');
 contentTypes('fastify');
+multipart('fastify');
 detectOnly('fastify');

@@ -147,7 +147,7 @@ function contentTypes(kind) {
         [server, [['Content-Type', 'application/problem+json']], 'body'],
         [server, [], 'body'],
         [server, [['Content-Type', 'application/octet-stream']], null],
-        [server, [['Content-Type', 'multipart/form-data; boundary=x']], null],
+        [server, [['Content-Type', 'multipart/form-data; boundary=x']], 'multipart'],
         [server, [['Content-Type', 'text/plain; charset="utf-8"; charset=utf-8']], 'header Content-Type'],
         [server, [['Content-Type', 'text plain']], 'header Content-Type'],
         [server, [['Content-Type', 'text/plain'], ['Content-Encoding', 'gzip']], 'header Content-Encoding'],
@@ -173,6 +173,48 @@ function contentTypes(kind) {
   });
 }
 
+function multipart(kind) {
+  test(`${kind}: multipart/form-data read part by part`, async () => {
+    const server = await start(kind);
+    const form = (parts, end = '--b--\r\n') => Buffer.concat([...parts.map(([headers, body]) =>
+      Buffer.concat([Buffer.from(`--b\r\n${headers}\r\n\r\n`, 'latin1'), body, Buffer.from('\r\n')])), Buffer.from(end)]);
+    const field = (name, body) => [`Content-Disposition: form-data; name="${name}"`, body];
+    const file = (name, body) => [`Content-Disposition: form-data; name="f"; filename="${name}"\r\nContent-Type: application/octet-stream`, body];
+    const bad = Buffer.from([0x61, 0xc0, 0xaf, 0x62]);
+    const text = Buffer.from(multilingual()[3].slice(0, 50));
+    try {
+      const cases = [
+        [form([field('a', text), file('x.bin', bad)]), null],
+        [form([field('a', text), field('b', bad)]), 'multipart part 2 field'],
+        [form([file('..%c0%af..', text)]), 'multipart part 1 header Content-Disposition filename'],
+        [form([field('a', text)], ''), 'multipart'],
+      ];
+      for (const [body, refused] of cases) {
+        const request = post('multipart/form-data; boundary=b', body);
+        const whole = await send(server.port, [request]);
+        const label = body.toString('latin1');
+        if (refused === null) {
+          assert.equal(whole.status, 200, label);
+        } else {
+          assert.equal(whole.status, 400, label);
+          const doc = JSON.parse(whole.body);
+          assert.ok(doc.detail.startsWith(`the request's ${refused}`), doc.detail);
+          assert.equal(doc.finding.kind, 'multipart');
+        }
+        // Split anywhere, the same answer.
+        const bodyAt = request.indexOf('\r\n\r\n') + 4;
+        for (let i = bodyAt; i < request.length; i += 7) {
+          const res = await send(server.port, [request.subarray(0, i), request.subarray(i)], 2);
+          assert.equal(res.status, whole.status, `${label} split at ${i - bodyAt}`);
+          assert.equal(res.body, whole.body, `${label} split at ${i - bodyAt}`);
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  });
+}
+
 function detectOnly(kind) {
   test(`${kind}: detect-only lets the request on, emits 'finding' and logs`, async () => {
     const logged = [];
@@ -193,4 +235,4 @@ function detectOnly(kind) {
   });
 }
 
-module.exports = { suite, contentTypes, detectOnly, PARTS };
+module.exports = { suite, contentTypes, multipart, detectOnly, PARTS };
