@@ -17,7 +17,7 @@ export type CategoryName =
  * (parsePolicy). undefined or null denies nothing.
  */
 export type Policy = string | number | null | undefined;
-export type Form = 'raw' | 'percent';
+export type Form = 'raw' | 'percent' | 'json';
 export type Kind =
   | 'unexpected_continuation' | 'overlong' | 'surrogate' | 'too_large' | 'invalid_byte'
   | 'truncated' | 'incomplete' | 'disallowed';
@@ -40,7 +40,7 @@ export interface Finding {
   hint: HintName | null;
   /** The value the hint says the bytes carry, or null. */
   hintValue: number | null;
-  /** Percent-encoded input: the same bytes in the decoded stream. */
+  /** Percent-encoded input and JSON text: the same bytes in the decoded stream. */
   decodedOffset?: number;
   decodedLength?: number;
   /** "overlong at byte 2 (C0 AF 63) [overlong_form U+002F]": bytes shown as hex only. */
@@ -60,6 +60,11 @@ export function sanitize(input: Input, policy?: Policy): Buffer;
 export function decode(input: Input, policy?: Policy): string;
 export function isValidPercent(input: Input, policy?: Policy): boolean;
 export function validatePercent(input: Input, policy?: Policy): Finding | null;
+/** JSON text: escapes decoded and checked as characters; a lone surrogate escape is a finding. */
+export function isValidJson(input: Input, policy?: Policy): boolean;
+export function validateJson(input: Input, policy?: Policy): Finding | null;
+/** A new Buffer of JSON text: a raw finding becomes U+FFFD, an escaped one \ufffd. */
+export function sanitizeJson(input: Input, policy?: Policy): Buffer;
 /** A new Buffer, %XX decoded; a '%' without two hex digits stays. */
 export function percentDecode(input: Input): Buffer;
 /** The message of a finding over the whole input. */

@@ -10,13 +10,13 @@ const native = require('./lib/native');
 const { policyBits } = require('./lib/policy');
 const middleware = require('./lib/middleware');
 
-const FORMS = { raw: 0, percent: 1 };
+const FORMS = { raw: 0, percent: 1, json: 2 };
 
 function formOf(form) {
   if (form === undefined) return FORMS.raw;
   const f = FORMS[form];
   if (f === undefined || typeof form !== 'string') {
-    const err = new TypeError(`The form must be 'raw' or 'percent'; got ${String(form)}`);
+    const err = new TypeError(`The form must be 'raw', 'percent' or 'json'; got ${String(form)}`);
     err.code = 'ERR_INVALID_ARG_VALUE';
     throw err;
   }
@@ -65,6 +65,18 @@ function isValidPercent(input, policy) {
 
 function validatePercent(input, policy) {
   return native.validatePercent(input, policyBits(policy));
+}
+
+function isValidJson(input, policy) {
+  return native.isValidJson(input, policyBits(policy));
+}
+
+function validateJson(input, policy) {
+  return native.validateJson(input, policyBits(policy));
+}
+
+function sanitizeJson(input, policy) {
+  return native.sanitizeJson(input, policyBits(policy));
 }
 
 function percentDecode(input) {
@@ -230,6 +242,9 @@ module.exports = {
   isValidPercent,
   validatePercent,
   percentDecode,
+  isValidJson,
+  validateJson,
+  sanitizeJson,
   describe,
   truncate,
   parsePolicy,

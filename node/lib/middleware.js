@@ -5,7 +5,8 @@
 //
 // The head (path and query apart, percent-decoded; each header name and
 // value) is checked before the application runs. The body is checked as it
-// streams, by content type (forms percent-decoded, JSON and text raw): the
+// streams, by content type (forms percent-decoded, JSON as JSON text with its
+// escapes decoded, text raw, multipart part by part): the
 // guard sits where Node's parser pushes the body's chunks into the request,
 // so the application never reads the chunk that holds a finding. A rejected
 // request gets 400 with an RFC 9457 problem document (application/
@@ -115,7 +116,7 @@ class Guard extends EventEmitter {
   }
 
   // A body's check: a NativeStream from the pool, set to the rule's number
-  // (policy bits, the core's encoding << 16, 1 << 20), or to a multipart
+  // (policy bits, the form << 16, 1 << 20), or to a multipart
   // body's boundary (a string).
   #acquire(rule) {
     if (typeof rule === 'string') {

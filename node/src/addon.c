@@ -55,7 +55,7 @@ static napi_value validate(napi_env env, napi_callback_info info) {
   if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
       !ug_policy(env, argv[1], &policy))
     return NULL;
-  utf8guard_percent_result r;
+  utf8guard_encoded_result r;
   memset(&r, 0, sizeof r);
   r.error = utf8guard_validate_policy(data, len, policy);
   if (r.error.kind == UTF8GUARD_ERROR_NONE) return null_value(env);
@@ -71,7 +71,7 @@ static napi_value is_valid_percent(napi_env env, napi_callback_info info) {
   if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
       !ug_policy(env, argv[1], &policy))
     return NULL;
-  return boolean(env, utf8guard_is_valid_percent_encoded(data, len, policy));
+  return boolean(env, utf8guard_percent_is_valid(data, len, policy));
 }
 
 /* validatePercent(input, bits): null or the finding, in encoded offsets. */
@@ -83,7 +83,7 @@ static napi_value validate_percent(napi_env env, napi_callback_info info) {
   if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
       !ug_policy(env, argv[1], &policy))
     return NULL;
-  utf8guard_percent_result r = utf8guard_validate_percent_encoded(data, len, policy);
+  utf8guard_encoded_result r = utf8guard_percent_validate(data, len, policy);
   if (r.error.kind == UTF8GUARD_ERROR_NONE) return null_value(env);
   return ug_make_finding(env, UG_FORM_PERCENT, data, len, 0, r);
 }
@@ -141,6 +141,68 @@ static napi_value sanitize(napi_env env, napi_callback_info info) {
   return adopt(env, bytes, written);
 }
 
+/* isValidJson(input, bits) */
+static napi_value is_valid_json(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  const char* data;
+  size_t len;
+  utf8guard_policy policy;
+  if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
+      !ug_policy(env, argv[1], &policy))
+    return NULL;
+  return boolean(env, utf8guard_json_is_valid(data, len, policy));
+}
+
+/* validateJson(input, bits): null or the finding, in encoded offsets. */
+static napi_value validate_json(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  const char* data;
+  size_t len;
+  utf8guard_policy policy;
+  if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
+      !ug_policy(env, argv[1], &policy))
+    return NULL;
+  utf8guard_encoded_result r = utf8guard_json_validate(data, len, policy);
+  if (r.error.kind == UTF8GUARD_ERROR_NONE) return null_value(env);
+  return ug_make_finding(env, UG_FORM_JSON, data, len, 0, r);
+}
+
+/* sanitizeJson(input, bits): a new Buffer of JSON text, each finding
+ * replaced (raw: U+FFFD; an escape: \ufffd). */
+static napi_value sanitize_json(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  const char* data;
+  size_t len;
+  utf8guard_policy policy;
+  if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
+      !ug_policy(env, argv[1], &policy))
+    return NULL;
+  napi_value out;
+  void* copy;
+  if (utf8guard_json_is_valid(data, len, policy)) {
+    if (napi_create_buffer_copy(env, len, data, &copy, &out) != napi_ok) return NULL;
+    return out;
+  }
+  size_t written = 0;
+  utf8guard_status st = utf8guard_json_sanitize(data, len, policy, NULL, 0, &written);
+  if (st != UTF8GUARD_STATUS_OK && st != UTF8GUARD_STATUS_BUFFER_TOO_SMALL) {
+    napi_throw_range_error(env, "ERR_OUT_OF_RANGE", utf8guard_status_name(st));
+    return NULL;
+  }
+  char* bytes = malloc(written ? written : 1);
+  if (bytes == NULL) {
+    napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
+    return NULL;
+  }
+  st = utf8guard_json_sanitize(data, len, policy, bytes, written, &written);
+  if (st != UTF8GUARD_STATUS_OK) {
+    free(bytes);
+    napi_throw_error(env, "ERR_UTF8GUARD", utf8guard_status_name(st));
+    return NULL;
+  }
+  return adopt(env, bytes, written);
+}
+
 /* percentDecode(input): a new Buffer; a bad escape's '%' stays as it is. */
 static napi_value percent_decode(napi_env env, napi_callback_info info) {
   napi_value argv[1];
@@ -190,7 +252,7 @@ static napi_value describe(napi_env env, napi_callback_info info) {
   const char* data;
   size_t len;
   uint32_t form, kind, category, code_point;
-  utf8guard_percent_result r;
+  utf8guard_encoded_result r;
   memset(&r, 0, sizeof r);
   if (!args(env, info, 9, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
       !get_u32(env, argv[1], &form) || !get_u32(env, argv[2], &kind) ||
@@ -201,11 +263,12 @@ static napi_value describe(napi_env env, napi_callback_info info) {
   r.error.kind = (utf8guard_error)kind;
   r.error.category = (utf8guard_category)category;
   r.error.code_point = code_point;
+  if (form > UG_FORM_JSON) {
+    ug_throw_type(env, "ERR_INVALID_ARG_VALUE", "Expected a form");
+    return NULL;
+  }
   char message[UTF8GUARD_DESCRIBE_MAX];
-  if (form == UG_FORM_PERCENT)
-    utf8guard_describe_percent(data, len, 0, r, UTF8GUARD_DESCRIBE_HINT, message, sizeof message);
-  else
-    utf8guard_describe(data, len, 0, r.error, UTF8GUARD_DESCRIBE_HINT, message, sizeof message);
+  ug_describe((ug_form)form, data, len, 0, r, message);
   napi_value out;
   napi_create_string_utf8(env, message, NAPI_AUTO_LENGTH, &out);
   return out;
@@ -302,6 +365,9 @@ static napi_value init(napi_env env, napi_value exports) {
              {"validatePercent", validate_percent},
              {"sanitize", sanitize},
              {"percentDecode", percent_decode},
+             {"isValidJson", is_valid_json},
+             {"validateJson", validate_json},
+             {"sanitizeJson", sanitize_json},
              {"describe", describe},
              {"truncate", truncate},
              {"parsePolicy", parse_policy},

@@ -10,8 +10,9 @@
 
 #include <utf8guard/utf8guard.h>
 
-/* The encoded forms a finding's offsets may count in. */
-typedef enum ug_form { UG_FORM_RAW = 0, UG_FORM_PERCENT = 1 } ug_form;
+/* The encoded forms a finding's offsets may count in: raw bytes,
+ * percent-encoded, JSON text (its escapes decoded). */
+typedef enum ug_form { UG_FORM_RAW = 0, UG_FORM_PERCENT = 1, UG_FORM_JSON = 2 } ug_form;
 
 /* Every category bit the library knows. */
 #define UG_POLICY_MASK ((1u << UTF8GUARD_CATEGORY_COUNT) - 1u)
@@ -35,7 +36,12 @@ void ug_throw_type(napi_env env, const char* code, const char* message);
  * {kind, offset, length, category, codePoint, hint, hintValue, message}, and
  * for an encoded form also decodedOffset and decodedLength. */
 napi_value ug_make_finding(napi_env env, ug_form form, const char* data, size_t len, size_t base,
-                           utf8guard_percent_result r);
+                           utf8guard_encoded_result r);
+
+/* ug_describe writes the message of |r| over data[0..len) (the input from
+ * offset |base| on) in |form|, with the hint, to out[0..UTF8GUARD_DESCRIBE_MAX). */
+void ug_describe(ug_form form, const char* data, size_t len, size_t base,
+                 utf8guard_encoded_result r, char* out);
 
 /* ug_request_rules reads the rules of makeRules (request.c): the rule of
  * each ug_slot. Throws a TypeError and returns NULL for anything else. */

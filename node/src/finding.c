@@ -106,8 +106,20 @@ static void set_null(napi_env env, napi_value obj, const char* key) {
   napi_set_named_property(env, obj, key, v);
 }
 
+void ug_describe(ug_form form, const char* data, size_t len, size_t base,
+                 utf8guard_encoded_result r, char* out) {
+  unsigned flags = UTF8GUARD_DESCRIBE_HINT;
+  size_t cap = UTF8GUARD_DESCRIBE_MAX;
+  if (form == UG_FORM_PERCENT)
+    utf8guard_percent_describe(data, len, base, r, flags, out, cap);
+  else if (form == UG_FORM_JSON)
+    utf8guard_json_describe(data, len, base, r, flags, out, cap);
+  else
+    utf8guard_describe(data, len, base, r.error, flags, out, cap);
+}
+
 napi_value ug_make_finding(napi_env env, ug_form form, const char* data, size_t len, size_t base,
-                           utf8guard_percent_result r) {
+                           utf8guard_encoded_result r) {
   const utf8guard_result* e = &r.error;
   napi_value obj;
   napi_create_object(env, &obj);
@@ -121,7 +133,8 @@ napi_value ug_make_finding(napi_env env, ug_form form, const char* data, size_t 
     set_null(env, obj, "category");
     set_null(env, obj, "codePoint");
   }
-  utf8guard_hint hint = form == UG_FORM_PERCENT ? utf8guard_explain_percent(data, len, base, r)
+  utf8guard_hint hint = form == UG_FORM_PERCENT ? utf8guard_percent_explain(data, len, base, r)
+                        : form == UG_FORM_JSON  ? utf8guard_json_explain(data, len, base, r)
                                                 : utf8guard_explain(data, len, e->offset - base);
   if (e->kind == UTF8GUARD_ERROR_DISALLOWED || e->kind == UTF8GUARD_ERROR_INVALID_ARGUMENT ||
       e->offset < base)
@@ -141,11 +154,7 @@ napi_value ug_make_finding(napi_env env, ug_form form, const char* data, size_t 
     set_number(env, obj, "decodedLength", (double)r.decoded_length);
   }
   char message[UTF8GUARD_DESCRIBE_MAX];
-  if (form == UG_FORM_PERCENT)
-    utf8guard_describe_percent(data, len, base, r, UTF8GUARD_DESCRIBE_HINT, message,
-                               sizeof message);
-  else
-    utf8guard_describe(data, len, base, r.error, UTF8GUARD_DESCRIBE_HINT, message, sizeof message);
+  ug_describe(form, data, len, base, r, message);
   set_string(env, obj, "message", message);
   return obj;
 }

@@ -127,10 +127,10 @@ static napi_value part_finding(napi_env env, const ug_rule* rule, const char* pa
                                const char* label, const char* data, size_t len) {
   ug_finding f;
   if (!ug_check_part(rule, label, data, len, &f)) return NULL;
-  utf8guard_percent_result r;
+  utf8guard_encoded_result r;
   memset(&r, 0, sizeof r);
   if (rule->encoding == UG_ENCODING_PERCENT)
-    r = utf8guard_validate_percent_encoded(data, len, rule->policy);
+    r = utf8guard_percent_validate(data, len, rule->policy);
   else
     r.error = utf8guard_validate_policy(data, len, rule->policy);
   napi_value obj = ug_make_finding(
@@ -212,7 +212,7 @@ static bool note_body_header(napi_env env, const rules* r, const latin1* name, c
   return true;
 }
 
-/* The body's rule as one number: policy bits, the encoding << 16, and 1 << 20
+/* The body's rule as one number: policy bits, the form << 16, and 1 << 20
  * (0: no check); or, for multipart/form-data, its boundary as a string. */
 
 /* The body's part, as the nginx module decides it before the body's first
@@ -241,7 +241,10 @@ static napi_value body_decision(napi_env env, const rules* r, body_headers* b) {
   } else {
     const ug_rule* rule = &r->slot[slot == UG_SLOT_COUNT ? UG_SLOT_BODY_OTHER : slot];
     uint32_t code = 0;
-    if (rule->on && !b->coded) code = rule->policy | (uint32_t)rule->encoding << 16 | 1u << 20;
+    /* A JSON body is read as JSON text, its escapes decoded (a lone
+     * surrogate escape is a finding): the core's rule gives the policy. */
+    uint32_t form = slot == UG_SLOT_BODY_JSON ? UG_FORM_JSON : (uint32_t)rule->encoding;
+    if (rule->on && !b->coded) code = rule->policy | form << 16 | 1u << 20;
     napi_create_uint32(env, code, &number);
   }
   if (!shape) return number;

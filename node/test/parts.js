@@ -107,6 +107,8 @@ function suite(kind) {
       [400, post('application/x-www-form-urlencoded', Buffer.from('a=1&b=%2e%2e%c0%af%2e&c=2'))],
       [400, post('application/json', Buffer.from('{"name":"\uFDD0 noncharacter"}'))],
       [400, post('application/x-www-form-urlencoded', Buffer.from('a=%E2%80%AEb'))],
+      [400, post('application/json', Buffer.from('{"name":"\\ud800 lone"}'))],
+      [200, post('application/json', Buffer.from('{"name":"\\ud83d\\ude00 pair"}'))],
     ];
     for (const [status, request] of bodies) {
       const whole = await send(server.port, [request]);

@@ -17,6 +17,10 @@ const clean: Buffer = ug.sanitize(b);
 const s: string = ug.decode(b);
 const p: ug.Finding | null = ug.validatePercent(Buffer.from('%C0%AF'), 'url');
 const decoded: Buffer = ug.percentDecode(Buffer.from('%41'));
+const j: ug.Finding | null = ug.validateJson(Buffer.from('"\\ud800"'), 'json');
+const jclean: Buffer = ug.sanitizeJson(new Uint8Array(2)) ;
+const jok: boolean = ug.isValidJson(new ArrayBuffer(0));
+const jv = new ug.Validator({ form: 'json' });
 const v = new ug.Validator({ policy: 'field', form: 'percent' });
 const vf: ug.Finding | null = v.feed(b) ?? v.finish();
 const stream: ug.CheckStream = ug.createCheckStream({ policy: 'strict', highWaterMark: 1024 });
@@ -29,7 +33,7 @@ try {
 } catch (err) {
   if (err instanceof ug.InvalidTextError) console.log(err.finding.offset);
 }
-void [ok, clean, s, p, decoded, vf, stream, server, mw, ug.version, ug.activeKernel(), ug.categories];
+void [ok, clean, s, p, decoded, j, jclean, jok, jv, vf, stream, server, mw, ug.version, ug.activeKernel(), ug.categories];
 
 // @ts-expect-error a string is no byte input
 ug.isValid('text');
