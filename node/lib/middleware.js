@@ -16,6 +16,7 @@
 'use strict';
 
 const { EventEmitter } = require('node:events');
+const { IncomingMessage } = require('node:http');
 const native = require('./native');
 
 // The parts a rule is given for, in the core's slot order (ug_slot). A
@@ -24,7 +25,24 @@ const native = require('./native');
 // under "file".
 const SLOTS = ['target', 'headers', 'form', 'json', 'text', 'other', 'none', 'file'];
 
-const kGuarded = Symbol('utf8guard.guarded');
+// The requests a guard has seen, and the body watchers of those it checks.
+// Kept beside the requests, not on them: a property added to a request
+// would give Node's and the frameworks' hot paths a new object shape.
+const admitted = new WeakSet();
+const watchers = new WeakMap();
+
+// Node's parser hands each chunk of a body to the request's push(): a
+// watched request's chunks go through its watcher first. Installed once.
+let pushPatched = false;
+function patchPush() {
+  if (pushPatched) return;
+  pushPatched = true;
+  const push = IncomingMessage.prototype.push;
+  IncomingMessage.prototype.push = function pushChecked(chunk, encoding) {
+    const watch = watchers.get(this);
+    return watch === undefined ? push.call(this, chunk, encoding) : watch(this, push, chunk, encoding);
+  };
+}
 
 function problem(finding) {
   const where = finding.header !== undefined ? `header ${finding.header}`
@@ -151,10 +169,9 @@ class Guard extends EventEmitter {
    * request was refused (the 400 is sent), true when it may go on.
    */
   admit(req, res) {
-    if (req[kGuarded]) return true;
-    req[kGuarded] = true;
-    const body = hasBody(req);
-    let answer = native.checkRequest(this.rules, req.url, req.rawHeaders, body, false);
+    if (admitted.has(req)) return true;
+    admitted.add(req);
+    let answer = native.checkRequest(this.rules, req.url, req.rawHeaders, false);
     while (typeof answer === 'object') {
       // A finding: in the head (then the body's rule is asked again, past
       // the head), or of the request's shape (it carries the body's rule).
@@ -166,7 +183,7 @@ class Guard extends EventEmitter {
         reject(req, res, finding, false);
         return false;
       }
-      if (!shape) answer = native.checkRequest(this.rules, req.url, req.rawHeaders, body, true);
+      if (!shape) answer = native.checkRequest(this.rules, req.url, req.rawHeaders, true);
     }
     if (answer !== 0 && answer !== undefined) this.#watchBody(req, res, this.#acquire(answer));
     return true;
@@ -175,7 +192,7 @@ class Guard extends EventEmitter {
   // Checks each chunk Node's parser pushes into the request before it is
   // queued; a finding stops the body there.
   #watchBody(req, res, stream) {
-    const push = req.push;
+    patchPush();
     let check = stream;
     let stopped = false;
     const guard = this;
@@ -191,16 +208,16 @@ class Guard extends EventEmitter {
       reject(req, res, finding, true);
       return true;
     };
-    // A request that ends early (the client left) gives its stream back.
-    req.once('close', done);
-    req.push = function pushChecked(chunk, encoding) {
+    // A stream goes back to the pool at the body's end or its finding; the
+    // stream of a request the client left is collected with it.
+    watchers.set(req, (self, push, chunk, encoding) => {
       if (stopped) return false;
-      if (check === null) return push.call(this, chunk, encoding);
+      if (check === null) return push.call(self, chunk, encoding);
       if (chunk === null) {
         const finding = check.finish();
         done();
         if (finding !== null && found(finding)) return false;
-        return push.call(this, chunk, encoding);
+        return push.call(self, chunk, encoding);
       }
       const finding = check.feed(chunk);
       if (finding !== null) {
@@ -208,15 +225,10 @@ class Guard extends EventEmitter {
       } else if (check.pending && !guard.detectOnly) {
         return true; // held back: a finding is known, its bytes are on their way
       }
-      return push.call(this, chunk, encoding);
-    };
+      return push.call(self, chunk, encoding);
+    });
   }
-}
 
-// Whether the request announces a body (RFC 9112 6.3).
-function hasBody(req) {
-  const length = req.headers['content-length'];
-  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
 // Sends the 400 and closes the connection once it is written. A body's

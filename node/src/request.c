@@ -184,6 +184,7 @@ static bool named(const latin1* s, const char* lit) {
 
 /* What the headers say about reading the body, gathered as they go by. */
 typedef struct body_headers {
+  bool body;  /* a Content-Length other than 0, or a Transfer-Encoding (RFC 9112 6.3) */
   char* type; /* the first Content-Type's value (malloc'd), or NULL */
   size_t type_len;
   size_t types; /* Content-Type headers */
@@ -194,7 +195,11 @@ typedef struct body_headers {
 
 static bool note_body_header(napi_env env, const rules* r, const latin1* name, const latin1* value,
                              body_headers* b) {
-  if (named(name, "content-type")) {
+  if (named(name, "content-length")) {
+    if (!(value->len == 1 && value->data[0] == '0')) b->body = true;
+  } else if (named(name, "transfer-encoding")) {
+    b->body = true;
+  } else if (named(name, "content-type")) {
     if (b->types++ == 0) {
       b->type = malloc(value->len + 1);
       if (b->type == NULL) {
@@ -253,22 +258,21 @@ static napi_value body_decision(napi_env env, const rules* r, body_headers* b) {
   return obj;
 }
 
-/* checkRequest(rules, target, rawHeaders, hasBody, headDone): the first
- * finding of the path, the query (after the first '?'), then each header
- * name (a token, then its rule) and value, in order; then, for a request
- * with a body, the body's rule (body_decision). rawHeaders is Node's flat
- * [name, value, ...] list. headDone skips the head's checks (detect-only
- * mode, after a finding there). Returns a finding, or the body's rule as a
- * number (0: no check), in one pass over the headers. */
+/* checkRequest(rules, target, rawHeaders, headDone): the first finding of
+ * the path, the query (after the first '?'), then each header name (a token,
+ * then its rule) and value, in order; then, for a request with a body, the
+ * body's rule (body_decision). rawHeaders is Node's flat [name, value, ...]
+ * list. headDone skips the head's checks (detect-only mode, after a finding
+ * there). Returns a finding, or the body's rule (0: no check), in one pass
+ * over the headers. */
 static napi_value check_request(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value argv[5];
+  size_t argc = 4;
+  napi_value argv[4];
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
   rules* r = get_rules(env, argv[0]);
   if (r == NULL) return NULL;
-  bool has_body = false, head_done = false;
-  napi_get_value_bool(env, argv[3], &has_body);
-  napi_get_value_bool(env, argv[4], &head_done);
+  bool head_done = false;
+  napi_get_value_bool(env, argv[3], &head_done);
   napi_value found = NULL;
   const ug_rule* target = &r->slot[UG_SLOT_TARGET];
   if (target->on && !head_done) {
@@ -314,7 +318,7 @@ static napi_value check_request(napi_env env, napi_callback_info info) {
       hit = check(env, headers, "header", label, name.data, name.len, &found) ||
             check(env, headers, "header", label, value.data, value.len, &found);
     }
-    if (!hit && has_body) ok = note_body_header(env, r, &name, &value, &b);
+    if (!hit) ok = note_body_header(env, r, &name, &value, &b);
     free(name.heap);
     free(value.heap);
     if (hit || !ok) {
@@ -323,7 +327,7 @@ static napi_value check_request(napi_env env, napi_callback_info info) {
     }
   }
   napi_value out;
-  if (has_body)
+  if (b.body)
     out = body_decision(env, r, &b);
   else
     napi_create_uint32(env, 0, &out);
