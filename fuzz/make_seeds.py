@@ -36,6 +36,10 @@ the pct_* seeds, which only percent_differential reads as more than ASCII:
              malformed shape nginx/tests/multipart_test.c lists, with the
              controls fuzz/multipart.cpp reads: the rules, a split, the
              boundary "XyZ" or one in the controls
+  ct_*       Content-Type values (only for the content_type target, which
+             reads its whole input as one): every kind, charsets under
+             their aliases, quoted values with quoted-pairs, boundaries, and
+             the malformed shapes nginx/tests/request_check_test.c lists
   regress_*  inputs that once made an implementation disagree (fuzz/README.md)
 
 Files found by fuzzing (named by their SHA-1) sit beside these; the campaign
@@ -342,6 +346,29 @@ def percent_vector_seeds(tsv):
 
 
 MULTIPART_TARGET = "multipart"
+CONTENT_TYPE_TARGET = "content_type"
+# The targets that take only their own seeds, by the seeds' prefix.
+OWN_SEEDS = {MULTIPART_TARGET: "mp_", CONTENT_TYPE_TARGET: "ct_"}
+
+
+def content_type_seeds():
+    """Content-Type values, each a seed of its own."""
+    values = [
+        b"application/json", b"Application/JSON; charset=\"utf-8\"", b"application/json;",
+        b"application/json ; ; charset=latin1 ;", b"application/problem+json",
+        b"application/x-ndjson", b"application/json-seq", b"text/json; charset=x",
+        b"application/x-www-form-urlencoded; charset=UTF-8", b"text/plain; charset=utf_8",
+        b"text/plain; charset=cp65001", b"text/plain; charset=iso-8859-1",
+        b"text/plain; x=\"a;charset=latin1\"", b"text/plain; x=\"q\\\"; charset=latin1\"",
+        b"multipart/form-data; boundary=----WebKitFormBoundary7MA4YWxkTrZu0gW",
+        b"multipart/form-data; BOUNDARY=\"a b\\\"c\"", b"multipart/form-data",
+        b"multipart/form-data; boundary=a; boundary=b", b"application/octet-stream",
+        b"application/octet-stream, application/x-www-form-urlencoded", b"text/", b"json",
+        b"application/json x", b"application/json; charset=\"utf-8",
+        b"application/json; a=\"\x01\"", b"appl\xc3\xa9/json", b"", b" \t",
+        b"gzip, identity", b"X-\xc0\xaf\xe2\x80\xae",
+    ]
+    return {"ct_%02d" % i: v for i, v in enumerate(values)}
 
 
 def multipart_controls(split, rules=0, boundary=None, one_byte=False):
@@ -438,21 +465,26 @@ def main():
                  regression_seeds()):
         seeds.update(part)
     seeds.update(multipart_seeds())
+    seeds.update(content_type_seeds())
     for target in TARGETS:
         folder = os.path.join(args.out, target)
         os.makedirs(folder, exist_ok=True)
         for name, data in seeds.items():
             if name.startswith("pct_") and target not in PERCENT_TARGETS:
                 continue
-            if name.startswith("mp_") != (target == MULTIPART_TARGET):
+            own = OWN_SEEDS.get(target)
+            keep = name.startswith(own) if own else \
+                not any(name.startswith(p) for p in OWN_SEEDS.values())
+            if not keep:
                 continue
             with open(os.path.join(folder, name), "wb") as f:
                 f.write(data)
     pct = sum(name.startswith("pct_") for name in seeds)
-    mp = sum(name.startswith("mp_") for name in seeds)
-    print("make_seeds: %d seeds in each of %s; %d more in %s; %d in %s" %
-          (len(seeds) - pct - mp, ", ".join(t for t in TARGETS if t != MULTIPART_TARGET), pct,
-           " and ".join(PERCENT_TARGETS), mp, MULTIPART_TARGET))
+    own = {t: sum(name.startswith(p) for name in seeds) for t, p in OWN_SEEDS.items()}
+    print("make_seeds: %d seeds in each of %s; %d more in %s; %s" %
+          (len(seeds) - pct - sum(own.values()),
+           ", ".join(t for t in TARGETS if t not in OWN_SEEDS), pct, " and ".join(PERCENT_TARGETS),
+           ", ".join("%d in %s" % (n, t) for t, n in own.items())))
 
 
 if __name__ == "__main__":

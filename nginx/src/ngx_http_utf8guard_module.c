@@ -331,7 +331,7 @@ static ngx_int_t ngx_http_utf8guard_handler(ngx_http_request_t* r) {
   ctx->conf = lcf;
 
   ngx_str_t path = r->unparsed_uri, query = ngx_null_string;
-  u_char* mark = ngx_strlchr(path.data, path.data + path.len, '?');
+  u_char* mark = path.len ? memchr(path.data, '?', path.len) : NULL;
   if (mark != NULL) {
     query.data = mark + 1;
     query.len = (size_t)(path.data + path.len - query.data);

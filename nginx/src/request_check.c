@@ -11,12 +11,26 @@ static const char* const directives[UG_SLOT_COUNT] = {
 
 /* The defaults, in utf8guard_policy_parse's words (NULL: off). */
 static const char* const default_policies[UG_SLOT_COUNT] = {
-    "url", "field", "url,-newline", "json", "strict", NULL, "strict", NULL};
+    "url", "field", "url,-newline", "json,nul,bidi,bad_escape", "strict", NULL, "strict", NULL};
 
 static ug_encoding slot_encoding(ug_slot slot) {
-  return slot == UG_SLOT_TARGET || slot == UG_SLOT_BODY_FORM ? UG_ENCODING_PERCENT
-                                                             : UG_ENCODING_RAW;
+  switch (slot) {
+    case UG_SLOT_TARGET:
+    case UG_SLOT_BODY_FORM: return UG_ENCODING_PERCENT;
+    case UG_SLOT_BODY_JSON: return UG_ENCODING_JSON;
+    default: return UG_ENCODING_RAW;
+  }
 }
+
+/* The stream's window must hold what each form's message reads. */
+typedef char ug_window_fits[UG_STREAM_BEHIND >= UTF8GUARD_DESCRIBE_PERCENT_BEHIND &&
+                                    UG_STREAM_BEHIND >= UTF8GUARD_DESCRIBE_JSON_BEHIND &&
+                                    UG_STREAM_BEHIND >= UTF8GUARD_DESCRIBE_BEHIND &&
+                                    UG_STREAM_AHEAD >= UTF8GUARD_DESCRIBE_PERCENT_AHEAD &&
+                                    UG_STREAM_AHEAD >= UTF8GUARD_DESCRIBE_JSON_AHEAD &&
+                                    UG_STREAM_AHEAD >= UTF8GUARD_DESCRIBE_AHEAD
+                                ? 1
+                                : -1];
 
 const char* ug_slot_directive(ug_slot slot) {
   return (unsigned)slot < UG_SLOT_COUNT ? directives[slot] : NULL;
@@ -380,8 +394,8 @@ bool ug_check_header_name(const char* name, size_t len, ug_finding* finding) {
 
 /* Writes "LABEL: " and the message of |r| over data[0..len), which starts at
  * absolute offset |base|. */
-static void describe(ug_finding* finding, const char* label, bool percent, const char* data,
-                     size_t len, size_t base, utf8guard_percent_result r) {
+static void describe(ug_finding* finding, const char* label, ug_encoding encoding, const char* data,
+                     size_t len, size_t base, utf8guard_encoded_result r) {
   size_t n = strlen(label);
   if (n > UG_FINDING_MAX - UTF8GUARD_DESCRIBE_MAX - 3)
     n = UG_FINDING_MAX - UTF8GUARD_DESCRIBE_MAX - 3;
@@ -389,24 +403,38 @@ static void describe(ug_finding* finding, const char* label, bool percent, const
   finding->text[n++] = ':';
   finding->text[n++] = ' ';
   size_t cap = UG_FINDING_MAX - n;
-  size_t m = percent ? utf8guard_describe_percent(data, len, base, r, UTF8GUARD_DESCRIBE_HINT,
-                                                  finding->text + n, cap)
-                     : utf8guard_describe(data, len, base, r.error, UTF8GUARD_DESCRIBE_HINT,
-                                          finding->text + n, cap);
+  size_t m;
+  switch (encoding) {
+    case UG_ENCODING_PERCENT:
+      m = utf8guard_percent_describe(data, len, base, r, UTF8GUARD_DESCRIBE_HINT, finding->text + n,
+                                     cap);
+      break;
+    case UG_ENCODING_JSON:
+      m = utf8guard_json_describe(data, len, base, r, UTF8GUARD_DESCRIBE_HINT, finding->text + n,
+                                  cap);
+      break;
+    case UG_ENCODING_RAW:
+    default:
+      m = utf8guard_describe(data, len, base, r.error, UTF8GUARD_DESCRIBE_HINT, finding->text + n,
+                             cap);
+      break;
+  }
   finding->len = n + (m < cap ? m : cap - 1);
 }
 
 bool ug_check_part(const ug_rule* rule, const char* label, const char* data, size_t len,
                    ug_finding* finding) {
   if (rule == NULL || ug_part_clean(rule, data, len)) return false;
-  utf8guard_percent_result r;
+  utf8guard_encoded_result r;
   memset(&r, 0, sizeof r);
   if (rule->encoding == UG_ENCODING_PERCENT)
-    r = utf8guard_validate_percent_encoded(data, len, rule->policy);
+    r = utf8guard_percent_validate(data, len, rule->policy);
+  else if (rule->encoding == UG_ENCODING_JSON)
+    r = utf8guard_json_validate(data, len, rule->policy);
   else
     r.error = utf8guard_validate_policy(data, len, rule->policy);
   if (r.error.kind == UTF8GUARD_ERROR_NONE) return false;
-  describe(finding, label, rule->encoding == UG_ENCODING_PERCENT, data, len, 0, r);
+  describe(finding, label, rule->encoding, data, len, 0, r);
   return true;
 }
 
@@ -417,6 +445,8 @@ void ug_stream_init(ug_stream* s, const ug_rule* rule) {
   s->rule = *rule;
   if (rule->encoding == UG_ENCODING_PERCENT)
     utf8guard_percent_validator_init(&s->check.percent, rule->policy);
+  else if (rule->encoding == UG_ENCODING_JSON)
+    utf8guard_json_validator_init(&s->check.json, rule->policy);
   else
     utf8guard_validator_init_policy(&s->check.raw, rule->policy);
 }
@@ -437,14 +467,15 @@ static void window_add(ug_stream* s, const unsigned char* data, size_t len, size
 /* Whether the window holds every byte the finding's message reads. */
 static bool window_full(const ug_stream* s) {
   size_t ahead = s->rule.encoding == UG_ENCODING_PERCENT ? UTF8GUARD_DESCRIBE_PERCENT_AHEAD
+                 : s->rule.encoding == UG_ENCODING_JSON  ? UTF8GUARD_DESCRIBE_JSON_AHEAD
                                                          : UTF8GUARD_DESCRIBE_AHEAD;
   return s->window_base + s->window_len >= s->found.error.offset + ahead ||
          s->window_len == sizeof s->window;
 }
 
 static bool hand_out(ug_stream* s, ug_finding* finding) {
-  describe(finding, "body", s->rule.encoding == UG_ENCODING_PERCENT, (const char*)s->window,
-           s->window_len, s->window_base, s->found);
+  describe(finding, "body", s->rule.encoding, (const char*)s->window, s->window_len, s->window_base,
+           s->found);
   s->state = UG_STREAM_FOUND;
   return true;
 }
@@ -466,7 +497,7 @@ static void history_add(ug_stream* s, const unsigned char* data, size_t len) {
 
 /* A finding is known: its window starts UG_STREAM_BEHIND bytes before it
  * (or at byte 0) and takes what the history and this chunk hold. */
-static void found(ug_stream* s, utf8guard_percent_result r, const unsigned char* data, size_t len) {
+static void found(ug_stream* s, utf8guard_encoded_result r, const unsigned char* data, size_t len) {
   s->found = r;
   s->state = UG_STREAM_PENDING;
   size_t offset = r.error.offset;
@@ -486,10 +517,12 @@ bool ug_stream_feed(ug_stream* s, const char* data, size_t len, ug_finding* find
     s->fed += len;
     return window_full(s) && hand_out(s, finding);
   }
-  utf8guard_percent_result r;
+  utf8guard_encoded_result r;
   memset(&r, 0, sizeof r);
   if (s->rule.encoding == UG_ENCODING_PERCENT)
     r = utf8guard_percent_validator_feed(&s->check.percent, data, len);
+  else if (s->rule.encoding == UG_ENCODING_JSON)
+    r = utf8guard_json_validator_feed(&s->check.json, data, len);
   else
     r.error = utf8guard_validator_feed(&s->check.raw, data, len);
   if (r.error.kind != UTF8GUARD_ERROR_NONE)
@@ -502,10 +535,12 @@ bool ug_stream_feed(ug_stream* s, const char* data, size_t len, ug_finding* find
 
 bool ug_stream_finish(ug_stream* s, ug_finding* finding) {
   if (s->state == UG_STREAM_CLEAN) {
-    utf8guard_percent_result r;
+    utf8guard_encoded_result r;
     memset(&r, 0, sizeof r);
     if (s->rule.encoding == UG_ENCODING_PERCENT)
       r = utf8guard_percent_validator_finish(&s->check.percent);
+    else if (s->rule.encoding == UG_ENCODING_JSON)
+      r = utf8guard_json_validator_finish(&s->check.json);
     else
       r.error = utf8guard_validator_finish(&s->check.raw);
     if (r.error.kind == UTF8GUARD_ERROR_NONE) return false;

@@ -37,7 +37,11 @@ typedef enum ug_slot {
 
 /* How a part's bytes are read: as themselves, percent-decoded (the target,
  * form bodies), or as JSON text (its escapes decoded). */
-typedef enum ug_encoding { UG_ENCODING_RAW = 0, UG_ENCODING_PERCENT = 1 } ug_encoding;
+typedef enum ug_encoding {
+  UG_ENCODING_RAW = 0,
+  UG_ENCODING_PERCENT = 1, /* utf8guard_percent_* */
+  UG_ENCODING_JSON = 2     /* utf8guard_json_*: escapes meet the rule as the characters they are */
+} ug_encoding;
 
 /* A part's rule: off, or checked under |policy|, read as |encoding| (fixed
  * per slot). */
@@ -172,9 +176,12 @@ bool ug_check_header_name(const char* name, size_t len, ug_finding* finding);
  * clean holds. */
 static inline bool ug_part_clean(const ug_rule* rule, const char* data, size_t len) {
   if (!rule->on) return true;
-  return rule->encoding == UG_ENCODING_PERCENT
-             ? utf8guard_is_valid_percent_encoded(data, len, rule->policy)
-             : utf8guard_is_valid_policy(data, len, rule->policy);
+  switch (rule->encoding) {
+    case UG_ENCODING_PERCENT: return utf8guard_percent_is_valid(data, len, rule->policy);
+    case UG_ENCODING_JSON: return utf8guard_json_is_valid(data, len, rule->policy);
+    case UG_ENCODING_RAW:
+    default: return utf8guard_is_valid_policy(data, len, rule->policy);
+  }
 }
 
 /* ug_check_part checks a whole part, data[0..len), under |rule|. It returns
@@ -187,9 +194,10 @@ bool ug_check_part(const ug_rule* rule, const char* label, const char* data, siz
  * is kept with the bytes around it that its message shows, so it is ready
  * (its text final, equal to ug_check_part's over the whole body) once the
  * bytes the message reads after it have arrived (UTF8GUARD_DESCRIBE_AHEAD,
- * or UTF8GUARD_DESCRIBE_PERCENT_AHEAD in percent mode), or at the end. */
-#define UG_STREAM_BEHIND 32
-#define UG_STREAM_AHEAD 32
+ * UTF8GUARD_DESCRIBE_PERCENT_AHEAD or UTF8GUARD_DESCRIBE_JSON_AHEAD in the
+ * encoded forms), or at the end. */
+#define UG_STREAM_BEHIND 32 /* >= UTF8GUARD_DESCRIBE_*BEHIND */
+#define UG_STREAM_AHEAD 48  /* >= UTF8GUARD_DESCRIBE_*AHEAD */
 typedef enum ug_stream_state {
   UG_STREAM_CLEAN = 0,   /* no finding so far */
   UG_STREAM_PENDING = 1, /* a finding, waiting for the bytes its message shows */
@@ -201,11 +209,12 @@ typedef struct ug_stream {
   union {
     utf8guard_validator raw;
     utf8guard_percent_stream percent;
+    utf8guard_json_stream json;
   } check;
   size_t fed;                                  /* bytes fed so far */
   unsigned char history[2 * UG_STREAM_BEHIND]; /* the last bytes fed */
   size_t history_len;
-  utf8guard_percent_result found;                           /* the first finding (raw: .error) */
+  utf8guard_encoded_result found;                           /* the first finding (raw: .error) */
   unsigned char window[UG_STREAM_BEHIND + UG_STREAM_AHEAD]; /* bytes around it */
   size_t window_base;                                       /* absolute offset of window[0] */
   size_t window_len;

@@ -42,7 +42,9 @@ static void test_defaults(void) {
       {UG_SLOT_HEADERS, "utf8guard_headers", true, UG_ENCODING_RAW, UTF8GUARD_PROFILE_FIELD},
       {UG_SLOT_BODY_FORM, "utf8guard_body_form", true, UG_ENCODING_PERCENT,
        UTF8GUARD_PROFILE_URL & ~(utf8guard_policy)UTF8GUARD_CATEGORY_NEWLINE},
-      {UG_SLOT_BODY_JSON, "utf8guard_body_json", true, UG_ENCODING_RAW, UTF8GUARD_PROFILE_JSON},
+      {UG_SLOT_BODY_JSON, "utf8guard_body_json", true, UG_ENCODING_JSON,
+       UTF8GUARD_PROFILE_JSON | UTF8GUARD_CATEGORY_NUL | UTF8GUARD_CATEGORY_BIDI |
+           UTF8GUARD_CATEGORY_BAD_ESCAPE},
       {UG_SLOT_BODY_TEXT, "utf8guard_body_text", true, UG_ENCODING_RAW, UTF8GUARD_PROFILE_STRICT},
       {UG_SLOT_BODY_OTHER, "utf8guard_body_other", false, UG_ENCODING_RAW, 0},
       {UG_SLOT_BODY_NONE, "utf8guard_body_none", true, UG_ENCODING_RAW, UTF8GUARD_PROFILE_STRICT},
@@ -303,6 +305,28 @@ static void test_findings(void) {
   CHECK_TEXT(f.text, "query: disallowed double_encoding U+0025 at byte 2 (25 34 31)");
   CHECK(!ug_check_part(&url, "path", "/caf%C3%A9/\xe6\x9c\x88", 14, &f));
   CHECK(!ug_check_part(&field, "header A", "\xef\xbb\xbfok", 5, &f)); /* BOM at byte 0 */
+  /* JSON bodies in the JSON form: escapes meet the rule as what they decode to. */
+  static const struct {
+    const char* body;
+    const char* finding; /* NULL: clean */
+  } json[] = {
+      {"{\"a\":\"\\ud800\"}",
+       "body: surrogate \\ud800 U+D800 at byte 6 (ED A0 80 22) [surrogate_code_point U+D800]"},
+      {"{\"a\":\"\\u202e\"}", "body: disallowed bidi \\u202e U+202E at byte 6 (E2 80 AE 22)"},
+      {"{\"a\":\"\\u0000\"}", "body: disallowed nul \\u0000 U+0000 at byte 6 (00 22 7D)"},
+      {"{\"a\":\"\\uffff\"}",
+       "body: disallowed noncharacter \\uffff U+FFFF at byte 6 (EF BF BF 22)"},
+      {"{\"a\":\"\\x41\"}", "body: disallowed bad_escape U+005C at byte 6 (5C 78 34 31)"},
+      {"{\"a\":\"\\ud83d\\ude00 \\n\\t\\u00e9 caf\xc3\xa9\"}", NULL},
+  };
+  ug_rule json_rule = ug_rule_default(UG_SLOT_BODY_JSON);
+  for (size_t i = 0; i < sizeof json / sizeof json[0]; i++) {
+    bool found = ug_check_part(&json_rule, "body", json[i].body, strlen(json[i].body), &f);
+    if (found != (json[i].finding != NULL) || (found && strcmp(f.text, json[i].finding) != 0)) {
+      fprintf(stderr, "JSON %s: %d \"%s\"\n", json[i].body, (int)found, found ? f.text : "");
+      failures++;
+    }
+  }
   ug_rule off = {false, UG_ENCODING_RAW, 0};
   CHECK(!ug_check_part(&off, "path", "\xff", 1, &f));
 }
@@ -352,9 +376,18 @@ static const char* const pieces[] = {"a",
                                      "=",
                                      "&",
                                      "%C3%A9",
-                                     "\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d"};
-static const size_t piece_len[] = {1, 5, 1, 2, 1, 1, 1, 2, 2, 3, 3, 3,  3, 4, 4, 2, 6, 4,
-                                   1, 1, 2, 1, 2, 3, 3, 5, 6, 9, 6, 12, 3, 1, 1, 1, 6, 8};
+                                     "\xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d",
+                                     "\\ud800",
+                                     "\\ud83d\\ude00",
+                                     "\\u202E",
+                                     "\\u0000",
+                                     "\\n",
+                                     "\\\\",
+                                     "\\x",
+                                     "\\u12"};
+static const size_t piece_len[] = {1, 5, 1, 2, 1, 1, 1, 2,  2, 3, 3, 3, 3, 4, 4,
+                                   2, 6, 4, 1, 1, 2, 1, 2,  3, 3, 5, 6, 9, 6, 12,
+                                   3, 1, 1, 1, 6, 8, 6, 12, 6, 6, 2, 2, 2, 4};
 
 static size_t random_input(char* out, size_t cap, size_t clean_prefix) {
   size_t n = 0;
@@ -411,16 +444,18 @@ static void check_stream(const ug_rule* rule, const char* data, size_t len, cons
 }
 
 static void test_streams(void) {
-  ug_rule rules[4] = {ug_rule_default(UG_SLOT_BODY_FORM),
+  ug_rule json_every = {true, UG_ENCODING_JSON, (1u << UTF8GUARD_CATEGORY_COUNT) - 1};
+  ug_rule rules[5] = {ug_rule_default(UG_SLOT_BODY_FORM),
                       ug_rule_default(UG_SLOT_BODY_JSON),
                       ug_rule_default(UG_SLOT_HEADERS),
-                      {true, UG_ENCODING_RAW, 0}};
+                      {true, UG_ENCODING_RAW, 0},
+                      json_every};
   size_t cuts[200];
   char data[200];
   for (int round = 0; round < 3000; round++) {
     size_t prefix = round % 3 == 0 ? (size_t)(rng() % 100) : 0;
     size_t len = random_input(data, sizeof data, prefix);
-    const ug_rule* rule = &rules[round % 4];
+    const ug_rule* rule = &rules[round % 5];
     /* One cut anywhere, 1-byte chunks, and random chunks. */
     for (size_t c = 0; c <= len; c++) {
       cuts[0] = c;
@@ -437,9 +472,32 @@ static void test_streams(void) {
     check_stream(rule, data, len, cuts, n);
   }
   CHECK(streams_with_findings > 10000); /* the pieces make most inputs bad */
+  CHECK(sizeof pieces / sizeof pieces[0] == sizeof piece_len / sizeof piece_len[0]);
 }
 
-int main(void) {
+/* --defaults: each rule's default, one a line, for the nginx tests (which
+ * read them here rather than state them again): DIRECTIVE ENCODING on|off
+ * CATEGORIES (comma-separated names, "-" for none). */
+static int print_defaults(void) {
+  static const char* const encodings[] = {"raw", "percent", "json"};
+  for (int slot = 0; slot < UG_SLOT_COUNT; slot++) {
+    ug_rule r = ug_rule_default((ug_slot)slot);
+    printf("%s %s %s ", ug_slot_directive((ug_slot)slot), encodings[r.encoding],
+           r.on ? "on" : "off");
+    const char* sep = "";
+    for (unsigned bit = 0; bit < UTF8GUARD_CATEGORY_COUNT; bit++) {
+      if (r.on && (r.policy & (1u << bit))) {
+        printf("%s%s", sep, utf8guard_category_name((utf8guard_category)(1u << bit)));
+        sep = ",";
+      }
+    }
+    printf("%s\n", *sep ? "" : "-");
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc == 2 && strcmp(argv[1], "--defaults") == 0) return print_defaults();
   test_defaults();
   test_rule_parse();
   test_media();

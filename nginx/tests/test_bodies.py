@@ -77,7 +77,7 @@ class Bodies(h.SiteTest):
                 time.sleep(0.05)
             self.expect(request(b"GET", b"/after"), None)
         # A finding whose message bytes all arrived is blocked before the body ends.
-        sent = b"x" * 10 + b"\xc0\xaf" + b"y" * 40
+        sent = b"x" * 10 + b"\xc0\xaf" + b"y" * 60
         with self.nginx.connect() as s:
             s.sendall(head + sent)
             self.assertEqual(read_response(s)[0], 400)

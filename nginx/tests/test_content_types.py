@@ -7,6 +7,7 @@ a Content-Encoding the module cannot read, and header names that are no
 tokens (ignore_invalid_headers off), in block and detect mode, against a
 real application behind nginx."""
 
+import json
 import unittest
 
 import nginx_harness as h
@@ -140,6 +141,30 @@ class ContentTypes(unittest.TestCase):
                   [finding("body", RAW_BAD, JSON_RULE, False)])
         self.send(request(b"POST", b"/x", [(b"Content-Encoding", b"Deflate")], b"x"),
                   ['header Content-Encoding: body coding "Deflate" cannot be checked'])
+
+    def test_json_escapes(self):
+        # JSON bodies are checked as JSON text: an escape meets the rule as
+        # the character it stands for (the words are the library's).
+        cases = [(b'{"a":"\\ud800"}', "body: surrogate \\ud800 U+D800 at byte 6 (ED A0 80 22) "
+                                      "[surrogate_code_point U+D800]"),
+                 (b'{"a":"\\u202e"}', "body: disallowed bidi \\u202e U+202E at byte 6 "
+                                      "(E2 80 AE 22)"),
+                 (b'{"a":"\\u0000"}', "body: disallowed nul \\u0000 U+0000 at byte 6 (00 22 7D)"),
+                 (b'{"a":"\\uffff"}', "body: disallowed noncharacter \\uffff U+FFFF at byte 6 "
+                                      "(EF BF BF 22)"),
+                 (b'{"a":"\\x41"}', "body: disallowed bad_escape U+005C at byte 6 (5C 78 34 31)")]
+        for body, want in cases:
+            for headers in (ct(b"application/json"), ct(b"application/x-ndjson; charset=latin1")):
+                with self.subTest(body=body, headers=headers):
+                    self.send(request(b"POST", b"/x", headers, body), [want])
+                    self.send(request(b"POST", b"/x", headers, body, chunked=True), [want])
+        # Clean JSON that escapes every non-ASCII character passes.
+        for line in h.multilingual():
+            text = line.decode().lstrip("\ufeff")
+            body = json.dumps({"text": text, "lines": [text] * 3}, ensure_ascii=True).encode()
+            self.send(request(b"POST", b"/x", ct(b"application/json"), body), [])
+            self.send(request(b"POST", b"/x", ct(b"application/json"),
+                              json.dumps({"text": text}, ensure_ascii=False).encode()), [])
 
     def test_header_names(self):
         name = b"X-\xc0\xaf\xe2\x80\xae"

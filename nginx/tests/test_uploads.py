@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_multipart.py - multipart/form-data bodies through nginx: part header
+"""test_uploads.py - multipart/form-data bodies through nginx: part header
 values under the headers rule (the classic file-name attacks: a bidi
 override, an overlong '/' raw and percent-encoded, a NUL), text fields under
 the form rule, files left alone by default (and checked with
