@@ -133,7 +133,7 @@ export interface GuardOptions {
   headers?: string;
   /** application/x-www-form-urlencoded bodies, percent-decoded; default "url,-newline". */
   form?: string;
-  /** application/json and +json bodies; default "json". */
+  /** JSON bodies, as JSON text (escapes decoded); default "json,nul,bidi,bad_escape". */
   json?: string;
   /** text/* bodies; default "strict". */
   text?: string;

@@ -217,7 +217,7 @@ static bool note_body_header(napi_env env, const rules* r, const latin1* name, c
   return true;
 }
 
-/* The body's rule as one number: policy bits, the form << 16, and 1 << 20
+/* The body's rule as one number: policy bits, the encoding << 16, and 1 << 20
  * (0: no check); or, for multipart/form-data, its boundary as a string. */
 
 /* The body's part, as the nginx module decides it before the body's first
@@ -246,10 +246,7 @@ static napi_value body_decision(napi_env env, const rules* r, body_headers* b) {
   } else {
     const ug_rule* rule = &r->slot[slot == UG_SLOT_COUNT ? UG_SLOT_BODY_OTHER : slot];
     uint32_t code = 0;
-    /* A JSON body is read as JSON text, its escapes decoded (a lone
-     * surrogate escape is a finding): the core's rule gives the policy. */
-    uint32_t form = slot == UG_SLOT_BODY_JSON ? UG_FORM_JSON : (uint32_t)rule->encoding;
-    if (rule->on && !b->coded) code = rule->policy | form << 16 | 1u << 20;
+    if (rule->on && !b->coded) code = rule->policy | (uint32_t)rule->encoding << 16 | 1u << 20;
     napi_create_uint32(env, code, &number);
   }
   if (!shape) return number;

@@ -11,120 +11,19 @@
 #include "multipart.h"
 #include "request_check.h"
 
-/* JSON text as it streams. The core's ug_stream reads raw and
- * percent-encoded bytes; this keeps, the same way, the first finding of
- * JSON text with the bytes its message shows (UTF8GUARD_DESCRIBE_JSON_BEHIND
- * before it, UTF8GUARD_DESCRIBE_JSON_AHEAD from it). A finding lies at most
- * 17 bytes before the chunk that reports it (an escape held, and a high
- * surrogate escape waiting for its pair): the history covers it. */
-enum { JSON_CLEAN = 0, JSON_PENDING = 1, JSON_FOUND = 2 };
-typedef struct json_stream {
-  utf8guard_json_stream check;
-  size_t fed;
-  unsigned char history[32]; /* the last bytes fed */
-  size_t history_len;
-  utf8guard_encoded_result found;
-  unsigned char window[UTF8GUARD_DESCRIBE_JSON_BEHIND + UTF8GUARD_DESCRIBE_JSON_AHEAD];
-  size_t window_base; /* absolute offset of window[0] */
-  size_t window_len;
-  int state;
-} json_stream;
-
-static void json_init(json_stream* j, utf8guard_policy policy) {
-  memset(j, 0, sizeof *j);
-  utf8guard_json_validator_init(&j->check, policy);
-}
-
-/* Appends the bytes of data[0..len) (absolute offsets from |at|) that fall in
- * the window. */
-static void json_window_add(json_stream* j, const unsigned char* data, size_t len, size_t at) {
-  size_t end = j->window_base + sizeof j->window;
-  size_t from = j->window_base + j->window_len;
-  if (at + len <= from || from >= end) return;
-  size_t skip = from > at ? from - at : 0;
-  size_t take = len - skip;
-  if (take > end - from) take = end - from;
-  memcpy(j->window + j->window_len, data + skip, take);
-  j->window_len += take;
-}
-
-static void json_history_add(json_stream* j, const unsigned char* data, size_t len) {
-  size_t cap = sizeof j->history;
-  if (len >= cap) {
-    memcpy(j->history, data + len - cap, cap);
-    j->history_len = cap;
-    return;
-  }
-  size_t keep = j->history_len + len > cap ? cap - len : j->history_len;
-  memmove(j->history, j->history + j->history_len - keep, keep);
-  memcpy(j->history + keep, data, len);
-  j->history_len = keep + len;
-}
-
-static void json_found(json_stream* j, utf8guard_encoded_result r, const unsigned char* data,
-                       size_t len) {
-  j->found = r;
-  j->state = JSON_PENDING;
-  size_t offset = r.error.offset;
-  j->window_base =
-      offset > UTF8GUARD_DESCRIBE_JSON_BEHIND ? offset - UTF8GUARD_DESCRIBE_JSON_BEHIND : 0;
-  j->window_len = 0;
-  if (j->window_base < j->fed - j->history_len) j->window_base = j->fed - j->history_len;
-  json_window_add(j, j->history, j->history_len, j->fed - j->history_len);
-  json_window_add(j, data, len, j->fed);
-}
-
-static bool json_ready(json_stream* j) {
-  if (j->state != JSON_PENDING) return false;
-  if (j->window_base + j->window_len < j->found.error.offset + UTF8GUARD_DESCRIBE_JSON_AHEAD &&
-      j->window_len < sizeof j->window)
-    return false;
-  j->state = JSON_FOUND;
-  return true;
-}
-
-/* Whether the first finding is ready after this chunk (once per stream). */
-static bool json_feed(json_stream* j, const char* data, size_t len) {
-  const unsigned char* bytes = (const unsigned char*)data;
-  if (j->state == JSON_FOUND || len == 0) return false;
-  if (j->state == JSON_PENDING) {
-    json_window_add(j, bytes, len, j->fed);
-  } else {
-    utf8guard_encoded_result r = utf8guard_json_validator_feed(&j->check, data, len);
-    if (r.error.kind != UTF8GUARD_ERROR_NONE)
-      json_found(j, r, bytes, len);
-    else
-      json_history_add(j, bytes, len);
-  }
-  j->fed += len;
-  return json_ready(j);
-}
-
-static bool json_finish(json_stream* j) {
-  if (j->state == JSON_CLEAN) {
-    utf8guard_encoded_result r = utf8guard_json_validator_finish(&j->check);
-    if (r.error.kind == UTF8GUARD_ERROR_NONE) return false;
-    json_found(j, r, NULL, 0);
-  }
-  if (j->state != JSON_PENDING) return false;
-  j->state = JSON_FOUND;
-  return true;
-}
-
 typedef struct native_stream {
   ug_stream stream;
   ug_rule rule;
-  json_stream* json; /* allocated for the first JSON stream */
   ug_form form;
   bool labelled;       /* findings carry the core's text ("body: ...") */
   ug_multipart* parts; /* allocated for the first multipart body */
   bool multipart;      /* this body is read by |parts| */
 } native_stream;
 
-/* A form's number is the core's encoding of the same name (JSON text has
- * none there yet). */
+/* A form's number is the core's encoding of the same name. */
 _Static_assert((int)UG_FORM_RAW == (int)UG_ENCODING_RAW &&
-                   (int)UG_FORM_PERCENT == (int)UG_ENCODING_PERCENT,
+                   (int)UG_FORM_PERCENT == (int)UG_ENCODING_PERCENT &&
+                   (int)UG_FORM_JSON == (int)UG_ENCODING_JSON,
                "ug_form and ug_encoding agree");
 
 static bool get_form(napi_env env, napi_value v, ug_form* out) {
@@ -138,29 +37,19 @@ static bool get_form(napi_env env, napi_value v, ug_form* out) {
 }
 
 /* Starts a stream under |policy| in |form|. */
-static bool start(napi_env env, native_stream* s, utf8guard_policy policy, ug_form form) {
+static void start(native_stream* s, utf8guard_policy policy, ug_form form) {
   s->multipart = false;
   s->form = form;
   s->rule.on = true;
   s->rule.policy = policy;
-  s->rule.encoding = form == UG_FORM_PERCENT ? UG_ENCODING_PERCENT : UG_ENCODING_RAW;
-  if (form == UG_FORM_JSON) {
-    if (s->json == NULL && (s->json = malloc(sizeof *s->json)) == NULL) {
-      napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
-      return false;
-    }
-    json_init(s->json, policy);
-  } else {
-    ug_stream_init(&s->stream, &s->rule);
-  }
-  return true;
+  s->rule.encoding = (ug_encoding)form;
+  ug_stream_init(&s->stream, &s->rule);
 }
 
 static void finalize(napi_env env, void* data, void* hint) {
   (void)env;
   (void)hint;
   free(((native_stream*)data)->parts);
-  free(((native_stream*)data)->json);
   free(data);
 }
 
@@ -192,9 +81,8 @@ static napi_value construct(napi_env env, napi_callback_info info) {
     return NULL;
   }
   s->labelled = labelled;
-  if (!start(env, s, policy, form) ||
-      napi_wrap(env, this_arg, s, finalize, NULL, NULL) != napi_ok) {
-    free(s->json);
+  start(s, policy, form);
+  if (napi_wrap(env, this_arg, s, finalize, NULL, NULL) != napi_ok) {
     free(s);
     return NULL;
   }
@@ -205,30 +93,14 @@ static napi_value construct(napi_env env, napi_callback_info info) {
  * multipart body's, from the core's text. */
 static napi_value handed_out(napi_env env, native_stream* s, const ug_finding* f) {
   if (s->multipart) return ug_text_finding(env, "multipart", f->text, f->len);
-  napi_value obj;
-  if (s->form == UG_FORM_JSON) {
-    const json_stream* j = s->json;
-    obj = ug_make_finding(env, UG_FORM_JSON, (const char*)j->window, j->window_len, j->window_base,
-                          j->found);
-  } else {
-    const ug_stream* st = &s->stream;
-    obj = ug_make_finding(env, s->form, (const char*)st->window, st->window_len, st->window_base,
-                          st->found);
-  }
-  if (obj == NULL || !s->labelled) return obj;
-  napi_value text;
-  if (f != NULL) {
+  const ug_stream* st = &s->stream;
+  napi_value obj = ug_make_finding(env, s->form, (const char*)st->window, st->window_len,
+                                   st->window_base, st->found);
+  if (obj != NULL && s->labelled) {
+    napi_value text;
     napi_create_string_utf8(env, f->text, f->len, &text);
-  } else {
-    /* The core's words for a body's finding: "body: MESSAGE". */
-    napi_value message;
-    napi_get_named_property(env, obj, "message", &message);
-    char buf[UTF8GUARD_DESCRIBE_MAX + 8] = "body: ";
-    size_t n = 0;
-    napi_get_value_string_utf8(env, message, buf + 6, sizeof buf - 6, &n);
-    napi_create_string_utf8(env, buf, n + 6, &text);
+    napi_set_named_property(env, obj, "text", text);
   }
-  napi_set_named_property(env, obj, "text", text);
   return obj;
 }
 
@@ -249,8 +121,6 @@ static napi_value feed(napi_env env, napi_callback_info info) {
   ug_finding f;
   if (s->multipart) {
     if (ug_multipart_feed(s->parts, data, len, &f)) return handed_out(env, s, &f);
-  } else if (s->form == UG_FORM_JSON) {
-    if (json_feed(s->json, data, len)) return handed_out(env, s, NULL);
   } else if (ug_stream_feed(&s->stream, data, len, &f)) {
     return handed_out(env, s, &f);
   }
@@ -264,8 +134,6 @@ static napi_value finish(napi_env env, napi_callback_info info) {
   ug_finding f;
   if (s->multipart) {
     if (ug_multipart_finish(s->parts, &f)) return handed_out(env, s, &f);
-  } else if (s->form == UG_FORM_JSON) {
-    if (json_finish(s->json)) return handed_out(env, s, NULL);
   } else if (ug_stream_finish(&s->stream, &f)) {
     return handed_out(env, s, &f);
   }
@@ -276,7 +144,7 @@ static napi_value finish(napi_env env, napi_callback_info info) {
 static napi_value reset(napi_env env, napi_callback_info info) {
   native_stream* s = self(env, info, 0, NULL);
   if (s == NULL) return NULL;
-  start(env, s, s->rule.policy, s->form);
+  start(s, s->rule.policy, s->form);
   return NULL;
 }
 
@@ -288,7 +156,7 @@ static napi_value restart(napi_env env, napi_callback_info info) {
   utf8guard_policy policy;
   ug_form form;
   if (s == NULL || !ug_policy(env, argv[0], &policy) || !get_form(env, argv[1], &form)) return NULL;
-  start(env, s, policy, form);
+  start(s, policy, form);
   return NULL;
 }
 
@@ -324,8 +192,6 @@ static napi_value pending(napi_env env, napi_callback_info info) {
   bool waiting;
   if (s->multipart)
     waiting = s->parts->body_on && s->parts->body.state == UG_STREAM_PENDING;
-  else if (s->form == UG_FORM_JSON)
-    waiting = s->json->state == JSON_PENDING;
   else
     waiting = s->stream.state == UG_STREAM_PENDING;
   napi_value v;
@@ -338,7 +204,7 @@ static napi_value position(napi_env env, napi_callback_info info) {
   native_stream* s = self(env, info, 0, NULL);
   if (s == NULL) return NULL;
   napi_value v;
-  napi_create_double(env, (double)(s->form == UG_FORM_JSON ? s->json->fed : s->stream.fed), &v);
+  napi_create_double(env, (double)s->stream.fed, &v);
   return v;
 }
 

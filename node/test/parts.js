@@ -18,6 +18,10 @@ function head(method, target, headers) {
   return Buffer.concat(lines.map((x) => (Buffer.isBuffer(x) ? x : Buffer.from(x, 'latin1'))));
 }
 
+function jsonBody(b) {
+  return Buffer.concat([Buffer.from('{"a":"'), b, Buffer.from('"}')]);
+}
+
 function post(type, body, target = '/submit') {
   return Buffer.concat([head('POST', target, [['Content-Type', type], ['Content-Length', String(body.length)]]), body]);
 }
@@ -32,7 +36,7 @@ const PARTS = [
   { name: 'header value', request: (b) => head('GET', '/h', [['X-Text', b]]), policy: 'field', percent: false, parser: true },
   { name: 'form body, encoded', request: (b) => post('application/x-www-form-urlencoded', Buffer.from(`a=1&b=${percentAll(b)}`)), policy: 'url,-newline', percent: true },
   { name: 'form body, raw', request: (b) => post('application/x-www-form-urlencoded', Buffer.concat([Buffer.from('a=1&b='), b])), policy: 'url,-newline', percent: true },
-  { name: 'json body', request: (b) => post('application/json; charset=utf-8', Buffer.concat([Buffer.from('{"a":"'), b, Buffer.from('"}')])), policy: 'json', percent: false },
+  { name: 'json body', request: (b) => post('application/json; charset=utf-8', jsonBody(b)), policy: 'json,nul,bidi,bad_escape', json: true },
   { name: 'text body', request: (b) => post('text/plain', Buffer.concat([Buffer.from('text: '), b])), policy: 'strict', percent: false },
 ];
 
@@ -76,8 +80,9 @@ function suite(kind) {
       const res = await send(server.port, [part.request(bytes)]);
       // Ill-formed rows are refused everywhere; well-formed ones where the
       // part's policy denies what they hold.
-      const refused = v.kind !== 'none' || !(part.percent ? ug.isValidPercent(Buffer.from(percentAll(bytes)), part.policy)
-        : ug.isValid(bytes, part.policy)) || parserRefuses(part, bytes);
+      const clean = part.percent ? ug.isValidPercent(Buffer.from(percentAll(bytes)), part.policy)
+        : part.json ? ug.isValidJson(jsonBody(bytes), part.policy) : ug.isValid(bytes, part.policy);
+      const refused = v.kind !== 'none' || !clean || parserRefuses(part, bytes);
       if (refused) {
         if (expectRefused(res, part, bytes, label)) guarded++;
       } else {
