@@ -166,3 +166,7 @@ export function express(options?: GuardOptions | Guard):
   ((req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void) & { guard: Guard };
 /** The Fastify plugin: fastify.register(utf8guard.fastify, options). */
 export function fastify(instance: any, options: GuardOptions & { guard?: Guard }, done: (err?: Error) => void): void;
+export namespace fastify {
+  /** Fastify's frameworkErrors option: the guard answers a path Fastify's router refuses. */
+  function frameworkErrors(options?: GuardOptions | Guard): (error: any, request: any, reply: any) => void;
+}

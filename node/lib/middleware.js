@@ -291,6 +291,20 @@ function fastify(instance, options, done) {
   });
   done();
 }
+/**
+ * fastify.frameworkErrors(options or guard): Fastify's frameworkErrors
+ * option. Fastify's router refuses a path whose escapes are not UTF-8
+ * (FST_ERR_BAD_URL) before any hook runs; with this the guard answers it, as
+ * it answers every other part.
+ */
+fastify.frameworkErrors = function frameworkErrors(options) {
+  const guard = options instanceof Guard ? options : new Guard(options);
+  return function utf8guardFrameworkErrors(error, request, reply) {
+    if (error && error.code === 'FST_ERR_BAD_URL' && !guard.admit(request.raw, reply.raw)) return;
+    reply.send(error);
+  };
+};
+
 // Apply to the whole instance, as fastify-plugin does.
 fastify[Symbol.for('skip-override')] = true;
 fastify[Symbol.for('fastify.display-name')] = 'utf8guard';

@@ -46,7 +46,7 @@ async function start(kind, options = {}) {
     return { port, seen, findings, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) };
   }
   if (kind === 'fastify') {
-    const fastify = require('fastify')({ logger: false });
+    const fastify = require('fastify')({ logger: false, frameworkErrors: ug.fastify.frameworkErrors(guard) });
     // Every body as it came: the application sees the bytes, not a parse.
     fastify.removeAllContentTypeParsers();
     fastify.addContentTypeParser('*', (req, payload, done) => done(null));

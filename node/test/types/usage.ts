@@ -28,12 +28,13 @@ const guard = new ug.Guard({ target: 'url', form: 'off', none: 'off', textCharse
 guard.on('finding', (finding: ug.RequestFinding) => console.log(finding.part, finding.text));
 const server = http.createServer(ug.http((req, res) => res.end(), guard));
 const mw = ug.express({ headers: 'field,-bidi' });
+const frameworkErrors: (error: any, request: any, reply: any) => void = ug.fastify.frameworkErrors(guard);
 try {
   ug.decode(Buffer.from([0xff]));
 } catch (err) {
   if (err instanceof ug.InvalidTextError) console.log(err.finding.offset);
 }
-void [ok, clean, s, p, decoded, j, jclean, jok, jv, vf, stream, server, mw, ug.version, ug.activeKernel(), ug.categories];
+void [frameworkErrors, ok, clean, s, p, decoded, j, jclean, jok, jv, vf, stream, server, mw, ug.version, ug.activeKernel(), ug.categories];
 
 // @ts-expect-error a string is no byte input
 ug.isValid('text');
