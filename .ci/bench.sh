@@ -87,6 +87,11 @@ case $layers in failed*) echo "bench: utf8guard_feed_layers $layers" >&2; exit 1
 if command -v node >/dev/null; then
   node bench/node_isutf8.js --reps 1 --min-ms 1 "$tmp/mixed_256K.bin" >/dev/null
 fi
+# The Node.js package against Node's own calls, once, on the addon of
+# scripts/test.sh's build (no wrk run).
+if command -v node >/dev/null && [ -f build/node/utf8guard.node ]; then
+  UTF8GUARD_NODE_ADDON=$PWD/build/node/utf8guard.node node bench/node_api.js --reps 1 --min-ms 1 --no-wrk >/dev/null
+fi
 
 # make_readme.py on this run (run.sh's layout: run.json, gcc.json, short-gcc.json), into a
 # copy of bench/README.md: every section it writes must appear, and the file stay within

@@ -20,8 +20,9 @@ CI="clang libclang-rt-14-dev llvm lld afl++ qemu-user g++-aarch64-linux-gnu
   libc6-dev-arm64-cross valgrind binutils zip unzip file moreutils hyperfine procps
   libxml2-dev libglib2.0-dev libjansson-dev"
 
-# npm: Debian's, unless one is on PATH already.
-command -v npm >/dev/null || CI="$CI npm"
+# npm (the Node.js package's dependencies, node/package.json): Debian's,
+# unless one is on PATH already.
+command -v npm >/dev/null || BUILD="$BUILD npm"
 pkgs=$BUILD
 [ "${1:-}" = "--ci" ] && pkgs="$BUILD $CI"
 sarif() { [ "${1:-}" != "--ci" ] || "$(dirname "$0")/../tests/cli/install_sarif_multitool.sh"; }
