@@ -44,6 +44,12 @@ function patchPush() {
   };
 }
 
+// The problem document's "type", as the Python package's: text the policy
+// refuses, or a request whose shape the guard refuses (Content-Type,
+// Content-Encoding, a header name).
+const PROBLEM_TYPE = 'urn:utf8guard:problem:unacceptable-text';
+const SHAPE_TYPE = 'urn:utf8guard:problem:unreadable-request';
+
 function problem(finding) {
   const where = finding.header !== undefined ? `header ${finding.header}`
     : finding.kind === 'multipart' ? finding.label : finding.part;
@@ -68,8 +74,8 @@ function problem(finding) {
   }
   f.message = finding.message;
   const doc = {
-    type: 'about:blank',
-    title: 'Bad Request',
+    type: finding.kind === 'request_shape' ? SHAPE_TYPE : PROBLEM_TYPE,
+    title: 'Unacceptable text in request',
     status: 400,
     detail: `the request's ${where} is not acceptable text: ${finding.message}`,
     part: finding.part,

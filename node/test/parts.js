@@ -53,7 +53,7 @@ function expectRefused(res, part, b, label) {
   if (res.type === 'application/problem+json') {
     assert.match(res.body, /^[\x20-\x7e]*$/, `${label}: the answer is printable ASCII`);
     const doc = JSON.parse(res.body);
-    assert.equal(doc.type, 'about:blank', label);
+    assert.match(doc.type, /^urn:utf8guard:problem:(unacceptable-text|unreadable-request)$/, label);
     assert.equal(doc.status, 400, label);
     assert.match(doc.detail, /is not acceptable text: /, label);
     return true;
