@@ -15,7 +15,7 @@ BUILD="cmake ninja-build g++ make pkg-config python3 git ca-certificates
   liburiparser-dev libcurl4-openssl-dev
   nginx nginx-dev libnginx-mod-http-modsecurity modsecurity-crs wrk curl
   python3-dev python3-setuptools python3-pip python3-venv python3-pytest python3-hypothesis
-  python3-uvicorn python3-starlette gunicorn python3-flask python3-django pre-commit"
+  python3-uvicorn python3-starlette gunicorn python3-flask python3-django pre-commit mypy"
 CI="clang libclang-rt-14-dev llvm lld afl++ qemu-user g++-aarch64-linux-gnu
   libc6-dev-arm64-cross valgrind binutils zip unzip file moreutils hyperfine procps
   libxml2-dev libglib2.0-dev libjansson-dev"
