@@ -70,6 +70,7 @@ UTF8GUARD_TARGET_REGION_END
 UTF8GUARD_TARGET_REGION("avx512f,avx512bw,avx2,bmi,bmi2,popcnt")
 namespace utf8guard::detail::ab::avx512bw {
 constexpr bool kVbmi = false;
+constexpr bool kVbmi2 = false;
 constexpr kernel_id kKernelId = kAvx512bw;
 #define UTF8GUARD_AB_BASE_WRAPPER "base/simd/avx512.hpp"
 #define UTF8GUARD_AB_WORK_WRAPPER "work/simd/avx512.hpp"
@@ -79,6 +80,7 @@ UTF8GUARD_TARGET_REGION_END
 UTF8GUARD_TARGET_REGION("avx512f,avx512bw,avx512vbmi,avx2,bmi,bmi2,popcnt")
 namespace utf8guard::detail::ab::avx512vbmi {
 constexpr bool kVbmi = true;
+constexpr bool kVbmi2 = false;
 constexpr kernel_id kKernelId = kAvx512;
 #define UTF8GUARD_AB_BASE_WRAPPER "base/simd/avx512.hpp"
 #define UTF8GUARD_AB_WORK_WRAPPER "work/simd/avx512.hpp"

@@ -1,9 +1,10 @@
 // avx512.hpp - the 64-byte AVX-512BW wrapper; the members of src/simd/sse.hpp.
 //
-// Included by src/kernels/avx512vbmi.cpp and avx512bw.cpp, each in its own
-// namespace that first defines `constexpr bool kVbmi`: with VBMI byte
-// permutes replace two steps each; without it the same members use BW
-// instructions only.
+// Included by src/kernels/avx512vbmi2.cpp, avx512vbmi.cpp and avx512bw.cpp,
+// each in its own namespace that first defines `constexpr bool kVbmi` and
+// `kVbmi2`: with VBMI byte permutes replace two steps each, with VBMI2 one
+// vpcompressb squeezes a whole register (compact); without them the same
+// members use BW instructions only.
 
 // kept() passes a register through an empty asm. The test program that
 // compiles this wrapper over portable intrinsics (tests/emulated/
@@ -188,10 +189,17 @@ struct simd8 {
     return {_mm512_add_epi8(a.v, b.v)};
   }
   UTF8GUARD_SIMD_INLINE std::uint64_t bits() const { return _mm512_movepi8_mask(v); }
+  // With VBMI2 compact writes all 64 bytes of out, the kept ones first: it
+  // compresses into a register and stores that, because vpcompressb to
+  // memory is microcoded and slow on Zen 4.
   UTF8GUARD_SIMD_INLINE void compact(std::uint64_t keep, std::uint8_t* out) const {
-    out = compact16(_mm512_castsi512_si128(v), keep & 0xFFFF, out);
-    out = compact16(_mm512_extracti32x4_epi32(v, 1), keep >> 16 & 0xFFFF, out);
-    out = compact16(_mm512_extracti32x4_epi32(v, 2), keep >> 32 & 0xFFFF, out);
-    compact16(_mm512_extracti32x4_epi32(v, 3), keep >> 48 & 0xFFFF, out);
+    if constexpr (kVbmi2) {
+      _mm512_storeu_si512(out, _mm512_maskz_compress_epi8(keep, v));
+    } else {
+      out = compact16(_mm512_castsi512_si128(v), keep & 0xFFFF, out);
+      out = compact16(_mm512_extracti32x4_epi32(v, 1), keep >> 16 & 0xFFFF, out);
+      out = compact16(_mm512_extracti32x4_epi32(v, 2), keep >> 32 & 0xFFFF, out);
+      compact16(_mm512_extracti32x4_epi32(v, 3), keep >> 48 & 0xFFFF, out);
+    }
   }
 };

@@ -124,6 +124,7 @@ inline std::uint64_t tzcnt_u64(std::uint64_t a) {
 // group size).
 namespace utf8guard::detail::emulated_avx512bw {
 constexpr bool kVbmi = false;
+constexpr bool kVbmi2 = false;
 #include "simd/avx512.hpp"  // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
@@ -131,6 +132,7 @@ constexpr bool kVbmi = false;
 
 namespace utf8guard::detail::emulated_avx512vbmi {
 constexpr bool kVbmi = true;
+constexpr bool kVbmi2 = false;
 #include "simd/avx512.hpp"  // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
