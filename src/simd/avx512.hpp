@@ -184,7 +184,7 @@ struct simd8 {
     return nonzero == 0 ? width : static_cast<std::size_t>(_tzcnt_u64(nonzero));
   }
 
-  // store, operator+, bits, compact: see sse.hpp.
+  // store, operator+, bits, compact, select_by_sign: see sse.hpp.
   friend UTF8GUARD_SIMD_INLINE simd8 operator+(simd8 a, simd8 b) {
     return {_mm512_add_epi8(a.v, b.v)};
   }
@@ -201,5 +201,15 @@ struct simd8 {
       out = compact16(_mm512_extracti32x4_epi32(v, 2), keep >> 32 & 0xFFFF, out);
       compact16(_mm512_extracti32x4_epi32(v, 3), keep >> 48 & 0xFFFF, out);
     }
+  }
+  UTF8GUARD_SIMD_INLINE simd8 select_by_sign(simd8 if_set, simd8 if_clear) const {  // see sse.hpp
+    return {_mm512_mask_blend_epi8(_mm512_movepi8_mask(v), if_clear.v, if_set.v)};
+  }
+  // lookup128 (with VBMI) gives each byte below 0x80 its entry in the
+  // 128-byte table lo:hi (lo holds entries 0-63) and leaves the others as
+  // they are: one vpermi2b, merging where the top bit is set.
+  static constexpr bool table128 = kVbmi;
+  UTF8GUARD_SIMD_INLINE simd8 lookup128(simd8 lo, simd8 hi) const {
+    return {_mm512_mask2_permutex2var_epi8(lo.v, v, ~_mm512_movepi8_mask(v), hi.v)};
   }
 };
