@@ -73,6 +73,17 @@ UTF8GUARD_SIMD_INLINE S hex_value(S x, const hex_tables& t) {
   }
 }
 
+// merge is value in the lanes where an escape starts (escapes; digits has
+// its top bit clear where the two bytes after are digits), v0 elsewhere.
+template <class S>
+UTF8GUARD_SIMD_INLINE S merge(S v0, S value, S digits, std::uint64_t escapes) {
+  if constexpr (S::mask_registers) {
+    return S::select_bits(escapes, value, v0);
+  } else {
+    return (digits | (v0.eq('%') ^ S::splat(0xFF))).select_by_sign(v0, value);
+  }
+}
+
 // The decoder's state between blocks: how much it wrote, which of the next
 // block's first two bytes are digits of an escape that began before, and
 // the escapes of the last block that held a '%'.
@@ -90,24 +101,23 @@ template <class Load>
 UTF8GUARD_SIMD_INLINE bool block(const Load& load, std::uint64_t lanes, std::uint8_t* out,
                                  unsigned stops, const hex_tables& t, decode_state& st) {
   const simd8 v0 = load(0);
-  const simd8 is_percent = v0.eq('%');
-  if (st.carried == 0 && !is_percent.any()) {
+  const std::uint64_t percents = v0.eq_bits('%') & lanes;
+  if ((st.carried | percents) == 0) {
     v0.store(out + st.o);
     st.o += static_cast<std::size_t>(__builtin_popcountll(lanes));
     return true;
   }
   const simd8 d1 = hex_value(load(1), t);
   const simd8 d2 = hex_value(load(2), t);
-  // Top bit set in the lanes where no escape starts.
-  const simd8 no_escape = d1 | d2 | (is_percent ^ simd8::splat(0xFF));
-  const std::uint64_t escapes = ~no_escape.bits() & lanes;
+  const simd8 digits = d1 | d2;  // top bit set where the two bytes are not both digits
+  const std::uint64_t escapes = percents & ~digits.bits();
   const simd8 value = d1.low_nibble_lookup(t.times16) | d2;
   if (stops != 0) {
-    const bool bad = (stops & kStopBadEscape) != 0 && (is_percent.bits() & lanes) != escapes;
-    const bool pct25 = (stops & kStopPercent25) != 0 && (value.eq(0x25).bits() & escapes) != 0;
+    const bool bad = (stops & kStopBadEscape) != 0 && percents != escapes;
+    const bool pct25 = (stops & kStopPercent25) != 0 && (value.eq_bits(0x25) & escapes) != 0;
     if (bad || pct25) return false;
   }
-  const simd8 merged = no_escape.select_by_sign(v0, value);
+  const simd8 merged = merge(v0, value, digits, escapes);
   const std::uint64_t keep = ~(escapes << 1 | escapes << 2 | st.carried) & lanes;
   merged.compact(keep, out + st.o);
   st.o += static_cast<std::size_t>(__builtin_popcountll(keep));

@@ -184,7 +184,7 @@ struct simd8 {
     return nonzero == 0 ? width : static_cast<std::size_t>(_tzcnt_u64(nonzero));
   }
 
-  // store, operator+, bits, compact, select_by_sign: see sse.hpp.
+  // store, operator+, bits, compact, eq_bits, select_by_sign: see sse.hpp.
   friend UTF8GUARD_SIMD_INLINE simd8 operator+(simd8 a, simd8 b) {
     return {_mm512_add_epi8(a.v, b.v)};
   }
@@ -202,8 +202,18 @@ struct simd8 {
       compact16(_mm512_extracti32x4_epi32(v, 3), keep >> 48 & 0xFFFF, out);
     }
   }
-  UTF8GUARD_SIMD_INLINE simd8 select_by_sign(simd8 if_set, simd8 if_clear) const {  // see sse.hpp
+  UTF8GUARD_SIMD_INLINE std::uint64_t eq_bits(std::uint8_t b) const {
+    return _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(static_cast<char>(b)));
+  }
+  UTF8GUARD_SIMD_INLINE simd8 select_by_sign(simd8 if_set, simd8 if_clear) const {
     return {_mm512_mask_blend_epi8(_mm512_movepi8_mask(v), if_clear.v, if_set.v)};
+  }
+  // mask_registers: select_bits takes the lanes of if_set whose bit is set
+  // in m, of if_clear elsewhere, from an opmask register: where the caller
+  // has the bits already, no register of 0xFF and 0 lanes is built for it.
+  static constexpr bool mask_registers = true;
+  static UTF8GUARD_SIMD_INLINE simd8 select_bits(std::uint64_t m, simd8 if_set, simd8 if_clear) {
+    return {_mm512_mask_blend_epi8(m, if_clear.v, if_set.v)};
   }
   // lookup128 (with VBMI) gives each byte below 0x80 its entry in the
   // 128-byte table lo:hi (lo holds entries 0-63) and leaves the others as
