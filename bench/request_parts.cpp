@@ -18,6 +18,10 @@
 //     first text whose name starts with "Latin" among the files given (the
 //     Latin lipsum, or its stand-in) form-encoded as requests.lua does with
 //     UTF8GUARD_BENCH_FORM_TEXT: mostly ASCII, as most forms are.
+//   - pair_form_body_is_valid: the same percent_validator | is_valid under
+//     url,-newline of the same bodies percent-decoded before timing, in one
+//     call: what decoding costs over validating its output. op_ns, base_ns:
+//     per body.
 // Before timing, each pair checks that every target, value and body is
 // valid, as the module's benchmark needs it to be.
 #include <benchmark/benchmark.h>
@@ -143,6 +147,35 @@ void form_pair(const std::string& name, std::shared_ptr<const std::string> body,
       });
 }
 
+// form_check_pair: the same percent_validator | is_valid under the same
+// policy of the body percent-decoded before timing, in one call: what
+// decoding adds to validating the decoded bytes.
+void form_check_pair(const std::string& name, std::shared_ptr<const std::string> body,
+                     const std::string& k) {
+  benchmark::RegisterBenchmark(
+      bench_name("pair_form_body_is_valid", k, name).c_str(), [body, k](benchmark::State& state) {
+        if (!force_kernel(state, k)) return;
+        const std::string_view b = *body;
+        const std::string decoded = utf8guard::percent_decode(b);
+        const utf8guard::policy policy = form_policy();
+        const auto check = [b, &policy] {
+          utf8guard::percent_validator v(policy);
+          for (std::size_t at = 0; at < b.size(); at += kChunk) {
+            const utf8guard::percent_result r = v.feed(b.substr(at, kChunk));
+            if (!r.ok()) return r;
+          }
+          return v.finish();
+        };
+        if (!check().ok() || !utf8guard::is_valid(decoded, policy)) {
+          return state.SkipWithError("the form body is not valid");
+        }
+        bm_pair(
+            state, [&check] { benchmark::DoNotOptimize(check()); },
+            [&decoded, &policy] { benchmark::DoNotOptimize(utf8guard::is_valid(decoded, policy)); },
+            1);
+      });
+}
+
 }  // namespace
 
 void register_request_parts(const input_list& inputs) {
@@ -160,7 +193,11 @@ void register_request_parts(const input_list& inputs) {
     targets_pair(requests, k);
     headers_pair(k);
     form_pair("form-requests_10MiB", requests_form, k);
-    if (latin_form) form_pair("form-latin_10MiB", latin_form, k);
+    form_check_pair("form-requests_10MiB", requests_form, k);
+    if (latin_form) {
+      form_pair("form-latin_10MiB", latin_form, k);
+      form_check_pair("form-latin_10MiB", latin_form, k);
+    }
   }
 }
 
