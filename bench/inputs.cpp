@@ -338,4 +338,82 @@ std::vector<small_pool> small_pools() {
   return pools;
 }
 
+namespace {
+
+constexpr std::size_t kFormBytes = std::size_t{10} << 20;
+
+// form_of joins the pieces with '&' to kFormBytes bytes, as requests.lua
+// does: cut there, and never ending inside an escape.
+std::string form_of(const std::vector<std::string>& pieces) {
+  std::string body;
+  for (std::size_t i = 0; body.size() < kFormBytes; i = (i + 1) % pieces.size()) {
+    if (!body.empty()) body += '&';
+    body += pieces[i];
+  }
+  body.resize(kFormBytes);
+  for (std::size_t k = 1; k <= 2; ++k) {
+    if (body[body.size() - k] == '%') {
+      body.resize(body.size() - k);
+      break;
+    }
+  }
+  return body;
+}
+
+}  // namespace
+
+// targets_of is the target of each "METHOD TARGET ..." line.
+std::vector<std::string_view> targets_of(std::string_view b) {
+  std::vector<std::string_view> targets;
+  for (std::size_t at = 0; at < b.size();) {
+    const std::size_t lf = std::min(b.find('\n', at), b.size());
+    const std::string_view line = b.substr(at, lf - at);
+    const std::size_t sp = line.find(' ');
+    if (sp != std::string_view::npos) {
+      const std::size_t end = std::min(line.find(' ', sp + 1), line.size());
+      if (end > sp + 1) targets.push_back(line.substr(sp + 1, end - sp - 1));
+    }
+    at = lf + 1;
+  }
+  return targets;
+}
+
+// form_of_requests: the queries of the request lines ("a=b" for a target
+// without one).
+std::string form_of_requests(std::string_view lines) {
+  std::vector<std::string> queries;
+  for (const std::string_view t : targets_of(lines)) {
+    const std::size_t q = t.find('?');
+    queries.emplace_back(q == std::string_view::npos ? std::string_view("a=b") : t.substr(q + 1));
+  }
+  return form_of(queries);
+}
+
+// form_of_text: the text's lines form-encoded (application/x-www-form-
+// urlencoded: ' ' as '+', bytes other than ASCII letters, digits and -._~
+// as %XX), each the value of a field "text".
+std::string form_of_text(std::string_view text) {
+  static const char hex[] = "0123456789ABCDEF";
+  std::vector<std::string> fields;
+  std::string field = "text=";
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      fields.push_back(field);
+      field = "text=";
+    } else if (c == ' ') {
+      field += '+';
+    } else if ((b >= '0' && b <= '9') || (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') ||
+               c == '-' || c == '.' || c == '_' || c == '~') {
+      field += c;
+    } else {
+      field += '%';
+      field += hex[b >> 4];
+      field += hex[b & 15];
+    }
+  }
+  if (field.size() > 5) fields.push_back(field);
+  return form_of(fields);
+}
+
 }  // namespace bench

@@ -120,6 +120,17 @@ std::string make_requests(std::size_t n, std::uint64_t seed);
 // the synthetic inputs: only the benchmarks of percent-encoded input use it.
 std::shared_ptr<input> requests_input();
 
+// targets_of is the target of each "METHOD TARGET ..." line.
+std::vector<std::string_view> targets_of(std::string_view lines);
+// form_of_requests is a 10 MiB form body of the request lines' queries ("a=b"
+// for a target without one) joined by '&', as bench/nginx/requests.lua builds
+// it: most bytes in escapes. form_of_text is the text's lines form-encoded
+// (application/x-www-form-urlencoded: ' ' as '+', bytes other than ASCII
+// letters, digits and -._~ as %XX), each the value of a field "text", joined
+// to 10 MiB the same way. Neither ends inside an escape.
+std::string form_of_requests(std::string_view lines);
+std::string form_of_text(std::string_view text);
+
 // The synthetic inputs of the suite, in report order.
 std::vector<std::shared_ptr<input>> synthetic_inputs();
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # bench/kernel_ab.sh BASE [FILE...] - the x86 SIMD kernel bodies' one-shot
-# scan as committed at BASE and as in the working tree, side by side in one
-# process (bench/kernel_ab.cpp), built with g++ and with clang; prints
-# bench/compare.py's table (work / BASE, above 1 is faster). FILEs (valid
-# UTF-8) default to the eight non-ASCII texts of bench/texts.sh (the lipsum
-# texts, or their generated stand-ins).
+# scan and percent decoder as committed at BASE and as in the working tree,
+# side by side in one process (bench/kernel_ab.cpp), built with g++ and with
+# clang; prints bench/compare.py's table (work / BASE, above 1 is faster).
+# FILEs (valid UTF-8) default to the eight non-ASCII texts of bench/texts.sh
+# (the lipsum texts, or their generated stand-ins); the decoder runs on the
+# 10 MiB form bodies of the request lines and of each FILE.
 #
 # Where bench/compare.sh times the whole library in separate processes
 # taking turns, this times only the kernels' algorithm (src/generic/ and
@@ -13,7 +14,9 @@
 #
 # Environment: REPS (9) repetitions of MIN_TIME (0.05) seconds, ROUNDS (1)
 # processes per compiler, COMPILERS ("gcc clang"), FILTER (.) a regex on
-# BODY/FILE (bodies: sse42 avx2 avx512bw avx512, those this CPU runs).
+# BODY/FILE, decode/BODY/FORM or decode+check/BODY/FORM (bodies: sse42 avx2
+# avx512bw avx512 avx512vbmi2, those this CPU runs; a base without VBMI2
+# runs its avx512 body as avx512vbmi2).
 # Builds in build-ab-gcc and build-ab-clang; BASE's sources in build-ab-base;
 # results in build-ab-results/.
 set -euo pipefail

@@ -39,7 +39,7 @@ OP_TITLES = {
     "sanitize": "sanitize_to into a preallocated buffer",
     "errors": "error_scanner (every error, as `check --all`)",
 }
-KERNEL_ORDER = ["scalar", "sse42", "avx2", "avx512bw", "avx512", "neon"]
+KERNEL_ORDER = ["scalar", "sse42", "avx2", "avx512bw", "avx512", "avx512vbmi2", "neon"]
 SMALL = re.compile(r"_(\d+)B$")
 
 

@@ -18,6 +18,10 @@
 //     first text whose name starts with "Latin" among the files given (the
 //     Latin lipsum, or its stand-in) form-encoded as requests.lua does with
 //     UTF8GUARD_BENCH_FORM_TEXT: mostly ASCII, as most forms are.
+//   - pair_form_body_is_valid: the same percent_validator | is_valid under
+//     url,-newline of the same bodies percent-decoded before timing, in one
+//     call: what decoding costs over validating its output. op_ns, base_ns:
+//     per body.
 // Before timing, each pair checks that every target, value and body is
 // valid, as the module's benchmark needs it to be.
 #include <benchmark/benchmark.h>
@@ -55,80 +59,7 @@ const std::vector<std::string_view> kHeaderValues = {
     "b7e2c1d4-5a6f-4e3b-9c8d-7f1e2a3b4c5d",
     "203.0.113.7"};
 
-constexpr std::size_t kFormBytes = std::size_t{10} << 20;
 constexpr std::size_t kChunk = std::size_t{64} << 10;
-
-// targets_of is the target of each "METHOD TARGET ..." line.
-std::vector<std::string_view> targets_of(std::string_view b) {
-  std::vector<std::string_view> targets;
-  for (std::size_t at = 0; at < b.size();) {
-    const std::size_t lf = std::min(b.find('\n', at), b.size());
-    const std::string_view line = b.substr(at, lf - at);
-    const std::size_t sp = line.find(' ');
-    if (sp != std::string_view::npos) {
-      const std::size_t end = std::min(line.find(' ', sp + 1), line.size());
-      if (end > sp + 1) targets.push_back(line.substr(sp + 1, end - sp - 1));
-    }
-    at = lf + 1;
-  }
-  return targets;
-}
-
-// form_of joins the pieces with '&' to kFormBytes bytes, as requests.lua
-// does: cut there, and never ending inside an escape.
-std::string form_of(const std::vector<std::string>& pieces) {
-  std::string body;
-  for (std::size_t i = 0; body.size() < kFormBytes; i = (i + 1) % pieces.size()) {
-    if (!body.empty()) body += '&';
-    body += pieces[i];
-  }
-  body.resize(kFormBytes);
-  for (std::size_t k = 1; k <= 2; ++k) {
-    if (body[body.size() - k] == '%') {
-      body.resize(body.size() - k);
-      break;
-    }
-  }
-  return body;
-}
-
-// form_of_requests: the queries of the request lines ("a=b" for a target
-// without one).
-std::string form_of_requests(std::string_view lines) {
-  std::vector<std::string> queries;
-  for (const std::string_view t : targets_of(lines)) {
-    const std::size_t q = t.find('?');
-    queries.emplace_back(q == std::string_view::npos ? std::string_view("a=b") : t.substr(q + 1));
-  }
-  return form_of(queries);
-}
-
-// form_of_text: the text's lines form-encoded (application/x-www-form-
-// urlencoded: ' ' as '+', bytes other than ASCII letters, digits and -._~
-// as %XX), each the value of a field "text".
-std::string form_of_text(std::string_view text) {
-  static const char hex[] = "0123456789ABCDEF";
-  std::vector<std::string> fields;
-  std::string field = "text=";
-  for (const char c : text) {
-    const auto b = static_cast<unsigned char>(c);
-    if (c == '\n') {
-      fields.push_back(field);
-      field = "text=";
-    } else if (c == ' ') {
-      field += '+';
-    } else if ((b >= '0' && b <= '9') || (b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') ||
-               c == '-' || c == '.' || c == '_' || c == '~') {
-      field += c;
-    } else {
-      field += '%';
-      field += hex[b >> 4];
-      field += hex[b & 15];
-    }
-  }
-  if (field.size() > 5) fields.push_back(field);
-  return form_of(fields);
-}
 
 utf8guard::policy form_policy() { return utf8guard::policy_parse("url,-newline").policy; }
 
@@ -215,6 +146,35 @@ void form_pair(const std::string& name, std::shared_ptr<const std::string> body,
       });
 }
 
+// form_check_pair: the same percent_validator | is_valid under the same
+// policy of the body percent-decoded before timing, in one call: what
+// decoding adds to validating the decoded bytes.
+void form_check_pair(const std::string& name, std::shared_ptr<const std::string> body,
+                     const std::string& k) {
+  benchmark::RegisterBenchmark(
+      bench_name("pair_form_body_is_valid", k, name).c_str(), [body, k](benchmark::State& state) {
+        if (!force_kernel(state, k)) return;
+        const std::string_view b = *body;
+        const std::string decoded = utf8guard::percent_decode(b);
+        const utf8guard::policy policy = form_policy();
+        const auto check = [b, &policy] {
+          utf8guard::percent_validator v(policy);
+          for (std::size_t at = 0; at < b.size(); at += kChunk) {
+            const utf8guard::percent_result r = v.feed(b.substr(at, kChunk));
+            if (!r.ok()) return r;
+          }
+          return v.finish();
+        };
+        if (!check().ok() || !utf8guard::is_valid(decoded, policy)) {
+          return state.SkipWithError("the form body is not valid");
+        }
+        bm_pair(
+            state, [&check] { benchmark::DoNotOptimize(check()); },
+            [&decoded, &policy] { benchmark::DoNotOptimize(utf8guard::is_valid(decoded, policy)); },
+            1);
+      });
+}
+
 }  // namespace
 
 void register_request_parts(const input_list& inputs) {
@@ -232,7 +192,11 @@ void register_request_parts(const input_list& inputs) {
     targets_pair(requests, k);
     headers_pair(k);
     form_pair("form-requests_10MiB", requests_form, k);
-    if (latin_form) form_pair("form-latin_10MiB", latin_form, k);
+    form_check_pair("form-requests_10MiB", requests_form, k);
+    if (latin_form) {
+      form_pair("form-latin_10MiB", latin_form, k);
+      form_check_pair("form-latin_10MiB", latin_form, k);
+    }
   }
 }
 

@@ -163,8 +163,9 @@ Exit status:
 
 Environment:
   UTF8GUARD_KERNEL  force a validation kernel (scalar, sse42, avx2, avx512bw,
-                    avx512, neon; "best" picks the fastest); one that is unknown
-                    or not usable on this CPU is an error (status 2).
+                    avx512, avx512vbmi2, neon; "best" picks the fastest); one
+                    that is unknown or not usable on this CPU is an error
+                    (status 2).
 )";
 
 // kGlosses says a few words on the categories whose name says too little.

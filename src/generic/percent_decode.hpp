@@ -6,9 +6,10 @@
 //
 // Each block of `width` encoded bytes is read three times, at p, p+1 and p+2,
 // so that byte k of the three registers is a possible escape's '%' and its two
-// digits. Then, all in registers:
-//   escape = (p[k] == '%') & hex(p[k+1]) & hex(p[k+2])
-//   value  = nibble(p[k+1]) << 4 | nibble(p[k+2])
+// digits. Then, all in registers, with d(b) a hex digit's value or a byte
+// with its top bit set for any other byte (hex_value):
+//   escape = (p[k] == '%') & top bit of d(p[k+1]) | d(p[k+2]) clear
+//   value  = d(p[k+1]) << 4 | d(p[k+2])
 //   merged = escape ? value : p[k]
 // and the digits of every escape are squeezed out (simd8::compact), leaving
 // the decoded bytes in order. A digit is never '%', so escapes never overlap,
@@ -17,29 +18,70 @@
 
 namespace percent_vector {
 
-// hex_class gives hex digits a non-zero class: '0'-'9' by high nibble 3 and
-// low nibble 0-9 (bit 0), 'A'-'F' and 'a'-'f' by high nibble 4 or 6 and low
-// nibble 1-6 (bit 1).
+// kHexHigh & kHexLow give hex digits a non-zero class: '0'-'9' by high
+// nibble 3 and low nibble 0-9 (class 1), 'A'-'F' and 'a'-'f' by high nibble 4 or 6 and
+// low nibble 1-6 (class 2); kClassAdd turns a class into what the low nibble
+// needs added to be the digit's value, or a top bit for no digit (class 0).
 alignas(16) inline constexpr std::uint8_t kHexHigh[16] = {0, 0, 0, 1, 2, 0, 2, 0,
                                                           0, 0, 0, 0, 0, 0, 0, 0};
 alignas(16) inline constexpr std::uint8_t kHexLow[16] = {1, 3, 3, 3, 3, 3, 3, 1,
                                                          1, 1, 0, 0, 0, 0, 0, 0};
+alignas(16) inline constexpr std::uint8_t kClassAdd[16] = {
+    0x80, 0, 9, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
+// kHexValue128[b] is the value of the hex digit b, 0x80 for any other byte
+// below 0x80: the one-step lookup of wrappers with lookup128.
+alignas(64) inline constexpr std::array<std::uint8_t, 128> kHexValue128 = [] {
+  std::array<std::uint8_t, 128> t{};
+  for (std::size_t b = 0; b < t.size(); ++b) t[b] = kHexValue[b] != kNotHex ? kHexValue[b] : 0x80;
+  return t;
+}();
 // kTimes16[k] is k << 4: a digit's value moved to the high nibble, by a
 // lookup, as the wrappers have no byte shift.
 alignas(16) inline constexpr std::uint8_t kTimes16[16] = {
     0x00, 0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80, 0x90, 0xA0, 0xB0, 0xC0, 0xD0, 0xE0, 0xF0};
 
-// is_hex is 0xFF in the lanes that hold a hex digit, 0 elsewhere.
-UTF8GUARD_SIMD_INLINE simd8 is_hex(simd8 x, simd8 high, simd8 low) {
-  const simd8 c = x.high_nibble_lookup(high) & x.low_nibble_lookup(low);
-  return c.eq(0) ^ simd8::splat(0xFF);
+// The lookup tables as registers, made once per call (value_lo and value_hi
+// only where the wrapper has lookup128).
+struct hex_tables {
+  simd8 high, low, class_add, times16, value_lo, value_hi;
+};
+
+inline hex_tables make_hex_tables() {
+  hex_tables t{simd8::repeat_16(kHexHigh),
+               simd8::repeat_16(kHexLow),
+               simd8::repeat_16(kClassAdd),
+               simd8::repeat_16(kTimes16),
+               simd8::zero(),
+               simd8::zero()};
+  if constexpr (simd8::table128) {
+    t.value_lo = simd8::load(kHexValue128.data());
+    t.value_hi = simd8::load(kHexValue128.data() + 64);
+  }
+  return t;
 }
 
-// nibble is a hex digit's value: its low nibble, plus 9 for a letter (bit 6
-// set). Lanes that are not hex digits get something that is never used.
-UTF8GUARD_SIMD_INLINE simd8 nibble(simd8 x) {
-  const simd8 letter = (x & simd8::splat(0x40)).eq(0x40);
-  return (x & simd8::splat(0x0F)) + (letter & simd8::splat(9));
+// hex_value is the value of the hex digit in each lane that holds one, and a
+// byte with its top bit set in every other lane. A template, so that the
+// branch a wrapper does not take is never compiled for it.
+template <class S>
+UTF8GUARD_SIMD_INLINE S hex_value(S x, const hex_tables& t) {
+  if constexpr (S::table128) {
+    return x.lookup128(t.value_lo, t.value_hi);
+  } else {
+    const S cls = x.high_nibble_lookup(t.high) & x.low_nibble_lookup(t.low);
+    return (x & S::splat(0x0F)) + cls.low_nibble_lookup(t.class_add);
+  }
+}
+
+// merge is value in the lanes where an escape starts (escapes; digits has
+// its top bit clear where the two bytes after are digits), v0 elsewhere.
+template <class S>
+UTF8GUARD_SIMD_INLINE S merge(S v0, S value, S digits, std::uint64_t escapes) {
+  if constexpr (S::mask_registers) {
+    return S::select_bits(escapes, value, v0);
+  } else {
+    return (digits | (v0.eq('%') ^ S::splat(0xFF))).select_by_sign(v0, value);
+  }
 }
 
 // The decoder's state between blocks: how much it wrote, which of the next
@@ -51,11 +93,6 @@ struct decode_state {
   std::uint64_t escapes = 0;
 };
 
-// The lookup tables as registers, made once per call.
-struct hex_tables {
-  simd8 high, low, times16;
-};
-
 // block decodes the block at offset 0 of load (load(k): the bytes from
 // offset k, k = 0, 1, 2, read only when the block holds a '%' or a digit
 // carried in) whose units start in the lanes of `lanes`, to out + st.o;
@@ -64,23 +101,23 @@ template <class Load>
 UTF8GUARD_SIMD_INLINE bool block(const Load& load, std::uint64_t lanes, std::uint8_t* out,
                                  unsigned stops, const hex_tables& t, decode_state& st) {
   const simd8 v0 = load(0);
-  const simd8 is_percent = v0.eq('%');
-  if (st.carried == 0 && !is_percent.any()) {
+  const std::uint64_t percents = v0.eq_bits('%') & lanes;
+  if ((st.carried | percents) == 0) {
     v0.store(out + st.o);
     st.o += static_cast<std::size_t>(__builtin_popcountll(lanes));
     return true;
   }
-  const simd8 v1 = load(1);
-  const simd8 v2 = load(2);
-  const simd8 escape = is_percent & is_hex(v1, t.high, t.low) & is_hex(v2, t.high, t.low);
-  const simd8 value = nibble(v1).low_nibble_lookup(t.times16) | nibble(v2);
-  const std::uint64_t escapes = escape.bits() & lanes;
+  const simd8 d1 = hex_value(load(1), t);
+  const simd8 d2 = hex_value(load(2), t);
+  const simd8 digits = d1 | d2;  // top bit set where the two bytes are not both digits
+  const std::uint64_t escapes = percents & ~digits.bits();
+  const simd8 value = d1.low_nibble_lookup(t.times16) | d2;
   if (stops != 0) {
-    const bool bad = (stops & kStopBadEscape) != 0 && (is_percent.bits() & lanes) != escapes;
-    const bool pct25 = (stops & kStopPercent25) != 0 && (value.eq(0x25).bits() & escapes) != 0;
+    const bool bad = (stops & kStopBadEscape) != 0 && percents != escapes;
+    const bool pct25 = (stops & kStopPercent25) != 0 && (value.eq_bits(0x25) & escapes) != 0;
     if (bad || pct25) return false;
   }
-  const simd8 merged = v0 ^ (escape & (v0 ^ value));
+  const simd8 merged = merge(v0, value, digits, escapes);
   const std::uint64_t keep = ~(escapes << 1 | escapes << 2 | st.carried) & lanes;
   merged.compact(keep, out + st.o);
   st.o += static_cast<std::size_t>(__builtin_popcountll(keep));
@@ -96,17 +133,23 @@ UTF8GUARD_SIMD_INLINE simd8 load_up_to(const std::uint8_t* p, std::size_t len) {
   return len >= simd8::width ? simd8::load(p) : simd8::load_partial(p, len);
 }
 
+// How far ahead of the block it decodes the decoder asks for the input.
+inline constexpr std::size_t kPrefetchAhead = 2048;
+
 // decode: see core/percent.hpp (percent_decode_fn).
 inline decode_progress decode(const std::uint8_t* p, std::size_t n, std::size_t limit,
                               std::uint8_t* out, unsigned stops) noexcept {
   constexpr std::size_t width = simd8::width;
   constexpr std::uint64_t all = width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
-  const hex_tables t{simd8::repeat_16(kHexHigh), simd8::repeat_16(kHexLow),
-                     simd8::repeat_16(kTimes16)};
+  const hex_tables t = make_hex_tables();
   decode_state st;
   std::size_t i = 0;
   // SAFETY: a block is read only when p[i .. i + width + 2) is in the input.
   for (; i < limit && n - i >= width + 2; i += width) {
+    // The loop asks for little work per block, so without a prefetch it
+    // waits on each block's first load when the input comes from L3 or
+    // memory.
+    if (n - i > kPrefetchAhead) __builtin_prefetch(p + i + kPrefetchAhead);
     const auto whole = [p, i](std::size_t k) { return simd8::load(p + i + k); };
     if (!block(whole, all, out, stops, t, st)) {
       return {i + static_cast<std::size_t>(__builtin_popcountll(st.carried)), st.o};

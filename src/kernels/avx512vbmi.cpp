@@ -39,6 +39,7 @@ static_assert((utf8guard::detail::x86::features_of(UTF8GUARD_KERNEL_TARGET) &
 UTF8GUARD_TARGET_REGION(UTF8GUARD_KERNEL_TARGET)
 namespace utf8guard::detail::avx512vbmi {
 constexpr bool kVbmi = true;
+constexpr bool kVbmi2 = false;
 #include "simd/avx512.hpp"  // the wrapper: struct simd8
 // What is written once against simd8: validation, the policy's prefilter,
 // the percent decoder.

@@ -26,6 +26,7 @@ constexpr unsigned kL7EbxBmi2 = 1u << 8;
 constexpr unsigned kL7EbxAvx512f = 1u << 16;
 constexpr unsigned kL7EbxAvx512bw = 1u << 30;
 constexpr unsigned kL7EcxAvx512vbmi = 1u << 1;
+constexpr unsigned kL7EcxAvx512vbmi2 = 1u << 6;
 
 // XCR0 bits the OS sets when it saves a register file on context switch:
 // SSE (1), the upper halves of YMM (2), and for AVX-512 the opmask registers
@@ -65,6 +66,7 @@ unsigned detect() noexcept {
     if (ebx & kL7EbxAvx512f) out |= kAvx512f;
     if (ebx & kL7EbxAvx512bw) out |= kAvx512bw;
     if (ecx & kL7EcxAvx512vbmi) out |= kAvx512vbmi;
+    if (ecx & kL7EcxAvx512vbmi2) out |= kAvx512vbmi2;
   }
   return out;
 }

@@ -22,6 +22,7 @@ enum feature : unsigned {
   kAvx512bw = 1u << 7,
   kAvx512vbmi = 1u << 8,
   kPopcnt = 1u << 9,
+  kAvx512vbmi2 = 1u << 10,
   kUnknown = 1u << 30,  // a target name this file does not know
 };
 
@@ -29,9 +30,16 @@ enum feature : unsigned {
 // clang spell it, or kUnknown.
 constexpr unsigned feature_named(std::string_view name) noexcept {
   constexpr std::pair<std::string_view, unsigned> kNames[] = {
-      {"ssse3", kSsse3},     {"sse4.1", kSse41},      {"sse4.2", kSse42},
-      {"avx2", kAvx2},       {"bmi", kBmi1},          {"bmi2", kBmi2},
-      {"avx512f", kAvx512f}, {"avx512bw", kAvx512bw}, {"avx512vbmi", kAvx512vbmi},
+      {"ssse3", kSsse3},
+      {"sse4.1", kSse41},
+      {"sse4.2", kSse42},
+      {"avx2", kAvx2},
+      {"bmi", kBmi1},
+      {"bmi2", kBmi2},
+      {"avx512f", kAvx512f},
+      {"avx512bw", kAvx512bw},
+      {"avx512vbmi", kAvx512vbmi},
+      {"avx512vbmi2", kAvx512vbmi2},
       {"popcnt", kPopcnt},
   };
   for (const auto& [n, bit] : kNames) {

@@ -114,7 +114,8 @@ struct simd8 {
     return zero == 0xFFFFFFFFu ? width : static_cast<std::size_t>(__builtin_ctz(~zero));
   }
 
-  // store, operator+, bits, compact: see sse.hpp.
+  // store, operator+, bits, compact, eq_bits, select_by_sign, table128,
+  // mask_registers: see sse.hpp.
   UTF8GUARD_SIMD_INLINE void store(std::uint8_t* p) const {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
   }
@@ -128,4 +129,10 @@ struct simd8 {
     out = compact16(_mm256_castsi256_si128(v), keep & 0xFFFF, out);
     compact16(_mm256_extracti128_si256(v, 1), keep >> 16 & 0xFFFF, out);
   }
+  UTF8GUARD_SIMD_INLINE simd8 select_by_sign(simd8 if_set, simd8 if_clear) const {  // see sse.hpp
+    return {_mm256_blendv_epi8(if_clear.v, if_set.v, v)};
+  }
+  UTF8GUARD_SIMD_INLINE std::uint64_t eq_bits(std::uint8_t b) const { return eq(b).bits(); }
+  static constexpr bool table128 = false;
+  static constexpr bool mask_registers = false;
 };

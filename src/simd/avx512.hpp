@@ -1,9 +1,10 @@
 // avx512.hpp - the 64-byte AVX-512BW wrapper; the members of src/simd/sse.hpp.
 //
-// Included by src/kernels/avx512vbmi.cpp and avx512bw.cpp, each in its own
-// namespace that first defines `constexpr bool kVbmi`: with VBMI byte
-// permutes replace two steps each; without it the same members use BW
-// instructions only.
+// Included by src/kernels/avx512vbmi2.cpp, avx512vbmi.cpp and avx512bw.cpp,
+// each in its own namespace that first defines `constexpr bool kVbmi` and
+// `kVbmi2`: with VBMI byte permutes replace two steps each, with VBMI2 one
+// vpcompressb squeezes a whole register (compact); without them the same
+// members use BW instructions only.
 
 // kept() passes a register through an empty asm. The test program that
 // compiles this wrapper over portable intrinsics (tests/emulated/
@@ -183,15 +184,42 @@ struct simd8 {
     return nonzero == 0 ? width : static_cast<std::size_t>(_tzcnt_u64(nonzero));
   }
 
-  // store, operator+, bits, compact: see sse.hpp.
+  // store, operator+, bits, compact, eq_bits, select_by_sign: see sse.hpp.
   friend UTF8GUARD_SIMD_INLINE simd8 operator+(simd8 a, simd8 b) {
     return {_mm512_add_epi8(a.v, b.v)};
   }
   UTF8GUARD_SIMD_INLINE std::uint64_t bits() const { return _mm512_movepi8_mask(v); }
+  // With VBMI2 compact writes all 64 bytes of out, the kept ones first: it
+  // compresses into a register and stores that, because vpcompressb to
+  // memory is microcoded and slow on Zen 4.
   UTF8GUARD_SIMD_INLINE void compact(std::uint64_t keep, std::uint8_t* out) const {
-    out = compact16(_mm512_castsi512_si128(v), keep & 0xFFFF, out);
-    out = compact16(_mm512_extracti32x4_epi32(v, 1), keep >> 16 & 0xFFFF, out);
-    out = compact16(_mm512_extracti32x4_epi32(v, 2), keep >> 32 & 0xFFFF, out);
-    compact16(_mm512_extracti32x4_epi32(v, 3), keep >> 48 & 0xFFFF, out);
+    if constexpr (kVbmi2) {
+      _mm512_storeu_si512(out, _mm512_maskz_compress_epi8(keep, v));
+    } else {
+      out = compact16(_mm512_castsi512_si128(v), keep & 0xFFFF, out);
+      out = compact16(_mm512_extracti32x4_epi32(v, 1), keep >> 16 & 0xFFFF, out);
+      out = compact16(_mm512_extracti32x4_epi32(v, 2), keep >> 32 & 0xFFFF, out);
+      compact16(_mm512_extracti32x4_epi32(v, 3), keep >> 48 & 0xFFFF, out);
+    }
+  }
+  UTF8GUARD_SIMD_INLINE std::uint64_t eq_bits(std::uint8_t b) const {
+    return _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(static_cast<char>(b)));
+  }
+  UTF8GUARD_SIMD_INLINE simd8 select_by_sign(simd8 if_set, simd8 if_clear) const {
+    return {_mm512_mask_blend_epi8(_mm512_movepi8_mask(v), if_clear.v, if_set.v)};
+  }
+  // mask_registers: select_bits takes the lanes of if_set whose bit is set
+  // in m, of if_clear elsewhere, from an opmask register: where the caller
+  // has the bits already, no register of 0xFF and 0 lanes is built for it.
+  static constexpr bool mask_registers = true;
+  static UTF8GUARD_SIMD_INLINE simd8 select_bits(std::uint64_t m, simd8 if_set, simd8 if_clear) {
+    return {_mm512_mask_blend_epi8(m, if_clear.v, if_set.v)};
+  }
+  // lookup128 (with VBMI) gives each byte below 0x80 its entry in the
+  // 128-byte table lo:hi (lo holds entries 0-63) and leaves the others as
+  // they are: one vpermi2b, merging where the top bit is set.
+  static constexpr bool table128 = kVbmi;
+  UTF8GUARD_SIMD_INLINE simd8 lookup128(simd8 lo, simd8 hi) const {
+    return {_mm512_mask2_permutex2var_epi8(lo.v, v, ~_mm512_movepi8_mask(v), hi.v)};
   }
 };

@@ -28,7 +28,9 @@
 #include "simd/compact_table.hpp"
 #include "simd/target.hpp"
 
-// The intrinsics the wrapper uses that SIMDe 0.7.4 (Debian 12) lacks, and
+// The intrinsics the wrapper uses that SIMDe 0.7.4 (Debian 12) lacks (the
+// VBMI2 compress and the VBMI merging permute, used by the percent decoder,
+// are only compiled here), and
 // the two BMI ones (not in SIMDe), each written from the pseudo-code of the
 // Intel Intrinsics Guide. They take the intrinsics' names by macro, as
 // SIMDe's aliases do.
@@ -98,6 +100,31 @@ inline simde__m512i alignr_epi8(simde__m512i a, simde__m512i b, int imm8) {
   return from_bytes(out);
 }
 
+// The bytes of a whose bit is set in k, in order, from byte 0 up; zeros above
+// (VBMI2).
+inline simde__m512i maskz_compress_epi8(std::uint64_t k, simde__m512i a) {
+  const bytes64 in = to_bytes(a);
+  bytes64 out{};
+  unsigned m = 0;
+  for (unsigned j = 0; j < 64; ++j) {
+    if ((k >> j) & 1) out.b[m++] = in.b[j];
+  }
+  return from_bytes(out);
+}
+
+// Where mask bit j is set, byte idx[j] & 127 of the 128-byte table a:b (a
+// the lower half); elsewhere idx[j] itself (VBMI).
+inline simde__m512i mask2_permutex2var_epi8(simde__m512i a, simde__m512i idx, std::uint64_t k,
+                                            simde__m512i b) {
+  const bytes64 lo = to_bytes(a), ix = to_bytes(idx), hi = to_bytes(b);
+  bytes64 out;
+  for (unsigned j = 0; j < 64; ++j) {
+    const unsigned at = ix.b[j] & 63;
+    out.b[j] = ((k >> j) & 1) == 0 ? ix.b[j] : (ix.b[j] & 64) != 0 ? hi.b[at] : lo.b[at];
+  }
+  return from_bytes(out);
+}
+
 // a with bits index[7:0] and up cleared (all of a for an index of 64 or more).
 inline std::uint64_t bzhi_u64(std::uint64_t a, unsigned index) {
   const unsigned n = index & 255;
@@ -115,6 +142,9 @@ inline std::uint64_t tzcnt_u64(std::uint64_t a) {
 #define _mm512_mask_storeu_epi8(mem, k, v) emulated_x86::mask_storeu_epi8((mem), (k), (v))
 #define _mm512_alignr_epi64(a, b, imm8) emulated_x86::alignr_epi64((a), (b), (imm8))
 #define _mm512_alignr_epi8(a, b, imm8) emulated_x86::alignr_epi8((a), (b), (imm8))
+#define _mm512_maskz_compress_epi8(k, a) emulated_x86::maskz_compress_epi8((k), (a))
+#define _mm512_mask2_permutex2var_epi8(a, idx, k, b) \
+  emulated_x86::mask2_permutex2var_epi8((a), (idx), (k), (b))
 #define _bzhi_u64(a, index) emulated_x86::bzhi_u64((a), (index))
 #define _tzcnt_u64(a) emulated_x86::tzcnt_u64(a)
 // kept() only has to hand its register back unchanged (avx512.hpp).
@@ -124,6 +154,7 @@ inline std::uint64_t tzcnt_u64(std::uint64_t a) {
 // group size).
 namespace utf8guard::detail::emulated_avx512bw {
 constexpr bool kVbmi = false;
+constexpr bool kVbmi2 = false;
 #include "simd/avx512.hpp"  // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"
@@ -131,6 +162,7 @@ constexpr bool kVbmi = false;
 
 namespace utf8guard::detail::emulated_avx512vbmi {
 constexpr bool kVbmi = true;
+constexpr bool kVbmi2 = false;
 #include "simd/avx512.hpp"  // the wrapper: struct simd8
 // The algorithm, written against simd8:
 #include "generic/utf8_lookup.hpp"

@@ -2,7 +2,9 @@
 // read nothing outside their input and write nothing outside their output,
 // on every kernel.
 //
-// For every length 0..128 and several contents (escape-dense, raw, noisy,
+// For every length 0..320 (four of the widest kernel's 64-byte blocks and one
+// more, so that every length of whole blocks and the partial block after
+// them is met) and several contents (escape-dense, raw, noisy,
 // ending in '%' or '%X', where a decoder looks for the two hex digits that
 // are not there), the input is placed with its last byte against a
 // PROT_NONE page and, separately, with its first byte right after one.
@@ -29,7 +31,7 @@
 namespace utf8guard::testing {
 namespace {
 
-constexpr std::size_t kMaxLength = 128;
+constexpr std::size_t kMaxLength = 4 * 64 + 64;
 
 // cycle is n bytes made of the units, in turn, with 'a' where the next unit
 // would not fit.
