@@ -41,9 +41,15 @@ typedef struct {
   unsigned checked : 1;                /* the target and headers are checked */
   unsigned body_seen : 1;
   unsigned body_found : 1; /* the body's finding is handed out */
+  unsigned body_ended : 1; /* its check is finished */
 } ngx_http_utf8guard_ctx_t;
 
 static ngx_int_t ngx_http_utf8guard_add_variables(ngx_conf_t* cf);
+static ngx_int_t ngx_http_utf8guard_check_headers(ngx_http_request_t* r,
+                                                  ngx_http_utf8guard_loc_conf_t* lcf);
+static ngx_int_t ngx_http_utf8guard_body_read_before(ngx_http_request_t* r,
+                                                     ngx_http_utf8guard_loc_conf_t* lcf,
+                                                     ngx_http_utf8guard_ctx_t* ctx);
 static ngx_int_t ngx_http_utf8guard_init(ngx_conf_t* cf);
 static void* ngx_http_utf8guard_create_loc_conf(ngx_conf_t* cf);
 static char* ngx_http_utf8guard_merge_loc_conf(ngx_conf_t* cf, void* parent, void* child);
@@ -350,6 +356,16 @@ static ngx_int_t ngx_http_utf8guard_handler(ngx_http_request_t* r) {
     }
   }
 
+  ngx_int_t rc = ngx_http_utf8guard_check_headers(r, lcf);
+  if (rc != NGX_DECLINED) return rc;
+  if (r->request_body != NULL && !ctx->body_seen && r->request_body->rest == 0)
+    return ngx_http_utf8guard_body_read_before(r, lcf, ctx);
+  return NGX_DECLINED;
+}
+
+/* Every header's name (when nginx passes names that are no tokens) and value. */
+static ngx_int_t ngx_http_utf8guard_check_headers(ngx_http_request_t* r,
+                                                  ngx_http_utf8guard_loc_conf_t* lcf) {
   const ug_rule* headers = &lcf->rules[UG_SLOT_HEADERS];
   if (!headers->on) return NGX_DECLINED;
   /* With ignore_invalid_headers on (the default) nginx keeps only headers
@@ -464,6 +480,66 @@ static ngx_int_t ngx_http_utf8guard_feed_file(ngx_http_request_t* r, ngx_http_ut
   return NGX_OK;
 }
 
+/* Feeds a chain of body buffers to the body's check; reports its finding.
+ * Returns a status (block) or NGX_DECLINED. */
+static ngx_int_t ngx_http_utf8guard_body_chain(ngx_http_request_t* r,
+                                               ngx_http_utf8guard_loc_conf_t* lcf,
+                                               ngx_http_utf8guard_ctx_t* ctx, ngx_chain_t* in) {
+  if ((ctx->body != NULL || ctx->multipart != NULL) && !ctx->body_found) {
+    for (ngx_chain_t* cl = in; cl != NULL; cl = cl->next) {
+      ngx_buf_t* b = cl->buf;
+      ug_finding finding;
+      ngx_flag_t ready = 0;
+      if (ngx_buf_in_memory(b)) {
+        if (b->last > b->pos)
+          ready = ngx_http_utf8guard_feed(ctx, b->pos, (size_t)(b->last - b->pos), &finding);
+      } else if (b->in_file && b->file_last > b->file_pos) {
+        ngx_int_t rc = ngx_http_utf8guard_feed_file(r, ctx, b, &finding, &ready);
+        if (rc != NGX_OK) return rc;
+      }
+      if (!ready && b->last_buf) {
+        ctx->body_ended = 1;
+        ready = ctx->multipart ? ug_multipart_finish(ctx->multipart, &finding)
+                               : ug_stream_finish(ctx->body, &finding);
+      }
+      if (ready) {
+        ctx->body_found = 1;
+        ngx_int_t rc = ngx_http_utf8guard_report(r, lcf, &finding);
+        if (rc != NGX_DECLINED) return rc;
+        break;
+      }
+    }
+    /* A finding that waits for the bytes its message shows (at most
+     * UTF8GUARD_DESCRIBE_PERCENT_AHEAD) lets them go on meanwhile: a body
+     * filter that keeps nginx's buffers unread breaks its buffer reuse. In
+     * buffered mode nothing has reached the handler before the body ends. */
+  }
+  return NGX_DECLINED;
+}
+
+/* A body nginx read before the request came to the location that checks it
+ * (a location where the module is off read it, then a redirect brought the
+ * request here, as error_page does after a failed proxy_pass): checked now,
+ * whole, from the buffers and the temporary file nginx keeps it in, before
+ * this location's handler sends it on again. */
+static ngx_int_t ngx_http_utf8guard_body_read_before(ngx_http_request_t* r,
+                                                     ngx_http_utf8guard_loc_conf_t* lcf,
+                                                     ngx_http_utf8guard_ctx_t* ctx) {
+  ctx->body_seen = 1;
+  ngx_int_t rc = ngx_http_utf8guard_body_start(r, lcf, ctx);
+  if (rc != NGX_DECLINED) return rc;
+  rc = ngx_http_utf8guard_body_chain(r, lcf, ctx, r->request_body->bufs);
+  if (rc != NGX_DECLINED || ctx->body_found || ctx->body_ended) return rc;
+  if (ctx->body == NULL && ctx->multipart == NULL) return NGX_DECLINED;
+  ctx->body_ended = 1;
+  ug_finding finding;
+  if (ctx->multipart ? !ug_multipart_finish(ctx->multipart, &finding)
+                     : !ug_stream_finish(ctx->body, &finding))
+    return NGX_DECLINED;
+  ctx->body_found = 1;
+  return ngx_http_utf8guard_report(r, lcf, &finding);
+}
+
 static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain_t* in) {
   if (r != r->main) return ngx_http_next_request_body_filter(r, in);
   ngx_http_utf8guard_ctx_t* ctx = ngx_http_utf8guard_get_ctx(r, 0);
@@ -484,34 +560,8 @@ static ngx_int_t ngx_http_utf8guard_body_filter(ngx_http_request_t* r, ngx_chain
     ngx_int_t rc = ngx_http_utf8guard_body_start(r, lcf, ctx);
     if (rc != NGX_DECLINED) return rc;
   }
-
-  if ((ctx->body != NULL || ctx->multipart != NULL) && !ctx->body_found) {
-    for (ngx_chain_t* cl = in; cl != NULL; cl = cl->next) {
-      ngx_buf_t* b = cl->buf;
-      ug_finding finding;
-      ngx_flag_t ready = 0;
-      if (ngx_buf_in_memory(b)) {
-        if (b->last > b->pos)
-          ready = ngx_http_utf8guard_feed(ctx, b->pos, (size_t)(b->last - b->pos), &finding);
-      } else if (b->in_file && b->file_last > b->file_pos) {
-        ngx_int_t rc = ngx_http_utf8guard_feed_file(r, ctx, b, &finding, &ready);
-        if (rc != NGX_OK) return rc;
-      }
-      if (!ready && b->last_buf)
-        ready = ctx->multipart ? ug_multipart_finish(ctx->multipart, &finding)
-                               : ug_stream_finish(ctx->body, &finding);
-      if (ready) {
-        ctx->body_found = 1;
-        ngx_int_t rc = ngx_http_utf8guard_report(r, lcf, &finding);
-        if (rc != NGX_DECLINED) return rc;
-        break;
-      }
-    }
-    /* A finding that waits for the bytes its message shows (at most
-     * UTF8GUARD_DESCRIBE_PERCENT_AHEAD) lets them go on meanwhile: a body
-     * filter that keeps nginx's buffers unread breaks its buffer reuse. In
-     * buffered mode nothing has reached the handler before the body ends. */
-  }
+  ngx_int_t rc = ngx_http_utf8guard_body_chain(r, lcf, ctx, in);
+  if (rc != NGX_DECLINED) return rc;
   return ngx_http_next_request_body_filter(r, in);
 }
 

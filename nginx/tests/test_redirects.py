@@ -67,6 +67,12 @@ SERVER = """
     location = /refused.html {{
         return 400 "refused\\n";
     }}
+    location /failed/ {{
+        utf8guard off;
+        client_body_buffer_size 1k;
+        error_page 502 = @app;
+        proxy_pass http://127.0.0.1:{closed};
+    }}
     location /off/ {{
         utf8guard off;
         proxy_pass http://127.0.0.1:{app};
@@ -94,7 +100,7 @@ class Redirects(unittest.TestCase):
     def setUpClass(cls):
         cls.app = Upstream().__enter__()
         cls.nginx = Nginx(http="utf8guard_mode %s;" % cls.mode, server=SERVER,
-                          values={"app": cls.app.port})
+                          values={"app": cls.app.port, "closed": h.free_port()})
         os.makedirs(os.path.join(cls.nginx.prefix, "html", "idx"))
         cls.nginx.__enter__()
 
@@ -132,6 +138,22 @@ class Redirects(unittest.TestCase):
         self.send(request(b"GET", path), True, [finding("path", path, h.TARGET, True)])
         path = b"/x%C0%AF"
         self.send(request(b"GET", path), True, [finding("path", path, h.TARGET, True)])
+
+    def test_body_read_before_the_guarded_location(self):
+        # A location where the module is off reads the body, its upstream
+        # fails, and error_page takes the request to the application: the
+        # body is checked there, from nginx's buffers or its temporary file.
+        for size in (40, 3000, 100000):
+            pad = b'{"pad":"' + "żółw 月 ".encode() * (size // 12) + b'",'
+            bad = pad + BAD_BODY[1:]
+            with self.subTest(size=size):
+                want = finding("body", bad, h.JSON, False)
+                seen = self.send(request(b"POST", b"/failed/x", JSON, bad), True, [want])
+                if seen:
+                    self.assertEqual(seen[0][3], bad)
+                clean = pad + b'"a":"\xc3\xa9"}'
+                seen = self.send(request(b"POST", b"/failed/x", JSON, clean), False, [])
+                self.assertEqual(seen[0][3], clean)
 
     def test_off_stays_off(self):
         self.send(request(b"GET", b"/off/x?" + BAD_QUERY), False, [])
