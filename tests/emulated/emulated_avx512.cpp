@@ -142,6 +142,9 @@ inline std::uint64_t tzcnt_u64(std::uint64_t a) {
 #define _mm512_mask_storeu_epi8(mem, k, v) emulated_x86::mask_storeu_epi8((mem), (k), (v))
 #define _mm512_alignr_epi64(a, b, imm8) emulated_x86::alignr_epi64((a), (b), (imm8))
 #define _mm512_alignr_epi8(a, b, imm8) emulated_x86::alignr_epi8((a), (b), (imm8))
+// SIMDe may map these two already (versions differ); the bodies use ours.
+#undef _mm512_maskz_compress_epi8
+#undef _mm512_mask2_permutex2var_epi8
 #define _mm512_maskz_compress_epi8(k, a) emulated_x86::maskz_compress_epi8((k), (a))
 #define _mm512_mask2_permutex2var_epi8(a, idx, k, b) \
   emulated_x86::mask2_permutex2var_epi8((a), (idx), (k), (b))
