@@ -1,7 +1,7 @@
 // percent_paired.cpp - the cost of validating percent-encoded input
 // (docs/design.md 2.3) against the alternatives, each timed side by side
 // (pair_timer.hpp) on every kernel:
-//   - pair_percent_curl, pair_percent_uriparser: validate_percent_encoded
+//   - pair_percent_curl, pair_percent_uriparser: percent::validate
 //     over the request lines (requests_input(), one call for the whole
 //     input, no policy) against the two passes a WAF runs today: a maintained
 //     decoder, then utf8guard::validate over its output. curl:
@@ -16,7 +16,7 @@
 //   op_ns and base_ns are per call: the whole input, or one line.
 //   - pair_percent_is_valid: on text without '%' (each input the other pairs
 //     time but those from memory, every '%' made a space),
-//     validate_percent_encoded against is_valid. Not from memory: there both
+//     percent::validate against is_valid. Not from memory: there both
 //     sides wait for DRAM, and copying 64 MiB per kernel would cost the CI
 //     smoke seconds for a ratio that says nothing about the decoder.
 // Before timing, each pair checks its answers: both decoders' bytes equal
@@ -95,11 +95,11 @@ bool pipeline_agrees(const std::vector<std::string_view>& pieces, utf8guard::pol
                      char* scratch) {
   const auto copy = [](std::string_view d) { return std::string(d); };
   for (const std::string_view piece : pieces) {
-    const std::string ours = utf8guard::percent_decode(piece);
+    const std::string ours = utf8guard::percent::decode(piece);
     if (with_curl(piece, copy) != ours || with_uriparser(piece, scratch, copy) != ours) {
       return false;
     }
-    const utf8guard::percent_result r = utf8guard::validate_percent_encoded(piece, p);
+    const utf8guard::encoded_result r = utf8guard::percent::validate(piece, p);
     if (r.category == utf8guard::category::bad_escape ||
         r.category == utf8guard::category::double_encoding) {
       continue;
@@ -112,7 +112,7 @@ bool pipeline_agrees(const std::vector<std::string_view>& pieces, utf8guard::pol
   return true;
 }
 
-// request_pair registers NAME/K/INPUT: validate_percent_encoded against a
+// request_pair registers NAME/K/INPUT: percent::validate against a
 // decoder and validate, over the pieces of the request lines.
 void request_pair(const char* name, const in_ptr& in, const std::string& k, decoder d,
                   bool per_line, utf8guard::policy p) {
@@ -131,7 +131,7 @@ void request_pair(const char* name, const in_ptr& in, const std::string& k, deco
         };
         const auto ours = [&] {
           for (const std::string_view piece : pieces) {
-            benchmark::DoNotOptimize(utf8guard::validate_percent_encoded(piece, p));
+            benchmark::DoNotOptimize(utf8guard::percent::validate(piece, p));
           }
         };
         const auto by_curl = [&] {
@@ -164,14 +164,14 @@ void text_pair(const in_ptr& in, const std::string& k) {
           std::replace(copy.begin(), copy.end(), '%', ' ');
           text = copy;
         }
-        const utf8guard::percent_result r = utf8guard::validate_percent_encoded(text);
+        const utf8guard::encoded_result r = utf8guard::percent::validate(text);
         const utf8guard::result plain = utf8guard::validate(text);
         if (static_cast<const utf8guard::result&>(r) != plain || r.decoded_offset != plain.offset ||
             r.decoded_length != plain.length || utf8guard::is_valid(text) != plain.ok()) {
-          return state.SkipWithError("validate_percent_encoded differs from validate");
+          return state.SkipWithError("percent::validate differs from validate");
         }
         bm_pair(
-            state, [text] { benchmark::DoNotOptimize(utf8guard::validate_percent_encoded(text)); },
+            state, [text] { benchmark::DoNotOptimize(utf8guard::percent::validate(text)); },
             [text] { benchmark::DoNotOptimize(utf8guard::is_valid(text)); });
       });
 }

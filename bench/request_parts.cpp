@@ -1,7 +1,7 @@
 // request_parts.cpp - what ngx_http_utf8guard_module asks of the library for
 // each request and each form body (nginx/README.md, "Speed"), timed side by
 // side (pair_timer.hpp) on every kernel:
-//   - pair_request_targets_is_valid: is_valid_percent_encoded under the url
+//   - pair_request_targets_is_valid: percent::is_valid under the url
 //     profile, one request target of requests_input() per call (path and
 //     query as one, as the module checks a clean target) | is_valid of the
 //     same target percent-decoded before timing: what decoding and the
@@ -9,7 +9,7 @@
 //   - pair_request_headers_is_valid: is_valid under the field profile, each
 //     of the twelve header values bench/nginx/requests.lua sends | is_valid
 //     of each: the policy on short values. op_ns, base_ns: per value.
-//   - pair_form_body_memcpy: a percent_validator under url,-newline (the
+//   - pair_form_body_memcpy: a percent::validator under url,-newline (the
 //     module's form rule) fed a 10 MiB form body in 64 KiB chunks | a memcpy
 //     of each chunk into a 64 KiB buffer, the least that nginx does with a
 //     byte it receives and passes on. op_ns, base_ns: per body. Two bodies:
@@ -140,17 +140,16 @@ void targets_pair(const in_ptr& requests, const std::string& k) {
         const std::vector<std::string_view> targets = targets_of(requests->bytes());
         std::vector<std::string> decoded;
         for (const std::string_view t : targets) {
-          if (!utf8guard::is_valid_percent_encoded(t, utf8guard::policy::url())) {
+          if (!utf8guard::percent::is_valid(t, utf8guard::policy::url())) {
             return state.SkipWithError("a target is not valid under url");
           }
-          decoded.push_back(utf8guard::percent_decode(t));
+          decoded.push_back(utf8guard::percent::decode(t));
         }
         bm_pair(
             state,
             [&targets] {
               for (const std::string_view t : targets) {
-                benchmark::DoNotOptimize(
-                    utf8guard::is_valid_percent_encoded(t, utf8guard::policy::url()));
+                benchmark::DoNotOptimize(utf8guard::percent::is_valid(t, utf8guard::policy::url()));
               }
             },
             [&decoded] {
@@ -193,9 +192,9 @@ void form_pair(const std::string& name, std::shared_ptr<const std::string> body,
         if (!force_kernel(state, k)) return;
         const std::string_view b = *body;
         const auto check = [b] {
-          utf8guard::percent_validator v(form_policy());
+          utf8guard::percent::validator v(form_policy());
           for (std::size_t at = 0; at < b.size(); at += kChunk) {
-            const utf8guard::percent_result r = v.feed(b.substr(at, kChunk));
+            const utf8guard::encoded_result r = v.feed(b.substr(at, kChunk));
             if (!r.ok()) return r;
           }
           return v.finish();

@@ -30,12 +30,12 @@ static void log_reject(const char* part, const char* message, const char* value,
          cut < len ? "..." : "");
 }
 
-static int check_target(const char* target, utf8guard_percent_result* why) {
+static int check_target(const char* target, utf8guard_encoded_result* why) {
   char message[UTF8GUARD_DESCRIBE_MAX];
   size_t len = strlen(target);
-  *why = utf8guard_validate_percent_encoded(target, len, UTF8GUARD_PROFILE_URL);
+  *why = utf8guard_percent_validate(target, len, UTF8GUARD_PROFILE_URL);
   if (why->error.kind == UTF8GUARD_ERROR_NONE) return PASS;
-  utf8guard_describe_percent(target, len, 0, *why, UTF8GUARD_DESCRIBE_HINT, message,
+  utf8guard_percent_describe(target, len, 0, *why, UTF8GUARD_DESCRIBE_HINT, message,
                              sizeof message);
   log_reject("target", message, target, len);
   return REJECT;
@@ -52,7 +52,7 @@ static int check_header(const char* name, const char* value, utf8guard_result* w
 }
 
 int main(void) {
-  utf8guard_percent_result iis, clean, nul;
+  utf8guard_encoded_result iis, clean, nul;
   utf8guard_result user, split, name;
   /* The IIS payload: rejected at the %c0 after "/scripts/..". */
   int a = check_target("/scripts/..%c0%af../winnt/system32/cmd.exe?/c+dir", &iis);

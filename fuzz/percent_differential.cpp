@@ -6,11 +6,11 @@
 // the replay), one-shot and split:
 //   - percent_decode equals uriparser's uriUnescapeInPlaceExA ('+' kept,
 //     line breaks untouched), and so does the oracle's decoding;
-//   - validate_percent_encoded (on a misaligned copy too) and
-//     is_valid_percent_encoded equal the oracle's first error or violation,
+//   - percent::validate (on a misaligned copy too) and
+//     percent::is_valid equal the oracle's first error or violation,
 //     bad_escape and double_encoding among them when the policy denies them;
 //   - the input cut at split points drawn from the data, fed to a
-//     percent_validator and a percent_scanner: each error arrives no earlier
+//     percent::validator and a percent::scanner: each error arrives no earlier
 //     than the first byte of the unit that decides it and no later than the
 //     byte that completes that unit (an escape's second digit; for a bad
 //     escape, the byte that is not a hex digit; only finish() for what the
@@ -81,7 +81,7 @@ std::size_t decided(std::string_view in, const reference::percent::decoded& d, s
 // expected is one error the library must report, with the window of encoded
 // bytes whose arrival may report it in a stream: [first, last].
 struct expected {
-  utf8guard::percent_result r;
+  utf8guard::encoded_result r;
   std::size_t first;
   std::size_t last;
 };
@@ -93,7 +93,7 @@ std::vector<expected> all_expected(std::string_view in, const reference::percent
   std::vector<expected> out;
   for (const reference::percent::error& e :
        reference::percent::all_errors(in, utf8guard::testing::denied_names(p))) {
-    const utf8guard::percent_result r = utf8guard::testing::from_reference(e);
+    const utf8guard::encoded_result r = utf8guard::testing::from_reference(e);
     std::size_t decisive = 0;
     if (e.category == "bad_escape") {
       decisive = e.decoded_offset;
@@ -112,14 +112,14 @@ std::vector<expected> all_expected(std::string_view in, const reference::percent
   return out;
 }
 
-bool same(const utf8guard::percent_result& r, const expected& e) { return r == e.r; }
+bool same(const utf8guard::encoded_result& r, const expected& e) { return r == e.r; }
 
 // A clean input's answer is the empty result.
-bool same_first(const utf8guard::percent_result& r, const std::vector<expected>& all) {
-  return all.empty() ? r == utf8guard::percent_result{} : same(r, all.front());
+bool same_first(const utf8guard::encoded_result& r, const std::vector<expected>& all) {
+  return all.empty() ? r == utf8guard::encoded_result{} : same(r, all.front());
 }
 
-std::string describe(const utf8guard::percent_result& r) {
+std::string describe(const utf8guard::encoded_result& r) {
   if (r.kind == utf8guard::error::none) return "none";
   return fuzz::describe(r) + " decoded@" + std::to_string(r.decoded_offset) + "+" +
          std::to_string(r.decoded_length);
@@ -137,9 +137,9 @@ std::string describe_all(const std::vector<expected>& all) {
   return s;
 }
 
-std::string describe_all(const std::vector<utf8guard::percent_result>& all) {
+std::string describe_all(const std::vector<utf8guard::encoded_result>& all) {
   std::string s;
-  for (const utf8guard::percent_result& r : all) s += describe(r) + "; ";
+  for (const utf8guard::encoded_result& r : all) s += describe(r) + "; ";
   return s;
 }
 
@@ -164,12 +164,12 @@ std::pair<std::size_t, std::size_t> reported_by(const std::vector<expected>& all
 void check_streams(std::string_view input, const std::vector<std::string_view>& chunks,
                    utf8guard::policy p, const std::vector<expected>& all,
                    const std::string& kernel) {
-  utf8guard::percent_validator v(p);
-  utf8guard::percent_scanner scan(p);
-  std::vector<utf8guard::percent_result> events;
-  const auto on_error = [&events](const utf8guard::percent_result& e) { events.push_back(e); };
+  utf8guard::percent::validator v(p);
+  utf8guard::percent::scanner scan(p);
+  std::vector<utf8guard::encoded_result> events;
+  const auto on_error = [&events](const utf8guard::encoded_result& e) { events.push_back(e); };
   const auto fail = [&](const char* what, const std::string& when,
-                        const utf8guard::percent_result& last) {
+                        const utf8guard::encoded_result& last) {
     fuzz::fail(kTarget, what, input,
                {{"kernel", kernel},
                 {"policy", std::to_string(p.bits())},
@@ -181,7 +181,7 @@ void check_streams(std::string_view input, const std::vector<std::string_view>& 
   };
   std::size_t fed = 0;
   for (std::size_t k = 0; k < chunks.size(); ++k) {
-    const utf8guard::percent_result r = v.feed(chunks[k]);
+    const utf8guard::encoded_result r = v.feed(chunks[k]);
     const bool went_on = scan.feed(chunks[k], on_error);
     fed += chunks[k].size();
     const auto [must, may] = reported_by(all, fed);
@@ -190,12 +190,12 @@ void check_streams(std::string_view input, const std::vector<std::string_view>& 
     // The validator holds the first error once it must, nothing before it may.
     const bool first_ok =
         r.kind == utf8guard::error::none ? must == 0 : may > 0 && same(r, all.front());
-    if (!first_ok) fail("percent_validator::feed: wrong error or wrong time", when, r);
+    if (!first_ok) fail("percent::validator::feed: wrong error or wrong time", when, r);
     bool prefix = went_on && events.size() >= must && events.size() <= may;
     for (std::size_t i = 0; prefix && i < events.size(); ++i) prefix = same(events[i], all[i]);
-    if (!prefix) fail("percent_scanner::feed: wrong errors or wrong time", when, r);
+    if (!prefix) fail("percent::scanner::feed: wrong errors or wrong time", when, r);
   }
-  const utf8guard::percent_result last = v.finish();
+  const utf8guard::encoded_result last = v.finish();
   const bool went_on = scan.finish(on_error);
   bool agree = went_on && same_first(last, all) && v.bytes_fed() == input.size() &&
                events.size() == all.size() && scan.errors() == all.size();
@@ -205,8 +205,8 @@ void check_streams(std::string_view input, const std::vector<std::string_view>& 
   // reset() starts over: the whole input in one chunk gives the same answer.
   v.reset();
   v.feed(input);
-  const utf8guard::percent_result again = v.finish();
-  if (again != last) fail("percent_validator after reset() differs", "after reset", again);
+  const utf8guard::encoded_result again = v.finish();
+  if (again != last) fail("percent::validator after reset() differs", "after reset", again);
 }
 
 }  // namespace
@@ -237,19 +237,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   for (const std::string& name : fuzz::kernels_to_try(data, size)) {
     const fuzz::forced_kernel forced(name);
-    const std::string ours = utf8guard::percent_decode(shifted.view);
-    const utf8guard::percent_result r = utf8guard::validate_percent_encoded(input, p);
-    const utf8guard::percent_result r2 = utf8guard::validate_percent_encoded(shifted.view, p);
-    const bool valid = utf8guard::is_valid_percent_encoded(shifted.view, p);
+    const std::string ours = utf8guard::percent::decode(shifted.view);
+    const utf8guard::encoded_result r = utf8guard::percent::validate(input, p);
+    const utf8guard::encoded_result r2 = utf8guard::percent::validate(shifted.view, p);
+    const bool valid = utf8guard::percent::is_valid(shifted.view, p);
     if (!forced.ok() || ours != decoded || !same_first(r, all) || r2 != r || valid != all.empty()) {
       fuzz::fail(kTarget, "one-shot percent answers differ from uriparser + the oracle", input,
                  {{"kernel", name},
                   {"policy", std::to_string(p.bits())},
                   {"percent_decode", fuzz::hex(ours)},
                   {"uriparser", fuzz::hex(decoded)},
-                  {"validate_percent_encoded", describe(r)},
+                  {"percent::validate", describe(r)},
                   {"... (unaligned)", describe(r2)},
-                  {"is_valid_percent_encoded", valid ? "true" : "false"},
+                  {"percent::is_valid", valid ? "true" : "false"},
                   {"expected", describe_all(all)}});
     }
     check_streams(input, chunks, p, all, name);

@@ -30,7 +30,8 @@
  *    above the capacity), so one call with a zero capacity asks the size.
  *  - One vocabulary: every function is utf8guard_ followed by its C++ name.
  *    Where C++ overloads a name, C adds what tells the overloads apart: the
- *    argument's type (_policy, _percent), or _name for to_string.
+ *    argument's type (_policy), or _name for to_string. The functions of an
+ *    encoded form are utf8guard_<form>_<verb>, in C++ <form>::<verb>.
  *
  * Compiles as C99 and as C++. */
 #ifndef UTF8GUARD_H
@@ -472,38 +473,57 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_error_scanner_fi
  * SIZE_MAX for a NULL or uninitialised |s|. */
 UTF8GUARD_EXPORT size_t utf8guard_error_scanner_errors(const utf8guard_error_scanner* s);
 
-/* ---- Percent-encoded input ------------------------------------------------
- * URL components and form data arrive percent-encoded: %XX (two hex digits,
- * either case) stands for the byte XX, every other byte for itself (raw UTF-8
- * stays raw, '+' stays '+'). These functions validate the decoded bytes, under
- * a policy, without building them, and report where the input itself was bad.
+/* ---- Encoded input: percent-encoded and JSON text -------------------------
+ * Some input arrives encoded: escapes stand for bytes or characters. The
+ * functions of an encoded form check the decoded bytes, under a policy,
+ * without building them, and report where the input itself was bad. Their
+ * names follow one pattern, utf8guard_<form>_<verb> (utf8guard_percent_validate,
+ * utf8guard_json_validate), and their results one type:
  *
  * Offsets count encoded bytes: |error.offset| is where the first decoded byte
- * of the subpart or character comes from (the '%' of its escape, or the raw
- * byte), |error.length| the encoded bytes that carry its decoded bytes (%C0
- * alone is 3, %E2%80%AE is 9). |decoded_offset| and |decoded_length| place the
- * same bytes in the decoded stream. Two categories exist only here:
- * UTF8GUARD_CATEGORY_BAD_ESCAPE, a '%' not followed by two hex digits (length
- * 1; when not denied, the '%' is a literal byte), and
- * UTF8GUARD_CATEGORY_DOUBLE_ENCODING, a %25 whose decoded '%' is followed by
- * two decoded hex digits, so that a second decode makes another byte (length
- * 3). Both report code point U+0025. The bom rule's byte 0 is decoded byte 0. */
-typedef struct utf8guard_percent_result {
+ * of the subpart or character comes from (the first byte of its escape, or
+ * the raw byte), |error.length| the encoded bytes that carry its decoded
+ * bytes. |decoded_offset| and |decoded_length| place the same bytes in the
+ * decoded stream. The bom rule's byte 0 is decoded byte 0. */
+typedef struct utf8guard_encoded_result {
   utf8guard_result error; /* offsets in encoded bytes */
   size_t decoded_offset;  /* the same bytes, in the decoded stream */
   size_t decoded_length;
-} utf8guard_percent_result;
+} utf8guard_encoded_result;
+typedef utf8guard_encoded_result utf8guard_percent_result; /* the older name */
 
-/* utf8guard_is_valid_percent_encoded returns whether data[0..len), percent-decoded,
+typedef bool (*utf8guard_encoded_callback)(void* ctx, utf8guard_encoded_result error);
+typedef utf8guard_encoded_callback utf8guard_percent_callback; /* the older name */
+
+/* UTF8GUARD_DEPRECATED marks a name kept for one release. */
+#if defined(UTF8GUARD_NO_DEPRECATION_WARNINGS)
+#define UTF8GUARD_DEPRECATED(msg)
+#elif defined(__GNUC__) || defined(__clang__)
+#define UTF8GUARD_DEPRECATED(msg) __attribute__((deprecated(msg)))
+#else
+#define UTF8GUARD_DEPRECATED(msg)
+#endif
+
+/* ---- Percent-encoded input ------------------------------------------------
+ * URL components and form data arrive percent-encoded: %XX (two hex digits,
+ * either case) stands for the byte XX, every other byte for itself (raw UTF-8
+ * stays raw, '+' stays '+'). %C0 alone is 3 encoded bytes long, %E2%80%AE 9.
+ * Two categories belong to encoded input: UTF8GUARD_CATEGORY_BAD_ESCAPE, a
+ * '%' not followed by two hex digits (length 1; when not denied, the '%' is
+ * a literal byte), and UTF8GUARD_CATEGORY_DOUBLE_ENCODING, a %25 whose
+ * decoded '%' is followed by two decoded hex digits, so that a second decode
+ * makes another byte (length 3). Both report code point U+0025. */
+
+/* utf8guard_percent_is_valid returns whether data[0..len), percent-decoded,
  * is well-formed UTF-8 with no character |policy| denies. False for
  * (NULL, len > 0). */
-UTF8GUARD_EXPORT bool utf8guard_is_valid_percent_encoded(const char* data, size_t len,
-                                                         utf8guard_policy policy);
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT bool utf8guard_percent_is_valid(const char* data, size_t len,
+                                                                     utf8guard_policy policy);
 
-/* utf8guard_validate_percent_encoded returns the first error of data[0..len),
+/* utf8guard_percent_validate returns the first error of data[0..len),
  * percent-decoded, as above; kind INVALID_ARGUMENT for (NULL, len > 0). */
-UTF8GUARD_EXPORT utf8guard_percent_result
-utf8guard_validate_percent_encoded(const char* data, size_t len, utf8guard_policy policy);
+UTF8GUARD_EXPORT utf8guard_encoded_result utf8guard_percent_validate(const char* data, size_t len,
+                                                                     utf8guard_policy policy);
 
 /* utf8guard_percent_decode writes data[0..len) percent-decoded to
  * out[0..cap) and stores the number of bytes in |*written|; a bad escape's '%'
@@ -515,7 +535,7 @@ utf8guard_validate_percent_encoded(const char* data, size_t len, utf8guard_polic
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
 utf8guard_percent_decode(const char* data, size_t len, char* out, size_t cap, size_t* written);
 
-/* utf8guard_describe_percent is utf8guard_describe for a result of
+/* utf8guard_percent_describe is utf8guard_describe for a result of
  * percent-encoded input: data[0..len) holds the encoded bytes from encoded
  * offset |base| on, and the library decodes what it shows: HEX BYTES are the
  * decoded bytes of the subpart or character and what follows, and the hint is
@@ -524,15 +544,30 @@ utf8guard_percent_decode(const char* data, size_t len, char* out, size_t cap, si
  * from it (three per decoded byte). */
 #define UTF8GUARD_DESCRIBE_PERCENT_BEHIND 9
 #define UTF8GUARD_DESCRIBE_PERCENT_AHEAD 18
-UTF8GUARD_EXPORT size_t utf8guard_describe_percent(const char* data, size_t len, size_t base,
-                                                   utf8guard_percent_result result, unsigned flags,
+UTF8GUARD_EXPORT size_t utf8guard_percent_describe(const char* data, size_t len, size_t base,
+                                                   utf8guard_encoded_result result, unsigned flags,
                                                    char* out, size_t cap);
 
-/* utf8guard_explain_percent is utf8guard_explain for a result of
- * percent-encoded input, over the same window as utf8guard_describe_percent:
+/* utf8guard_percent_explain is utf8guard_explain for a result of
+ * percent-encoded input, over the same window as utf8guard_percent_describe:
  * the hint of the decoded bytes at the error. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_hint utf8guard_percent_explain(
+    const char* data, size_t len, size_t base, utf8guard_encoded_result result);
+
+/* The older names of the four above, kept for one release. */
+UTF8GUARD_DEPRECATED("use utf8guard_percent_is_valid")
+UTF8GUARD_EXPORT bool utf8guard_is_valid_percent_encoded(const char* data, size_t len,
+                                                         utf8guard_policy policy);
+UTF8GUARD_DEPRECATED("use utf8guard_percent_validate")
+UTF8GUARD_EXPORT utf8guard_encoded_result
+utf8guard_validate_percent_encoded(const char* data, size_t len, utf8guard_policy policy);
+UTF8GUARD_DEPRECATED("use utf8guard_percent_describe")
+UTF8GUARD_EXPORT size_t utf8guard_describe_percent(const char* data, size_t len, size_t base,
+                                                   utf8guard_encoded_result result, unsigned flags,
+                                                   char* out, size_t cap);
+UTF8GUARD_DEPRECATED("use utf8guard_percent_explain")
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_hint utf8guard_explain_percent(
-    const char* data, size_t len, size_t base, utf8guard_percent_result result);
+    const char* data, size_t len, size_t base, utf8guard_encoded_result result);
 
 /* utf8guard_percent_stream checks percent-encoded input that arrives in
  * chunks, in constant memory: an escape may be split across chunks (%C | 3%A9)
@@ -545,7 +580,7 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_hint utf8guard_explain_percent(
  * The fields are private. */
 typedef struct utf8guard_percent_stream {
   utf8guard_error_scanner priv_decoded; /* the decoded bytes' scanner */
-  utf8guard_percent_result priv_error;  /* first error, sticky (validator) */
+  utf8guard_encoded_result priv_error;  /* first error, sticky (validator) */
   size_t priv_position;                 /* encoded bytes fed */
   size_t priv_errors;                   /* errors reported (scanner) */
   size_t priv_recent[3];                /* encoded offsets of the last decoded bytes */
@@ -560,8 +595,6 @@ typedef struct utf8guard_percent_stream {
   unsigned char priv_scanner;       /* 1 when set up by the scanner's init */
 } utf8guard_percent_stream;
 
-typedef bool (*utf8guard_percent_callback)(void* ctx, utf8guard_percent_result error);
-
 /* utf8guard_percent_validator_init resets |s| to the start of a new input
  * whose decoded characters |policy| may deny. */
 UTF8GUARD_EXPORT void utf8guard_percent_validator_init(utf8guard_percent_stream* s,
@@ -570,9 +603,9 @@ UTF8GUARD_EXPORT void utf8guard_percent_validator_init(utf8guard_percent_stream*
 /* utf8guard_percent_validator_feed checks the next chunk and returns the
  * first error so far; finish also reports an escape or a sequence left open
  * at the end, and returns the same result when called again. */
-UTF8GUARD_EXPORT utf8guard_percent_result
+UTF8GUARD_EXPORT utf8guard_encoded_result
 utf8guard_percent_validator_feed(utf8guard_percent_stream* s, const char* data, size_t len);
-UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_percent_result
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_encoded_result
 utf8guard_percent_validator_finish(utf8guard_percent_stream* s);
 
 /* utf8guard_percent_scanner_init resets |s| to the start of a new stream
@@ -583,13 +616,150 @@ UTF8GUARD_EXPORT void utf8guard_percent_scanner_init(utf8guard_percent_stream* s
 /* Statuses as for utf8guard_error_scanner_feed and utf8guard_error_scanner_finish. */
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
 utf8guard_percent_scanner_feed(utf8guard_percent_stream* s, const char* data, size_t len,
-                               utf8guard_percent_callback on_error, void* ctx);
+                               utf8guard_encoded_callback on_error, void* ctx);
 UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_percent_scanner_finish(
-    utf8guard_percent_stream* s, utf8guard_percent_callback on_error, void* ctx);
+    utf8guard_percent_stream* s, utf8guard_encoded_callback on_error, void* ctx);
 
 /* utf8guard_percent_scanner_errors returns how many errors |s| has reported,
  * or SIZE_MAX for a NULL or uninitialised |s|. */
 UTF8GUARD_EXPORT size_t utf8guard_percent_scanner_errors(const utf8guard_percent_stream* s);
+
+/* ---- JSON text -------------------------------------------------------------
+ * JSON text is checked with its escapes decoded, and the decoded characters
+ * held to the rules of raw bytes (Table 3-7, then the policy). The check does
+ * not parse JSON's structure: in valid JSON a backslash stands only inside a
+ * string, so every backslash starts an escape.
+ *
+ * A raw byte is itself. \" \\ \/ \b \f \n \r \t are 2 encoded bytes, one
+ * character (\\ starts nothing). \uXXXX (4 hex digits, either case) is a
+ * UTF-16 unit: a high surrogate escape immediately followed by a low one is
+ * one character (12 bytes: \ud83d\ude00 is U+1F600), any other escape its
+ * BMP character (6 bytes). An escape decodes to a whole character: it never
+ * completes or continues a raw sequence.
+ *
+ * Findings, in input order, offsets as utf8guard_encoded_result's:
+ *  - a raw ill-formed subpart, as raw input;
+ *  - a lone surrogate escape (a low one not preceded by a high one, a high one
+ *    not immediately followed by a low one): kind SURROGATE under every
+ *    policy, at its backslash, length 6; its decoded bytes are the 3 bytes of
+ *    the unit's generalized UTF-8 (ED A0 80 for \ud800);
+ *  - a bad escape (a backslash not followed by one of "\/bfnrtu, or \u not
+ *    followed by 4 hex digits): category UTF8GUARD_CATEGORY_BAD_ESCAPE, kind
+ *    DISALLOWED, code point U+005C, length 1, when the policy denies it;
+ *    otherwise the backslash is a literal byte and the bytes after it are read
+ *    as themselves;
+ *  - an escaped character the policy denies: kind DISALLOWED, at its
+ *    backslash, length 2, 6 or 12.
+ * UTF8GUARD_CATEGORY_DOUBLE_ENCODING matches nothing in JSON text. */
+
+/* utf8guard_json_is_valid returns whether data[0..len), JSON text, holds
+ * no ill-formed subpart, no lone surrogate escape and no character or bad
+ * escape |policy| denies. False for (NULL, len > 0). */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT bool utf8guard_json_is_valid(const char* data, size_t len,
+                                                                  utf8guard_policy policy);
+
+/* utf8guard_json_validate returns the first finding of data[0..len), as
+ * above; kind INVALID_ARGUMENT for (NULL, len > 0). */
+UTF8GUARD_EXPORT utf8guard_encoded_result utf8guard_json_validate(const char* data, size_t len,
+                                                                  utf8guard_policy policy);
+
+/* utf8guard_json_sanitize_bound stores in |*bound| the largest output that
+ * sanitizing |len| bytes of JSON text can produce (6 * len), or returns
+ * UTF8GUARD_STATUS_OVERFLOW if that does not fit in size_t. A NULL |bound| is
+ * UTF8GUARD_STATUS_INVALID_ARGUMENT. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_json_sanitize_bound(size_t len,
+                                                                                    size_t* bound);
+
+/* utf8guard_json_sanitize writes data[0..len), JSON text, to out[0..cap) as
+ * JSON text with every finding replaced, and stores its size in |*written|
+ * (which may be NULL): a raw ill-formed subpart or denied raw character
+ * becomes U+FFFD (EF BF BD), as utf8guard_sanitize_policy writes it; a lone
+ * surrogate escape, a denied escaped character and a denied bad escape's
+ * backslash become the 6 bytes \ufffd (the bytes after a bad escape's
+ * backslash are copied). Everything else is copied. Sizes and statuses as
+ * for utf8guard_sanitize; a |cap| of utf8guard_json_sanitize_bound(len)
+ * always suffices. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_json_sanitize(
+    const char* data, size_t len, utf8guard_policy policy, char* out, size_t cap, size_t* written);
+
+/* utf8guard_json_describe is utf8guard_describe for a result of JSON text:
+ * data[0..len) holds the encoded bytes from encoded offset |base| on, and
+ * the library decodes what it shows: HEX BYTES are the decoded bytes of the
+ * finding and what follows (a lone surrogate as its generalized UTF-8), and
+ * the hint is that of the decoded bytes. A finding at an escape shows the
+ * escape as written and its code point after its kind and category:
+ * "surrogate \ud800 U+D800 at byte 7 (ED A0 80 79)",
+ * "disallowed bidi \u202e U+202E at byte 7 (E2 80 AE 79)". A stream keeps
+ * UTF8GUARD_DESCRIBE_JSON_BEHIND encoded bytes before the finding's offset
+ * and UTF8GUARD_DESCRIBE_JSON_AHEAD from it. */
+#define UTF8GUARD_DESCRIBE_JSON_BEHIND 3
+#define UTF8GUARD_DESCRIBE_JSON_AHEAD 48
+UTF8GUARD_EXPORT size_t utf8guard_json_describe(const char* data, size_t len, size_t base,
+                                                utf8guard_encoded_result result, unsigned flags,
+                                                char* out, size_t cap);
+
+/* utf8guard_json_explain is utf8guard_explain for a result of JSON text,
+ * over the same window as utf8guard_json_describe: the hint of the decoded
+ * bytes at the finding (surrogate_code_point U+D800 for \ud800). */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_hint
+utf8guard_json_explain(const char* data, size_t len, size_t base, utf8guard_encoded_result result);
+
+/* utf8guard_json_truncate is utf8guard_truncate for JSON text: it never cuts
+ * inside an escape or an escaped pair either, and in
+ * UTF8GUARD_TRUNCATE_WELL_FORMED mode the prefix has no finding under the
+ * empty policy (no lone surrogate escape). */
+UTF8GUARD_EXPORT size_t utf8guard_json_truncate(const char* data, size_t len, size_t max,
+                                                utf8guard_truncate_mode mode);
+
+/* utf8guard_json_stream checks JSON text that arrives in chunks, in constant
+ * memory, as utf8guard_percent_stream does percent-encoded input: an escape
+ * may be split across chunks, offsets stay absolute, and a finding is
+ * reported by the call that delivers the byte deciding it (a high surrogate
+ * escape may take the next 6 bytes; at most 11 bytes are held). The fields
+ * are private. */
+typedef struct utf8guard_json_stream {
+  utf8guard_error_scanner priv_decoded; /* the decoded bytes' scanner */
+  utf8guard_encoded_result priv_error;  /* first error, sticky (validator) */
+  size_t priv_position;                 /* encoded bytes fed */
+  size_t priv_errors;                   /* errors reported (scanner) */
+  size_t priv_recent[3];                /* encoded offsets of the last decoded bytes */
+  utf8guard_policy priv_policy;
+  uint32_t priv_state;
+  unsigned char priv_recent_width[3]; /* their encoded lengths */
+  unsigned char priv_pending[11];     /* an escape cut by the chunk's end */
+  unsigned char priv_pending_len;
+  unsigned char priv_scanner; /* 1 when set up by the scanner's init */
+} utf8guard_json_stream;
+
+/* utf8guard_json_validator_init resets |s| to the start of a new input
+ * whose decoded characters |policy| may deny. */
+UTF8GUARD_EXPORT void utf8guard_json_validator_init(utf8guard_json_stream* s,
+                                                    utf8guard_policy policy);
+
+/* utf8guard_json_validator_feed checks the next chunk and returns the first
+ * finding so far; finish also reports an escape or a sequence left open at
+ * the end, and returns the same result when called again. */
+UTF8GUARD_EXPORT utf8guard_encoded_result utf8guard_json_validator_feed(utf8guard_json_stream* s,
+                                                                        const char* data,
+                                                                        size_t len);
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_encoded_result
+utf8guard_json_validator_finish(utf8guard_json_stream* s);
+
+/* utf8guard_json_scanner_init resets |s| to the start of a new stream whose
+ * every finding goes to the callback of feed and finish, in order. */
+UTF8GUARD_EXPORT void utf8guard_json_scanner_init(utf8guard_json_stream* s,
+                                                  utf8guard_policy policy);
+
+/* Statuses as for utf8guard_error_scanner_feed and utf8guard_error_scanner_finish. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status
+utf8guard_json_scanner_feed(utf8guard_json_stream* s, const char* data, size_t len,
+                            utf8guard_encoded_callback on_error, void* ctx);
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_json_scanner_finish(
+    utf8guard_json_stream* s, utf8guard_encoded_callback on_error, void* ctx);
+
+/* utf8guard_json_scanner_errors returns how many findings |s| has reported,
+ * or SIZE_MAX for a NULL or uninitialised |s|. */
+UTF8GUARD_EXPORT size_t utf8guard_json_scanner_errors(const utf8guard_json_stream* s);
 
 /* ---- Code points ---------------------------------------------------------- */
 

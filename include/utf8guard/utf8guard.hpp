@@ -418,59 +418,69 @@ class UTF8GUARD_EXPORT error_scanner : public detail::reporting_stream<error_sca
   utf8guard_error_scanner state_;
 };
 
-// Percent-encoded input (docs/design.md 2.3): %XX (two hex digits, either
-// case) is the byte XX, every other byte is itself. The functions below check
-// the decoded bytes without building them. A percent_result's offset and
-// length count encoded bytes (the '%' of an escape or the raw byte that
-// carries the first decoded byte; %C0 alone is 3 long), decoded_offset and
-// decoded_length place the same bytes in the decoded stream. The categories
-// bad_escape (a '%' without two hex digits: length 1, and when allowed a
-// literal '%') and double_encoding (a %25 followed by two decoded hex digits:
-// length 3) exist only here, with code point U+0025.
-struct percent_result : result {
+// Encoded input (docs/design.md 2.3, "JSON text"): the functions of an
+// encoded form, <form>::<verb>, check the decoded bytes without building
+// them. An encoded_result's offset and length count encoded bytes (the first
+// byte of an escape, or the raw byte, that carries the first decoded byte);
+// decoded_offset and decoded_length place the same bytes in the decoded
+// stream.
+struct encoded_result : result {
   std::size_t decoded_offset = 0;
   std::size_t decoded_length = 0;
-  friend bool operator==(const percent_result& a, const percent_result& b) noexcept {
+  friend bool operator==(const encoded_result& a, const encoded_result& b) noexcept {
     return static_cast<const result&>(a) == static_cast<const result&>(b) &&
            a.decoded_offset == b.decoded_offset && a.decoded_length == b.decoded_length;
   }
-  friend bool operator!=(const percent_result& a, const percent_result& b) noexcept {
+  friend bool operator!=(const encoded_result& a, const encoded_result& b) noexcept {
     return !(a == b);
   }
 };
+using percent_result = encoded_result;  // the older name
 
-// is_valid_percent_encoded says whether the decoded bytes are well-formed and
-// hold nothing the policy denies; validate_percent_encoded returns the first
-// error. A (nullptr, n > 0) view is false / error::invalid_argument.
-[[nodiscard]] UTF8GUARD_EXPORT bool is_valid_percent_encoded(std::string_view bytes,
-                                                             policy p = {}) noexcept;
-[[nodiscard]] UTF8GUARD_EXPORT percent_result validate_percent_encoded(std::string_view bytes,
-                                                                       policy p = {}) noexcept;
+namespace detail {
+// The trampoline of an encoded form's scanner.
+using encoded_fn = bool (*)(void* ctx, const encoded_result& r);
+}  // namespace detail
 
-// percent_decode returns the decoded bytes (a bad escape's '%' as it is). It
-// throws std::invalid_argument for a (nullptr, n > 0) view.
-[[nodiscard]] UTF8GUARD_EXPORT std::string percent_decode(std::string_view bytes);
+// Percent-encoded input (docs/design.md 2.3): %XX (two hex digits, either
+// case) is the byte XX, every other byte is itself (%C0 alone is 3 encoded
+// bytes long). The categories bad_escape (a '%' without two hex digits:
+// length 1, and when allowed a literal '%') and double_encoding (a %25
+// followed by two decoded hex digits: length 3) belong to encoded input, with
+// code point U+0025 here.
+namespace percent {
 
-// describe and explain for a percent_result: bytes holds the encoded input
-// from encoded offset base on, and the library decodes what it shows and
-// what the hint reads (utf8guard_describe_percent).
-[[nodiscard]] UTF8GUARD_EXPORT std::string describe(std::string_view bytes, const percent_result& r,
+// is_valid says whether the decoded bytes are well-formed and hold nothing
+// the policy denies; validate returns the first error. A (nullptr, n > 0)
+// view is false / error::invalid_argument.
+[[nodiscard]] UTF8GUARD_EXPORT bool is_valid(std::string_view bytes, policy p = {}) noexcept;
+[[nodiscard]] UTF8GUARD_EXPORT encoded_result validate(std::string_view bytes,
+                                                       policy p = {}) noexcept;
+
+// decode returns the decoded bytes (a bad escape's '%' as it is). It throws
+// std::invalid_argument for a (nullptr, n > 0) view.
+[[nodiscard]] UTF8GUARD_EXPORT std::string decode(std::string_view bytes);
+
+// describe and explain for a result of percent-encoded input: bytes holds
+// the encoded input from encoded offset base on, and the library decodes
+// what it shows and what the hint reads (utf8guard_percent_describe).
+[[nodiscard]] UTF8GUARD_EXPORT std::string describe(std::string_view bytes, const encoded_result& r,
                                                     unsigned flags = 0, std::size_t base = 0);
-UTF8GUARD_EXPORT std::size_t describe(std::string_view bytes, const percent_result& r, char* out,
+UTF8GUARD_EXPORT std::size_t describe(std::string_view bytes, const encoded_result& r, char* out,
                                       std::size_t cap, unsigned flags = 0,
                                       std::size_t base = 0) noexcept;
-[[nodiscard]] UTF8GUARD_EXPORT hint explain(std::string_view bytes, const percent_result& r,
+[[nodiscard]] UTF8GUARD_EXPORT hint explain(std::string_view bytes, const encoded_result& r,
                                             std::size_t base = 0) noexcept;
 
-// percent_validator is validator for percent-encoded input: an escape may be
-// cut between chunks (%C | 3%A9), offsets are absolute, and an error is
+// validator is utf8guard::validator for percent-encoded input: an escape may
+// be cut between chunks (%C | 3%A9), offsets are absolute, and an error is
 // reported by the feed() that delivers the byte deciding it. Its life and
-// misuse are validator's.
-class UTF8GUARD_EXPORT percent_validator {
+// misuse are utf8guard::validator's.
+class UTF8GUARD_EXPORT validator {
  public:
-  explicit percent_validator(policy p = {}) noexcept;
-  percent_result feed(std::string_view chunk) noexcept;
-  [[nodiscard]] percent_result finish() noexcept;
+  explicit validator(policy p = {}) noexcept;
+  encoded_result feed(std::string_view chunk) noexcept;
+  [[nodiscard]] encoded_result finish() noexcept;
   void reset() noexcept;
   [[nodiscard]] std::size_t bytes_fed() const noexcept;
 
@@ -478,30 +488,118 @@ class UTF8GUARD_EXPORT percent_validator {
   utf8guard_percent_stream state_;
 };
 
-// percent_scanner is error_scanner for percent-encoded input: it reports
-// every error, in order. The callback takes a percent_result and returns void,
-// or bool (false stops). Its life and misuse are error_scanner's.
-namespace detail {
-using percent_fn = bool (*)(void* ctx, const percent_result& r);
-}  // namespace detail
-
-class UTF8GUARD_EXPORT percent_scanner : public detail::reporting_stream<percent_scanner> {
+// scanner is error_scanner for percent-encoded input: it reports every
+// error, in order. The callback takes an encoded_result and returns void, or
+// bool (false stops). Its life and misuse are error_scanner's.
+class UTF8GUARD_EXPORT scanner : public detail::reporting_stream<scanner> {
  public:
-  explicit percent_scanner(policy p = {}) noexcept;
+  explicit scanner(policy p = {}) noexcept;
   // feed(chunk, on_error) and finish(on_error), from reporting_stream.
   void reset() noexcept;
   [[nodiscard]] std::size_t errors() const noexcept;
 
  private:
-  friend class detail::reporting_stream<percent_scanner>;
+  friend class detail::reporting_stream<scanner>;
   template <class OnError>
-  static bool call(void* ctx, const percent_result& r) {
+  static bool call(void* ctx, const encoded_result& r) {
     return detail::go_on(*static_cast<OnError*>(ctx), r);
   }
-  bool feed_raw(std::string_view chunk, detail::percent_fn cb, void* ctx);
-  bool finish_raw(detail::percent_fn cb, void* ctx);
+  bool feed_raw(std::string_view chunk, detail::encoded_fn cb, void* ctx);
+  bool finish_raw(detail::encoded_fn cb, void* ctx);
   utf8guard_percent_stream state_;
 };
+
+}  // namespace percent
+
+// JSON text (docs/design.md, "JSON text"; utf8guard.h says what its units
+// and findings are): escapes decoded, the decoded characters held to the
+// rules of raw bytes, a lone surrogate escape refused under every policy.
+namespace json {
+
+// is_valid says whether the text holds no ill-formed subpart, no lone
+// surrogate escape and nothing the policy denies; validate returns the first
+// finding. A (nullptr, n > 0) view is false / error::invalid_argument.
+[[nodiscard]] UTF8GUARD_EXPORT bool is_valid(std::string_view bytes, policy p = {}) noexcept;
+[[nodiscard]] UTF8GUARD_EXPORT encoded_result validate(std::string_view bytes,
+                                                       policy p = {}) noexcept;
+
+// sanitize returns the text with every finding replaced, as JSON text: a
+// raw one by U+FFFD, one at an escape by \ufffd (utf8guard_json_sanitize).
+// It throws std::invalid_argument for a (nullptr, n > 0) view.
+[[nodiscard]] UTF8GUARD_EXPORT std::string sanitize(std::string_view bytes, policy p = {});
+
+// describe and explain for a result of JSON text: bytes holds the text from
+// encoded offset base on (utf8guard_json_describe).
+[[nodiscard]] UTF8GUARD_EXPORT std::string describe(std::string_view bytes, const encoded_result& r,
+                                                    unsigned flags = 0, std::size_t base = 0);
+UTF8GUARD_EXPORT std::size_t describe(std::string_view bytes, const encoded_result& r, char* out,
+                                      std::size_t cap, unsigned flags = 0,
+                                      std::size_t base = 0) noexcept;
+[[nodiscard]] UTF8GUARD_EXPORT hint explain(std::string_view bytes, const encoded_result& r,
+                                            std::size_t base = 0) noexcept;
+
+// truncate is utf8guard::truncate for JSON text: it never cuts inside an
+// escape or an escaped pair either (utf8guard_json_truncate).
+[[nodiscard]] UTF8GUARD_EXPORT std::string_view truncate(
+    std::string_view bytes, std::size_t max,
+    truncate_mode mode = truncate_mode::well_formed) noexcept;
+
+// validator is utf8guard::validator for JSON text: an escape may be cut
+// between chunks, offsets are absolute, and a finding is reported by the
+// feed() that delivers the byte deciding it. Its life and misuse are
+// utf8guard::validator's.
+class UTF8GUARD_EXPORT validator {
+ public:
+  explicit validator(policy p = {}) noexcept;
+  encoded_result feed(std::string_view chunk) noexcept;
+  [[nodiscard]] encoded_result finish() noexcept;
+  void reset() noexcept;
+  [[nodiscard]] std::size_t bytes_fed() const noexcept;
+
+ private:
+  utf8guard_json_stream state_;
+};
+
+// scanner is error_scanner for JSON text: every finding, in order; the
+// callback takes an encoded_result and returns void, or bool (false stops).
+// Its life and misuse are error_scanner's.
+class UTF8GUARD_EXPORT scanner : public detail::reporting_stream<scanner> {
+ public:
+  explicit scanner(policy p = {}) noexcept;
+  // feed(chunk, on_error) and finish(on_error), from reporting_stream.
+  void reset() noexcept;
+  [[nodiscard]] std::size_t errors() const noexcept;
+
+ private:
+  friend class detail::reporting_stream<scanner>;
+  template <class OnError>
+  static bool call(void* ctx, const encoded_result& r) {
+    return detail::go_on(*static_cast<OnError*>(ctx), r);
+  }
+  bool feed_raw(std::string_view chunk, detail::encoded_fn cb, void* ctx);
+  bool finish_raw(detail::encoded_fn cb, void* ctx);
+  utf8guard_json_stream state_;
+};
+
+}  // namespace json
+
+// The older names of the percent form, kept for one release.
+[[deprecated("use percent::is_valid")]] UTF8GUARD_EXPORT bool is_valid_percent_encoded(
+    std::string_view bytes, policy p = {}) noexcept;
+[[deprecated("use percent::validate")]] UTF8GUARD_EXPORT encoded_result
+validate_percent_encoded(std::string_view bytes, policy p = {}) noexcept;
+[[deprecated("use percent::decode")]] UTF8GUARD_EXPORT std::string percent_decode(
+    std::string_view bytes);
+[[deprecated("use percent::describe")]] UTF8GUARD_EXPORT std::string describe(
+    std::string_view bytes, const encoded_result& r, unsigned flags = 0, std::size_t base = 0);
+[[deprecated("use percent::describe")]] UTF8GUARD_EXPORT std::size_t describe(
+    std::string_view bytes, const encoded_result& r, char* out, std::size_t cap, unsigned flags = 0,
+    std::size_t base = 0) noexcept;
+[[deprecated("use percent::explain")]] UTF8GUARD_EXPORT hint explain(std::string_view bytes,
+                                                                     const encoded_result& r,
+                                                                     std::size_t base = 0) noexcept;
+using percent_validator [[deprecated("use percent::validator")]] = percent::validator;
+using percent_scanner [[deprecated("use percent::scanner")]] = percent::scanner;
 
 // decoded is one decoded sequence: on success kind is error::none, value the
 // scalar value and length the bytes used (1..4).

@@ -154,7 +154,7 @@ size_t ug_header_label(const char* name, size_t len, char* out, size_t cap) {
 /* Writes "LABEL: " and the message of |r| over data[0..len), which starts at
  * absolute offset |base|. */
 static void describe(ug_finding* finding, const char* label, bool percent, const char* data,
-                     size_t len, size_t base, utf8guard_percent_result r) {
+                     size_t len, size_t base, utf8guard_encoded_result r) {
   size_t n = strlen(label);
   if (n > UG_FINDING_MAX - UTF8GUARD_DESCRIBE_MAX - 3)
     n = UG_FINDING_MAX - UTF8GUARD_DESCRIBE_MAX - 3;
@@ -162,7 +162,7 @@ static void describe(ug_finding* finding, const char* label, bool percent, const
   finding->text[n++] = ':';
   finding->text[n++] = ' ';
   size_t cap = UG_FINDING_MAX - n;
-  size_t m = percent ? utf8guard_describe_percent(data, len, base, r, UTF8GUARD_DESCRIBE_HINT,
+  size_t m = percent ? utf8guard_percent_describe(data, len, base, r, UTF8GUARD_DESCRIBE_HINT,
                                                   finding->text + n, cap)
                      : utf8guard_describe(data, len, base, r.error, UTF8GUARD_DESCRIBE_HINT,
                                           finding->text + n, cap);
@@ -172,10 +172,10 @@ static void describe(ug_finding* finding, const char* label, bool percent, const
 bool ug_check_part(const ug_rule* rule, const char* label, const char* data, size_t len,
                    ug_finding* finding) {
   if (rule == NULL || ug_part_clean(rule, data, len)) return false;
-  utf8guard_percent_result r;
+  utf8guard_encoded_result r;
   memset(&r, 0, sizeof r);
   if (rule->percent)
-    r = utf8guard_validate_percent_encoded(data, len, rule->policy);
+    r = utf8guard_percent_validate(data, len, rule->policy);
   else
     r.error = utf8guard_validate_policy(data, len, rule->policy);
   if (r.error.kind == UTF8GUARD_ERROR_NONE) return false;
@@ -238,7 +238,7 @@ static void history_add(ug_stream* s, const unsigned char* data, size_t len) {
 
 /* A finding is known: its window starts UG_STREAM_BEHIND bytes before it
  * (or at byte 0) and takes what the history and this chunk hold. */
-static void found(ug_stream* s, utf8guard_percent_result r, const unsigned char* data, size_t len) {
+static void found(ug_stream* s, utf8guard_encoded_result r, const unsigned char* data, size_t len) {
   s->found = r;
   s->state = UG_STREAM_PENDING;
   size_t offset = r.error.offset;
@@ -258,7 +258,7 @@ bool ug_stream_feed(ug_stream* s, const char* data, size_t len, ug_finding* find
     s->fed += len;
     return window_full(s) && hand_out(s, finding);
   }
-  utf8guard_percent_result r;
+  utf8guard_encoded_result r;
   memset(&r, 0, sizeof r);
   if (s->rule.percent)
     r = utf8guard_percent_validator_feed(&s->check.percent, data, len);
@@ -274,7 +274,7 @@ bool ug_stream_feed(ug_stream* s, const char* data, size_t len, ug_finding* find
 
 bool ug_stream_finish(ug_stream* s, ug_finding* finding) {
   if (s->state == UG_STREAM_CLEAN) {
-    utf8guard_percent_result r;
+    utf8guard_encoded_result r;
     memset(&r, 0, sizeof r);
     if (s->rule.percent)
       r = utf8guard_percent_validator_finish(&s->check.percent);

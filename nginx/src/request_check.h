@@ -83,7 +83,7 @@ size_t ug_header_label(const char* name, size_t len, char* out, size_t cap);
  * clean holds. */
 static inline bool ug_part_clean(const ug_rule* rule, const char* data, size_t len) {
   if (!rule->on) return true;
-  return rule->percent ? utf8guard_is_valid_percent_encoded(data, len, rule->policy)
+  return rule->percent ? utf8guard_percent_is_valid(data, len, rule->policy)
                        : utf8guard_is_valid_policy(data, len, rule->policy);
 }
 
@@ -115,7 +115,7 @@ typedef struct ug_stream {
   size_t fed;                                  /* bytes fed so far */
   unsigned char history[2 * UG_STREAM_BEHIND]; /* the last bytes fed */
   size_t history_len;
-  utf8guard_percent_result found;                           /* the first finding (raw: .error) */
+  utf8guard_encoded_result found;                           /* the first finding (raw: .error) */
   unsigned char window[UG_STREAM_BEHIND + UG_STREAM_AHEAD]; /* bytes around it */
   size_t window_base;                                       /* absolute offset of window[0] */
   size_t window_len;

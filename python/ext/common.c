@@ -218,7 +218,7 @@ PyObject* ug_hint_object(utf8guard_hint h) {
 }
 
 PyObject* ug_result_object(const char* data, size_t len, size_t base, utf8guard_result r,
-                           const utf8guard_percent_result* percent) {
+                           const utf8guard_encoded_result* percent) {
   if (r.kind == UTF8GUARD_ERROR_NONE) {
     Py_INCREF(ug_registered.clean);
     return ug_registered.clean;
@@ -228,8 +228,8 @@ PyObject* ug_result_object(const char* data, size_t len, size_t base, utf8guard_
   size_t n;
   if (percent != NULL) {
     if (r.kind != UTF8GUARD_ERROR_DISALLOWED)
-      h = utf8guard_explain_percent(data, len, base, *percent);
-    n = utf8guard_describe_percent(data, len, base, *percent, UTF8GUARD_DESCRIBE_HINT, text,
+      h = utf8guard_percent_explain(data, len, base, *percent);
+    n = utf8guard_percent_describe(data, len, base, *percent, UTF8GUARD_DESCRIBE_HINT, text,
                                    sizeof text);
   } else {
     if (r.kind != UTF8GUARD_ERROR_DISALLOWED && r.offset >= base) {

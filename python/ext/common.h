@@ -71,7 +71,7 @@ PyObject* ug_hint_object(utf8guard_hint h);
  * kept around the finding). For percent-encoded input |percent| is the whole
  * report, |r| its error, and data are the encoded bytes. */
 PyObject* ug_result_object(const char* data, size_t len, size_t base, utf8guard_result r,
-                           const utf8guard_percent_result* percent);
+                           const utf8guard_encoded_result* percent);
 
 extern PyTypeObject ug_validator_type;
 

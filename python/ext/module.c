@@ -161,7 +161,7 @@ static PyObject* is_valid_percent(PyObject* self, PyObject* const* args, Py_ssiz
   utf8guard_policy policy;
   if (input_and_policy(args, nargs, kwnames, "is_valid_percent", &in, &policy) < 0) return NULL;
   bool ok;
-  UG_CALL(in.len, ok = utf8guard_is_valid_percent_encoded(in.data, (size_t)in.len, policy));
+  UG_CALL(in.len, ok = utf8guard_percent_is_valid(in.data, (size_t)in.len, policy));
   ug_input_release(&in);
   return PyBool_FromLong(ok);
 }
@@ -172,8 +172,8 @@ static PyObject* validate_percent(PyObject* self, PyObject* const* args, Py_ssiz
   ug_input in;
   utf8guard_policy policy;
   if (input_and_policy(args, nargs, kwnames, "validate_percent", &in, &policy) < 0) return NULL;
-  utf8guard_percent_result pr;
-  UG_CALL(in.len, pr = utf8guard_validate_percent_encoded(in.data, (size_t)in.len, policy));
+  utf8guard_encoded_result pr;
+  UG_CALL(in.len, pr = utf8guard_percent_validate(in.data, (size_t)in.len, policy));
   PyObject* out = ug_result_object(in.data, (size_t)in.len, 0, pr.error, &pr);
   ug_input_release(&in);
   return out;

@@ -93,7 +93,7 @@ static char* window(const validator_object* self, const char* chunk, size_t chun
  * read chunk[0..chunk_len) (empty for finish()): described over the kept tail
  * and the chunk up to a little past the finding, as the library asks. */
 static PyObject* finding(validator_object* self, const char* chunk, size_t chunk_len,
-                         utf8guard_result r, const utf8guard_percent_result* pr) {
+                         utf8guard_result r, const utf8guard_encoded_result* pr) {
   size_t base = self->position - self->tail_len;
   size_t at = r.offset > self->position ? r.offset - self->position : 0;
   size_t ahead = pr != NULL ? UTF8GUARD_DESCRIBE_PERCENT_AHEAD : UTF8GUARD_DESCRIBE_AHEAD;
@@ -136,7 +136,7 @@ static PyObject* validator_feed(validator_object* self, PyObject* const* args, P
   ug_input in;
   if (ug_input_get(args[0], &in) < 0) return NULL;
   utf8guard_result r;
-  utf8guard_percent_result pr;
+  utf8guard_encoded_result pr;
   const size_t len = (size_t)in.len;
   self->busy = 1;
   if (self->percent) {
@@ -175,7 +175,7 @@ static PyObject* validator_finish(validator_object* self, PyObject* unused) {
   self->state = FINISHED;
   PyObject* out;
   if (self->percent) {
-    utf8guard_percent_result pr = utf8guard_percent_validator_finish(&self->percent_stream);
+    utf8guard_encoded_result pr = utf8guard_percent_validator_finish(&self->percent_stream);
     out = pr.error.kind == UTF8GUARD_ERROR_NONE
               ? (Py_INCREF(ug_registered.clean), ug_registered.clean)
               : finding(self, NULL, 0, pr.error, &pr);

@@ -1,12 +1,13 @@
 // describe.cpp - the message for one result, as the CLI prints it after
-// "PATH:LINE:COLUMN: " (docs/design.md, "Messages"), and the hint of a
-// percent_result. One formatter: the CLI, the C API and the C++ API all call
+// "PATH:LINE:COLUMN: " (docs/design.md, "Messages"), and the hint of an
+// encoded_result. One formatter: the CLI, the C API and the C++ API all call
 // describe_window.
 #include <cstring>
 #include <stdexcept>
 
 #include "core/convert.hpp"
 #include "core/hints.hpp"
+#include "core/json.hpp"
 #include "core/percent_window.hpp"
 
 namespace utf8guard::detail {
@@ -21,11 +22,16 @@ constexpr unsigned kAhead = UTF8GUARD_DESCRIBE_AHEAD;
 // bytes, or the decoded ones of percent-encoded input): the error's first
 // byte is bytes[at], and at_input_start says whether it is the first byte of
 // the whole checked input (the utf16_bom hint exists only there).
+// For a finding at an escape of JSON text, escape is the escape as written
+// and unit the code point (or UTF-16 unit) it stands for.
 struct checked_window {
   std::uint8_t bytes[kBehind + kAhead];
   unsigned at = 0;
   unsigned size = 0;
   bool at_input_start = false;
+  char escape[kJsonMaxUnit];
+  unsigned escape_len = 0;
+  char32_t unit = 0;
 };
 
 // line is a message being built; it never outgrows describe_max.
@@ -92,6 +98,13 @@ std::size_t describe_window(const result& r, const checked_window& w, unsigned f
   if (r.kind == error::disallowed) {
     l.text(" ");
     l.text(to_string(r.category));
+  }
+  if (w.escape_len != 0) {
+    l.text(" ");
+    l.text(std::string_view(w.escape, w.escape_len));
+    l.text(" ");
+    l.code_point(w.unit);
+  } else if (r.kind == error::disallowed) {
     l.text(" ");
     l.code_point(r.code_point);
   }
@@ -134,10 +147,21 @@ checked_window window_of(std::string_view data, std::size_t base, const result& 
   return w;
 }
 
-// window_of for a percent_result decodes the encoded bytes of data[0..len) (the input from
-// encoded offset base on) around the error of r.
-checked_window window_of(std::string_view data, std::size_t base,
-                         const percent_result& r) noexcept {
+// The forms of input a message is about: a result of raw bytes, or an
+// encoded_result of percent-encoded input or of JSON text.
+struct raw_form {};
+struct percent_form {};
+struct json_form {};
+
+checked_window window_of(std::string_view data, std::size_t base, const result& r,
+                         raw_form) noexcept {
+  return window_of(data, base, r);
+}
+
+// window_of for percent-encoded input decodes the encoded bytes of
+// data[0..len) (the input from encoded offset base on) around the error of r.
+checked_window window_of(std::string_view data, std::size_t base, const encoded_result& r,
+                         percent_form) noexcept {
   checked_window w;
   w.at_input_start = r.decoded_offset == 0;
   if (r.offset < base || r.offset - base > data.size()) return w;
@@ -148,24 +172,80 @@ checked_window window_of(std::string_view data, std::size_t base,
   return w;
 }
 
+// json_ahead writes to out the bytes that the first units of JSON text
+// enc[0..n) decode to (a lone surrogate as its generalized UTF-8), at most
+// max of them, and returns how many. The window's end is taken as the
+// input's.
+unsigned json_ahead(const std::uint8_t* enc, std::size_t n, std::uint8_t* out,
+                    unsigned max) noexcept {
+  unsigned got = 0;
+  for (std::size_t i = 0; i < n && got < max;) {
+    if (enc[i] != '\\') {
+      out[got++] = enc[i++];
+      continue;
+    }
+    const json_unit u = json_escape_at(enc + i, n - i, true);
+    std::uint8_t decoded[4] = {'\\'};
+    const std::size_t len = u.kind == json_unit_kind::bad ? 1 : json_utf8(u.value, decoded);
+    for (std::size_t k = 0; k < len && got < max; ++k) out[got++] = decoded[k];
+    i += u.width;
+  }
+  return got;
+}
+
+// window_of for JSON text decodes the encoded bytes of data[0..len) (the
+// input from encoded offset base on) from the error of r on. Behind it, it
+// takes only the raw bytes above 7F right before it: an escape is ASCII, so
+// they are raw, while walking back over ASCII is ambiguous (\\).
+checked_window window_of(std::string_view data, std::size_t base, const encoded_result& r,
+                         json_form) noexcept {
+  checked_window w;
+  w.at_input_start = r.decoded_offset == 0;
+  if (r.offset < base || r.offset - base > data.size()) return w;
+  const std::size_t at = r.offset - base;
+  const auto* enc = bytes(data.data());
+  unsigned behind = 0;
+  while (behind < kBehind && behind < at && enc[at - 1 - behind] >= 0x80) ++behind;
+  std::memcpy(w.bytes, enc + at - behind, behind);
+  w.at = behind;
+  const std::size_t left = data.size() - at;
+  w.size = w.at + json_ahead(enc + at, left, w.bytes + w.at, kAhead);
+  if (left != 0 && enc[at] == '\\') {
+    const json_unit u = json_escape_at(enc + at, left, true);
+    if (u.kind != json_unit_kind::bad && u.width == r.length) {
+      std::memcpy(w.escape, enc + at, u.width);
+      w.escape_len = u.width;
+      w.unit = u.value;
+    }
+  }
+  return w;
+}
+
 // as_string is describe into a std::string; a lost view would drop the
 // bytes without a word, so it throws.
-template <class Result>
+template <class Form, class Result>
 std::string as_string(std::string_view data, const Result& r, unsigned flags, std::size_t base) {
   if (bad_span(data)) {
     throw std::invalid_argument("utf8guard::describe: a null view of non-zero size");
   }
   char buf[UTF8GUARD_DESCRIBE_MAX];
-  const std::size_t n = describe_window(r, window_of(data, base, r), flags, buf, sizeof buf);
+  const std::size_t n =
+      describe_window(r, window_of(data, base, r, Form{}), flags, buf, sizeof buf);
   return std::string(buf, n);
 }
 
 // describe_to is describe into a caller's buffer, refused on a caller bug.
-template <class Result>
+template <class Form, class Result>
 std::size_t describe_to(std::string_view data, const Result& r, char* out, std::size_t cap,
                         unsigned flags, std::size_t base) noexcept {
   if (bad_span(data) || bad_span(out, cap)) return 0;
-  return describe_window(r, window_of(data, base, r), flags, out, cap);
+  return describe_window(r, window_of(data, base, r, Form{}), flags, out, cap);
+}
+
+template <class Form>
+hint explain_of(std::string_view data, const encoded_result& r, std::size_t base) noexcept {
+  if (bad_span(data)) return {};
+  return window_hint(window_of(data, base, r, Form{}));
 }
 
 }  // namespace
@@ -173,28 +253,70 @@ std::size_t describe_to(std::string_view data, const Result& r, char* out, std::
 
 namespace utf8guard {
 
+using detail::raw_form;
+
 std::string describe(std::string_view bytes, const result& r, unsigned flags, std::size_t base) {
-  return detail::as_string(bytes, r, flags, base);
+  return detail::as_string<raw_form>(bytes, r, flags, base);
 }
 
 std::size_t describe(std::string_view bytes, const result& r, char* out, std::size_t cap,
                      unsigned flags, std::size_t base) noexcept {
-  return detail::describe_to(bytes, r, out, cap, flags, base);
+  return detail::describe_to<raw_form>(bytes, r, out, cap, flags, base);
 }
 
-std::string describe(std::string_view bytes, const percent_result& r, unsigned flags,
+namespace percent {
+
+using detail::percent_form;
+
+std::string describe(std::string_view bytes, const encoded_result& r, unsigned flags,
                      std::size_t base) {
-  return detail::as_string(bytes, r, flags, base);
+  return detail::as_string<percent_form>(bytes, r, flags, base);
 }
 
-std::size_t describe(std::string_view bytes, const percent_result& r, char* out, std::size_t cap,
+std::size_t describe(std::string_view bytes, const encoded_result& r, char* out, std::size_t cap,
                      unsigned flags, std::size_t base) noexcept {
-  return detail::describe_to(bytes, r, out, cap, flags, base);
+  return detail::describe_to<percent_form>(bytes, r, out, cap, flags, base);
 }
 
-hint explain(std::string_view bytes, const percent_result& r, std::size_t base) noexcept {
-  if (detail::bad_span(bytes)) return {};
-  return detail::window_hint(detail::window_of(bytes, base, r));
+hint explain(std::string_view bytes, const encoded_result& r, std::size_t base) noexcept {
+  return detail::explain_of<percent_form>(bytes, r, base);
+}
+
+}  // namespace percent
+
+namespace json {
+
+using detail::json_form;
+
+std::string describe(std::string_view bytes, const encoded_result& r, unsigned flags,
+                     std::size_t base) {
+  return detail::as_string<json_form>(bytes, r, flags, base);
+}
+
+std::size_t describe(std::string_view bytes, const encoded_result& r, char* out, std::size_t cap,
+                     unsigned flags, std::size_t base) noexcept {
+  return detail::describe_to<json_form>(bytes, r, out, cap, flags, base);
+}
+
+hint explain(std::string_view bytes, const encoded_result& r, std::size_t base) noexcept {
+  return detail::explain_of<json_form>(bytes, r, base);
+}
+
+}  // namespace json
+
+// The older names.
+std::string describe(std::string_view bytes, const encoded_result& r, unsigned flags,
+                     std::size_t base) {
+  return percent::describe(bytes, r, flags, base);
+}
+
+std::size_t describe(std::string_view bytes, const encoded_result& r, char* out, std::size_t cap,
+                     unsigned flags, std::size_t base) noexcept {
+  return percent::describe(bytes, r, out, cap, flags, base);
+}
+
+hint explain(std::string_view bytes, const encoded_result& r, std::size_t base) noexcept {
+  return percent::explain(bytes, r, base);
 }
 
 }  // namespace utf8guard
@@ -207,18 +329,44 @@ size_t utf8guard_describe(const char* data, size_t len, size_t base, utf8guard_r
                              utf8guard::detail::from_caller(result), out, cap, flags, base);
 }
 
-size_t utf8guard_describe_percent(const char* data, size_t len, size_t base,
-                                  utf8guard_percent_result result, unsigned flags, char* out,
+size_t utf8guard_percent_describe(const char* data, size_t len, size_t base,
+                                  utf8guard_encoded_result result, unsigned flags, char* out,
                                   size_t cap) {
-  return utf8guard::describe(utf8guard::detail::c_bytes(data, len),
-                             utf8guard::detail::from_caller(result), out, cap, flags, base);
+  return utf8guard::percent::describe(utf8guard::detail::c_bytes(data, len),
+                                      utf8guard::detail::from_caller(result), out, cap, flags,
+                                      base);
+}
+
+utf8guard_hint utf8guard_percent_explain(const char* data, size_t len, size_t base,
+                                         utf8guard_encoded_result result) {
+  const utf8guard::hint h = utf8guard::percent::explain(
+      utf8guard::detail::c_bytes(data, len), utf8guard::detail::from_caller(result), base);
+  return utf8guard::detail::to_c(h);
+}
+
+size_t utf8guard_json_describe(const char* data, size_t len, size_t base,
+                               utf8guard_encoded_result result, unsigned flags, char* out,
+                               size_t cap) {
+  return utf8guard::json::describe(utf8guard::detail::c_bytes(data, len),
+                                   utf8guard::detail::from_caller(result), out, cap, flags, base);
+}
+
+utf8guard_hint utf8guard_json_explain(const char* data, size_t len, size_t base,
+                                      utf8guard_encoded_result result) {
+  const utf8guard::hint h = utf8guard::json::explain(utf8guard::detail::c_bytes(data, len),
+                                                     utf8guard::detail::from_caller(result), base);
+  return utf8guard::detail::to_c(h);
+}
+
+size_t utf8guard_describe_percent(const char* data, size_t len, size_t base,
+                                  utf8guard_encoded_result result, unsigned flags, char* out,
+                                  size_t cap) {
+  return utf8guard_percent_describe(data, len, base, result, flags, out, cap);
 }
 
 utf8guard_hint utf8guard_explain_percent(const char* data, size_t len, size_t base,
-                                         utf8guard_percent_result result) {
-  const utf8guard::hint h = utf8guard::explain(utf8guard::detail::c_bytes(data, len),
-                                               utf8guard::detail::from_caller(result), base);
-  return utf8guard::detail::to_c(h);
+                                         utf8guard_encoded_result result) {
+  return utf8guard_percent_explain(data, len, base, result);
 }
 
 }  // extern "C"

@@ -1,7 +1,8 @@
 // percent.cpp - the entry points for percent-encoded input: one-shot and
 // streaming, C++ and C (C++ implements, C wraps: see stream.cpp). What they
-// do is in stream/percent_engine.hpp; the streaming objects' life (refusals,
-// sticky errors) is every stream's, stream_life (stream/percent_objects.hpp).
+// do is in stream/percent_engine.hpp over stream/encoded_engine.hpp; the
+// streaming objects' life (refusals, sticky errors) is every stream's,
+// stream_life (stream/encoded_objects.hpp).
 #include <cstring>
 #include <stdexcept>
 
@@ -9,7 +10,7 @@
 #include "api/validate.hpp"
 #include "core/convert.hpp"
 #include "kernels/dispatch.hpp"
-#include "stream/percent_objects.hpp"
+#include "stream/encoded_objects.hpp"
 
 namespace utf8guard {
 namespace detail {
@@ -24,9 +25,9 @@ namespace {
 // reveal it are raw): the decoded bytes are the input up to there, so the
 // answer is validate's, and the policy's before it (one_shot.hpp). pos is
 // the scan's answer.
-percent_result without_escapes(const std::uint8_t* p, std::size_t n, std::size_t pos,
+encoded_result without_escapes(const std::uint8_t* p, std::size_t n, std::size_t pos,
                                utf8guard_policy bits) noexcept {
-  percent_result r;
+  encoded_result r;
   if (pos != n) static_cast<result&>(r) = classify_scan(p, n, pos).unpacked();
   if (bits != 0) static_cast<result&>(r) = policy_first(p, n, r, 0, bits, false);
   r.decoded_offset = r.offset;
@@ -34,35 +35,9 @@ percent_result without_escapes(const std::uint8_t* p, std::size_t n, std::size_t
   return r;
 }
 
-// short_valid answers a short input, the common call (a header, a URL):
-// decoded whole into a buffer on the stack and validated in one call. true
-// when it is valid; an error needs the mapping of the stream engine.
-bool short_valid(const std::uint8_t* p, std::size_t n, utf8guard_policy bits, bool just_verdict) {
-  utf8guard_percent_stream s;
-  percent_validator_life::start(s, bits);
-  no_sink sink;
-  alignas(64) std::uint8_t decoded[kPercentWindow + kPercentSlack];
-  std::size_t len = 0;
-  if (!percent_run<no_sink>(s, sink).decode_short(p, n, decoded, len)) return false;
-  const std::string_view view(reinterpret_cast<const char*>(decoded), len);
-  const policy pol = policy::from_bits(bits);
-  return just_verdict ? utf8guard::is_valid(view, pol) : utf8guard::validate(view, pol).ok();
-}
-
-// by_stream is the general answer: the percent validator's engine over the
-// whole input.
-percent_result by_stream(const std::uint8_t* p, std::size_t n, utf8guard_policy bits) {
-  utf8guard_percent_stream s;
-  percent_validator_life::start(s, bits);
-  first_error_sink sink{s.priv_error};
-  percent_run<first_error_sink> run(s, sink);
-  if (run.feed(p, n)) (void)run.finish();
-  return from_c(s.priv_error);
-}
-
-percent_result validate_percent(std::string_view in, utf8guard_policy bits,
+encoded_result validate_percent(std::string_view in, utf8guard_policy bits,
                                 bool just_verdict = false) {
-  if (bad_span(in)) return percent_kind<0>::refused();
+  if (bad_span(in)) return encoded_kind<percent_form, 0>::refused();
   if (in.empty()) return {};  // also keeps a (nullptr, 0) view away from memchr
   const std::uint8_t* p = bytes(in.data());
   const std::size_t n = in.size();
@@ -71,11 +46,12 @@ percent_result validate_percent(std::string_view in, utf8guard_policy bits,
                           : std::memchr(p, '%', n) != nullptr ? kSawPercent
                                                               : k.scan(p, n);
   if (pos != kSawPercent) return without_escapes(p, n, pos, bits);
-  if (n <= kPercentWindow) {
-    if (short_valid(p, n, bits, just_verdict)) return {};
-    if (just_verdict) return percent_kind<0>::refused();  // any non-none kind: not valid
+  if (n <= kEncodedWindow) {
+    if (encoded_short_valid<percent_form>(p, n, bits, just_verdict)) return {};
+    if (just_verdict)
+      return encoded_kind<percent_form, 0>::refused();  // any non-none kind: not valid
   }
-  return by_stream(p, n, bits);
+  return encoded_by_stream<percent_form>(p, n, bits);
 }
 
 // decode_percent writes the decoded bytes of in to out (room for in.size()
@@ -84,7 +60,7 @@ std::size_t decode_percent(std::string_view in, char* out) {
   utf8guard_percent_stream s;
   percent_scanner_life::start(s, 0);
   no_sink sink;
-  return percent_run<no_sink>(s, sink).decode_all(bytes(in.data()), in.size(), out);
+  return encoded_run<percent_form, no_sink>(s, sink).decode_all(bytes(in.data()), in.size(), out);
 }
 
 // decoded_size is the size of in percent-decoded: each escape decodes 3
@@ -128,16 +104,18 @@ void decode_percent_to(std::string_view in, char* out) noexcept {
 }  // namespace
 }  // namespace detail
 
-bool is_valid_percent_encoded(std::string_view bytes, policy p) noexcept {
+namespace percent {
+
+bool is_valid(std::string_view bytes, policy p) noexcept {
   return detail::validate_percent(bytes, p.bits(), true).ok();
 }
 
-percent_result validate_percent_encoded(std::string_view bytes, policy p) noexcept {
+encoded_result validate(std::string_view bytes, policy p) noexcept {
   return detail::validate_percent(bytes, p.bits());
 }
 
-std::string percent_decode(std::string_view bytes) {
-  if (detail::bad_span(bytes)) throw std::invalid_argument("utf8guard::percent_decode: null data");
+std::string decode(std::string_view bytes) {
+  if (detail::bad_span(bytes)) throw std::invalid_argument("utf8guard::percent::decode: null data");
   std::string out(bytes.size(), '\0');
   out.resize(detail::decode_percent(bytes, out.data()));
   return out;
@@ -146,62 +124,80 @@ std::string percent_decode(std::string_view bytes) {
 using detail::percent_scanner_life;
 using detail::percent_validator_life;
 
-percent_validator::percent_validator(policy p) noexcept {
-  percent_validator_life::start(state_, p.bits());
+validator::validator(policy p) noexcept { percent_validator_life::start(state_, p.bits()); }
+
+encoded_result validator::feed(std::string_view chunk) noexcept {
+  return detail::encoded_validator_feed<detail::percent_form>(&state_, chunk);
 }
 
-percent_result percent_validator::feed(std::string_view chunk) noexcept {
-  return detail::percent_validator_feed(&state_, chunk);
+encoded_result validator::finish() noexcept {
+  return detail::encoded_validator_finish<detail::percent_form>(&state_);
 }
 
-percent_result percent_validator::finish() noexcept {
-  return detail::percent_validator_finish(&state_);
+void validator::reset() noexcept { percent_validator_life::reset(state_); }
+
+std::size_t validator::bytes_fed() const noexcept { return state_.priv_position; }
+
+scanner::scanner(policy p) noexcept { percent_scanner_life::start(state_, p.bits()); }
+
+bool scanner::feed_raw(std::string_view chunk, detail::encoded_fn cb, void* ctx) {
+  return detail::encoded_scanner_feed<detail::percent_form>(&state_, chunk, cb, ctx);
 }
 
-void percent_validator::reset() noexcept { percent_validator_life::reset(state_); }
-
-std::size_t percent_validator::bytes_fed() const noexcept { return state_.priv_position; }
-
-percent_scanner::percent_scanner(policy p) noexcept {
-  percent_scanner_life::start(state_, p.bits());
+bool scanner::finish_raw(detail::encoded_fn cb, void* ctx) {
+  return detail::encoded_scanner_finish<detail::percent_form>(&state_, cb, ctx);
 }
 
-bool percent_scanner::feed_raw(std::string_view chunk, detail::percent_fn cb, void* ctx) {
-  return detail::percent_scanner_feed(&state_, chunk, cb, ctx);
+void scanner::reset() noexcept { percent_scanner_life::reset(state_); }
+
+std::size_t scanner::errors() const noexcept { return state_.priv_errors; }
+
+}  // namespace percent
+
+// The older names.
+bool is_valid_percent_encoded(std::string_view bytes, policy p) noexcept {
+  return percent::is_valid(bytes, p);
 }
 
-bool percent_scanner::finish_raw(detail::percent_fn cb, void* ctx) {
-  return detail::percent_scanner_finish(&state_, cb, ctx);
+encoded_result validate_percent_encoded(std::string_view bytes, policy p) noexcept {
+  return percent::validate(bytes, p);
 }
 
-void percent_scanner::reset() noexcept { percent_scanner_life::reset(state_); }
-
-std::size_t percent_scanner::errors() const noexcept { return state_.priv_errors; }
+std::string percent_decode(std::string_view bytes) { return percent::decode(bytes); }
 
 }  // namespace utf8guard
 
 namespace {
 
 using utf8guard::detail::c_bytes;
+using utf8guard::detail::percent_form;
 using utf8guard::detail::percent_scanner_life;
 using utf8guard::detail::percent_validator_life;
 using utf8guard::detail::to_c;
 using utf8guard::detail::to_status;
-using percent_callback = utf8guard::detail::c_callback<utf8guard_percent_callback>;
+using encoded_callback = utf8guard::detail::c_callback<utf8guard_encoded_callback>;
 
 }  // namespace
 
 extern "C" {
 
-bool utf8guard_is_valid_percent_encoded(const char* data, size_t len, utf8guard_policy policy) {
-  return utf8guard::is_valid_percent_encoded(c_bytes(data, len),
-                                             utf8guard::policy::from_bits(policy));
+bool utf8guard_percent_is_valid(const char* data, size_t len, utf8guard_policy policy) {
+  return utf8guard::percent::is_valid(c_bytes(data, len), utf8guard::policy::from_bits(policy));
 }
 
-utf8guard_percent_result utf8guard_validate_percent_encoded(const char* data, size_t len,
+utf8guard_encoded_result utf8guard_percent_validate(const char* data, size_t len,
+                                                    utf8guard_policy policy) {
+  return to_c(
+      utf8guard::percent::validate(c_bytes(data, len), utf8guard::policy::from_bits(policy)));
+}
+
+bool utf8guard_is_valid_percent_encoded(const char* data, size_t len, utf8guard_policy policy) {
+  return utf8guard_percent_is_valid(data, len, policy);
+}
+
+utf8guard_encoded_result utf8guard_validate_percent_encoded(const char* data, size_t len,
                                                             utf8guard_policy policy) {
-  return to_c(utf8guard::validate_percent_encoded(c_bytes(data, len),
-                                                  utf8guard::policy::from_bits(policy)));
+  return utf8guard_percent_validate(data, len, policy);
 }
 
 utf8guard_status utf8guard_percent_decode(const char* data, size_t len, char* out, size_t cap,
@@ -226,13 +222,13 @@ void utf8guard_percent_validator_init(utf8guard_percent_stream* s, utf8guard_pol
   if (s != nullptr) percent_validator_life::start(*s, policy);
 }
 
-utf8guard_percent_result utf8guard_percent_validator_feed(utf8guard_percent_stream* s,
+utf8guard_encoded_result utf8guard_percent_validator_feed(utf8guard_percent_stream* s,
                                                           const char* data, size_t len) {
-  return to_c(utf8guard::detail::percent_validator_feed(s, c_bytes(data, len)));
+  return to_c(utf8guard::detail::encoded_validator_feed<percent_form>(s, c_bytes(data, len)));
 }
 
-utf8guard_percent_result utf8guard_percent_validator_finish(utf8guard_percent_stream* s) {
-  return to_c(utf8guard::detail::percent_validator_finish(s));
+utf8guard_encoded_result utf8guard_percent_validator_finish(utf8guard_percent_stream* s) {
+  return to_c(utf8guard::detail::encoded_validator_finish<percent_form>(s));
 }
 
 void utf8guard_percent_scanner_init(utf8guard_percent_stream* s, utf8guard_policy policy) {
@@ -240,17 +236,18 @@ void utf8guard_percent_scanner_init(utf8guard_percent_stream* s, utf8guard_polic
 }
 
 utf8guard_status utf8guard_percent_scanner_feed(utf8guard_percent_stream* s, const char* data,
-                                                size_t len, utf8guard_percent_callback on_error,
+                                                size_t len, utf8guard_encoded_callback on_error,
                                                 void* ctx) {
-  percent_callback c{on_error, ctx};
-  const bool went_on = utf8guard::detail::percent_scanner_feed(s, c_bytes(data, len), c.each(), &c);
+  encoded_callback c{on_error, ctx};
+  const bool went_on =
+      utf8guard::detail::encoded_scanner_feed<percent_form>(s, c_bytes(data, len), c.each(), &c);
   return to_status<percent_scanner_life>(went_on, s);
 }
 
 utf8guard_status utf8guard_percent_scanner_finish(utf8guard_percent_stream* s,
-                                                  utf8guard_percent_callback on_error, void* ctx) {
-  percent_callback c{on_error, ctx};
-  const bool went_on = utf8guard::detail::percent_scanner_finish(s, c.each(), &c);
+                                                  utf8guard_encoded_callback on_error, void* ctx) {
+  encoded_callback c{on_error, ctx};
+  const bool went_on = utf8guard::detail::encoded_scanner_finish<percent_form>(s, c.each(), &c);
   return to_status<percent_scanner_life>(went_on, s);
 }
 

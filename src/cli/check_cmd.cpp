@@ -100,6 +100,7 @@ check_settings settings_of(const options& opts) {
   s.hints = opts.policy.hints;
   s.hint_bytes = s.hints || s.format == output_format::sarif;
   s.percent = opts.policy.percent;
+  s.json_text = opts.policy.json_text;
   return s;
 }
 

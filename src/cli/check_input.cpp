@@ -3,8 +3,9 @@
 // Until the first error the fast validator runs alone, unless every error is
 // wanted (--all, --max-errors N > 1), when the error_scanner reports each
 // maximal subpart. Once nothing more is to be printed or counted the rest is
-// only read, for the byte count. With --percent the same is done with the
-// percent-encoded forms of both (percent_validator, percent_scanner).
+// only read, for the byte count. With --percent and --json-text the same is
+// done with the encoded forms of both (percent::validator, percent::scanner;
+// json::validator, json::scanner).
 //
 // A large regular file, with threads to spare (-j), is first validated in
 // sections side by side (sections.hpp); reading starts after the prefix they
@@ -38,7 +39,9 @@
 // up to 3 encoded bytes (an escape). So every distance above is scaled by 3
 // (and an error may come 2 bytes earlier still: the escape that decides it
 // may have begun before its chunk), and the library decodes the encoded bytes
-// kept around an error when it is reported (utf8guard::describe).
+// kept around an error when it is reported (percent::describe).
+// JSON text (--json-text) is read the same way, with kJsonUnitMax input
+// bytes kept per checked byte (json::describe).
 #include "check_input.hpp"
 
 #include <poll.h>
@@ -58,37 +61,51 @@
 namespace utf8guard::cli {
 namespace {
 
-// What differs between UTF-8 input and percent-encoded input: the library's
-// streaming classes, what a column counts, and how many input bytes carry one
-// checked byte at most (kUnitMax).
+bool is_hex(unsigned char b) noexcept {
+  return (b >= '0' && b <= '9') || ((b | 0x20) >= 'a' && (b | 0x20) <= 'f');
+}
+
+// What differs between UTF-8 input and encoded input: the library's
+// streaming classes, what a column counts, how many input bytes carry one
+// checked byte at most (kUnitMax), and uncut(p, n): how many of the n input
+// bytes kept after an error, from its offset, to hand to the library, which
+// takes the window's end for the input's. Unless the input ends there, an
+// escape the end may cut is left out, not shown as a literal.
 struct utf8_input {
   using validator_type = validator;
   using scanner_type = error_scanner;
   using tracker_type = position_tracker;
   static constexpr unsigned kUnitMax = 1;
-  static constexpr bool kPercent = false;
+  static constexpr input_form kForm = input_form::raw;
+  static unsigned uncut(const unsigned char*, unsigned n) noexcept { return n; }
 };
 
 struct percent_input {
-  using validator_type = percent_validator;
-  using scanner_type = percent_scanner;
+  using validator_type = percent::validator;
+  using scanner_type = percent::scanner;
   using tracker_type = byte_position_tracker;
   static constexpr unsigned kUnitMax = cli::kUnitMax;
-  static constexpr bool kPercent = true;
+  static constexpr input_form kForm = input_form::percent;
+  // A '%' in the last two bytes, only hex digits after it.
+  static unsigned uncut(const unsigned char* p, unsigned n) noexcept {
+    if (n >= 1 && p[n - 1] == '%') return n - 1;
+    if (n >= 2 && p[n - 2] == '%' && is_hex(p[n - 1])) return n - 2;
+    return n;
+  }
 };
 
-// uncut is how many of the n encoded bytes kept after an error to hand to
-// the library, which takes the window's end for the input's: unless the
-// input ends there, an escape the end may cut ('%' in the last two bytes,
-// only hex digits after it) is left out, not shown as a literal '%'.
-unsigned uncut(const unsigned char* p, unsigned n) noexcept {
-  const auto hex = [](unsigned char b) {
-    return (b >= '0' && b <= '9') || ((b | 0x20) >= 'a' && (b | 0x20) <= 'f');
-  };
-  if (n >= 1 && p[n - 1] == '%') return n - 1;
-  if (n >= 2 && p[n - 2] == '%' && hex(p[n - 1])) return n - 2;
-  return n;
-}
+struct json_input {
+  using validator_type = json::validator;
+  using scanner_type = json::scanner;
+  using tracker_type = byte_position_tracker;
+  static constexpr unsigned kUnitMax = kJsonUnitMax;
+  static constexpr input_form kForm = input_form::json;
+  // Nothing is left out: the checked bytes a report or a hint reads (4 or
+  // 6) come from at most 3 or 5 escapes of 6 bytes and one of 12 (a pair)
+  // after the offset, which the kJsonUnitMax bytes per checked byte kept
+  // hold whole; the library decodes no further.
+  static unsigned uncut(const unsigned char*, unsigned n) noexcept { return n; }
+};
 
 // How long an error waits for the bytes after it on a pipe or terminal.
 constexpr int kContextWaitMs = 50;
@@ -328,7 +345,7 @@ class input_checker {
     e.category = r.category;
     e.code_point = r.code_point;
     e.want_hint = show_hints_;
-    e.percent = Input::kPercent;
+    e.form = Input::kForm;
     w.behind_len = 0;
     if (hints_) {
       // SAFETY: the kept tail reaches kLookBehind bytes before the read area,
@@ -374,8 +391,7 @@ class input_checker {
       waiting_error& w = waiting_[done++];
       found_error& e = w.report;
       const bool ends_input = input_ended_ && w.ahead_len < context_want_;
-      const unsigned ahead =
-          Input::kPercent && !ends_input ? uncut(w.ahead, w.ahead_len) : w.ahead_len;
+      const unsigned ahead = ends_input ? w.ahead_len : Input::uncut(w.ahead, w.ahead_len);
       std::memcpy(e.window, w.behind, w.behind_len);
       std::memcpy(e.window + w.behind_len, w.ahead, ahead);
       e.window_at = w.behind_len;
@@ -433,8 +449,9 @@ class input_checker {
   std::uint64_t reported_ = 0;
   kind_counts kinds_{};
   // Errors waiting for their context bytes: each starts a different unit
-  // within kAhead bytes of the end (6, or 18 with --percent, when hints are
-  // asked for), so at most kAhead wait, plus the one being added.
+  // within kAhead bytes of the end (6, or 18 with --percent, 48 with
+  // --json-text, when hints are asked for), so at most kAhead wait, plus the
+  // one being added.
   waiting_error waiting_[kAhead + 1];
   std::size_t waiting_count_ = 0;
 };
@@ -609,16 +626,18 @@ input_result check_input(const check_settings& settings, const std::string& path
   // goes on after the prefix they proved, which is all of it when it is valid.
   // Not under a policy, whose bom rule knows byte 0 alone, nor with hints,
   // which read the bytes before an error: sections prove well-formedness only.
-  // Nor for percent-encoded input, whose raw bytes they would prove instead.
+  // Nor for encoded input, whose raw bytes they would prove instead.
   std::uint64_t proven = 0;
   if (in.length != 0 && settings.threads > 1 && settings.deny.empty() && !settings.hint_bytes &&
-      !settings.percent) {
+      !settings.percent && !settings.json_text) {
     proven = valid_prefix(fd, in.start, in.length, settings.threads);
     if (proven != 0 && ::lseek(fd, static_cast<off_t>(in.start + proven), SEEK_SET) < 0) {
       proven = 0;  // cannot skip: read it all again
     }
   }
-  const auto read = settings.percent ? read_through<percent_input> : read_through<utf8_input>;
+  const auto read = settings.percent     ? read_through<percent_input>
+                    : settings.json_text ? read_through<json_input>
+                                         : read_through<utf8_input>;
   return read(settings, path, in, proven, rep.get(), out, buffer);
 }
 

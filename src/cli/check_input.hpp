@@ -50,6 +50,9 @@ struct check_settings {
   // --percent: the input is percent-encoded; its decoded bytes are checked,
   // and offsets, lines and columns count its encoded bytes.
   bool percent = false;
+  // --json-text: the input is JSON text, checked as --percent's is, with its
+  // escapes decoded.
+  bool json_text = false;
 };
 
 // The eight error kinds (disallowed included) plus "none", indexed by

@@ -57,14 +57,20 @@ option_use take_policy_option(std::string_view arg, int& i, int argc, const char
     out.hints = true;
     return option_use::taken;
   }
-  if (arg == "--percent") {
-    // Only check decodes: sanitize would have to choose between replacing
-    // escapes and the bytes they stand for, and the contract names neither.
-    if (!check) {
+  if (arg == "--percent" || arg == "--json-text") {
+    // Only check decodes percent-encoding: sanitize would have to choose
+    // between replacing escapes and the bytes they stand for, and the
+    // contract names neither. JSON text has its own replacement, \ufffd.
+    const bool percent = arg == "--percent";
+    if (percent && !check) {
       error = "--percent is an option of check only: sanitize does not decode percent-encoding";
       return option_use::bad;
     }
-    out.percent = true;
+    if (percent ? out.json_text : out.percent) {
+      error = "--percent and --json-text exclude each other: an input has one form";
+      return option_use::bad;
+    }
+    (percent ? out.percent : out.json_text) = true;
     return option_use::taken;
   }
   std::string_view value;

@@ -6,6 +6,8 @@
 // from left to right by policy_parse: --profile field --deny -newline.
 //   --hints          check only: name what probably produced each error
 //   --percent        check only: check the input percent-decoded
+//   --json-text      the input is JSON text: check it with its escapes
+//                    decoded; sanitize writes JSON text (not with --percent)
 // Kept apart from options.cpp: one call there hands these options over.
 #ifndef UTF8GUARD_CLI_POLICY_OPTIONS_HPP
 #define UTF8GUARD_CLI_POLICY_OPTIONS_HPP
@@ -18,10 +20,11 @@
 namespace utf8guard::cli {
 
 struct policy_options {
-  policy deny;           // policy_parse(text)
-  std::string text;      // the --profile and --deny values, comma-separated
-  bool hints = false;    // check --hints
-  bool percent = false;  // check --percent
+  policy deny;             // policy_parse(text)
+  std::string text;        // the --profile and --deny values, comma-separated
+  bool hints = false;      // check --hints
+  bool percent = false;    // check --percent
+  bool json_text = false;  // --json-text
 };
 
 enum class option_use {

@@ -6,11 +6,11 @@
 namespace utf8guard::cli {
 namespace {
 
-// The result that the window's bytes belong to. With --percent the decoded
-// offset matters only as "is it 0" (the utf16_bom hint), and the decoded
-// stream starts where the encoded one does.
-percent_result as_result(const found_error& e) noexcept {
-  percent_result r;
+// The result that the window's bytes belong to. With --percent and
+// --json-text the decoded offset matters only as "is it 0" (the utf16_bom
+// hint), and the decoded stream starts where the encoded one does.
+encoded_result as_result(const found_error& e) noexcept {
+  encoded_result r;
   r.kind = e.kind;
   r.offset = e.offset;
   r.length = e.length;
@@ -27,23 +27,26 @@ std::string_view window_of(const found_error& e) noexcept {
 }  // namespace
 
 hint found_error::the_hint() const noexcept {
-  const percent_result r = as_result(*this);
+  const encoded_result r = as_result(*this);
   const std::uint64_t base = offset - window_at;
-  if (percent) return explain(window_of(*this), r, base);
+  if (form == input_form::percent) return percent::explain(window_of(*this), r, base);
+  if (form == input_form::json) return json::explain(window_of(*this), r, base);
   const hint h = explain(window_of(*this), window_at);
   if (h.kind == hint_kind::utf16_bom && offset != 0) return {};
   return h;
 }
 
 void found_error::describe(std::string& out) const {
-  const percent_result r = as_result(*this);
+  const encoded_result r = as_result(*this);
   const unsigned flags = want_hint ? describe_hint : 0;
   const std::uint64_t base = offset - window_at;
   char text[describe_max];
+  const std::string_view kept = window_of(*this);
   const std::size_t n =
-      percent ? utf8guard::describe(window_of(*this), r, text, sizeof text, flags, base)
-              : utf8guard::describe(window_of(*this), static_cast<const result&>(r), text,
-                                    sizeof text, flags, base);
+      form == input_form::percent ? percent::describe(kept, r, text, sizeof text, flags, base)
+      : form == input_form::json  ? json::describe(kept, r, text, sizeof text, flags, base)
+                                  : utf8guard::describe(kept, static_cast<const result&>(r), text,
+                                                        sizeof text, flags, base);
   out.append(text, n < sizeof text ? n : sizeof text - 1);
 }
 

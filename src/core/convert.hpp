@@ -23,12 +23,12 @@ inline result from_c(const utf8guard_result& r) noexcept {
           r.code_point};
 }
 
-inline utf8guard_percent_result to_c(const percent_result& r) noexcept {
+inline utf8guard_encoded_result to_c(const encoded_result& r) noexcept {
   return {to_c(static_cast<const result&>(r)), r.decoded_offset, r.decoded_length};
 }
 
-inline percent_result from_c(const utf8guard_percent_result& r) noexcept {
-  percent_result out;
+inline encoded_result from_c(const utf8guard_encoded_result& r) noexcept {
+  encoded_result out;
   static_cast<result&>(out) = from_c(r.error);
   out.decoded_offset = r.decoded_offset;
   out.decoded_length = r.decoded_length;
@@ -45,7 +45,7 @@ utf8guard_status to_status(bool went_on, const State* s) noexcept {
 }
 
 // c_callback carries a C API callback and its context to a C++ stream,
-// which calls one result at a time (percent_fn: each) or in batches
+// which calls one result at a time (encoded_fn: each) or in batches
 // (error_scanner's batch_fn: batched); each trampoline is none, a refused
 // call, when there is no callback to call.
 template <class Callback>
@@ -63,7 +63,7 @@ struct c_callback {
     }
     return count;
   }
-  percent_fn each() const noexcept { return on_error == nullptr ? nullptr : &one<percent_result>; }
+  encoded_fn each() const noexcept { return on_error == nullptr ? nullptr : &one<encoded_result>; }
   batch_fn batched() const noexcept { return on_error == nullptr ? nullptr : &batch; }
 };
 
@@ -90,8 +90,8 @@ inline result from_caller(utf8guard_result r) noexcept {
   out.kind = static_cast<error>(kind);
   return out;
 }
-inline percent_result from_caller(const utf8guard_percent_result& r) noexcept {
-  percent_result out = from_c(r);
+inline encoded_result from_caller(const utf8guard_encoded_result& r) noexcept {
+  encoded_result out = from_c(r);
   static_cast<result&>(out) = from_caller(r.error);
   return out;
 }

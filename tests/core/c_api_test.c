@@ -326,11 +326,11 @@ static void test_hints(void) {
 /* ---- Percent-encoded input -------------------------------------------------- */
 
 struct percent_list {
-  utf8guard_percent_result items[16];
+  utf8guard_encoded_result items[16];
   size_t count;
 };
 
-static bool collect_percent(void* ctx, utf8guard_percent_result e) {
+static bool collect_percent(void* ctx, utf8guard_encoded_result e) {
   struct percent_list* l = (struct percent_list*)ctx;
   if (l->count == sizeof l->items / sizeof l->items[0]) return false;
   l->items[l->count++] = e;
@@ -338,14 +338,14 @@ static bool collect_percent(void* ctx, utf8guard_percent_result e) {
 }
 
 /* percent_is checks a percent result: kind, encoded and decoded place. */
-static int percent_is(utf8guard_percent_result r, utf8guard_error kind, size_t offset,
+static int percent_is(utf8guard_encoded_result r, utf8guard_error kind, size_t offset,
                       size_t length, size_t decoded_offset, size_t decoded_length) {
   return same(r.error, kind, offset, length) && r.decoded_offset == decoded_offset &&
          r.decoded_length == decoded_length;
 }
 
 /* percent_denied checks a percent result of kind DISALLOWED. */
-static int percent_denied(utf8guard_percent_result r, size_t offset, size_t length,
+static int percent_denied(utf8guard_encoded_result r, size_t offset, size_t length,
                           size_t decoded_offset, size_t decoded_length, utf8guard_category c,
                           uint32_t cp) {
   return percent_is(r, UTF8GUARD_ERROR_DISALLOWED, offset, length, decoded_offset,
@@ -362,22 +362,21 @@ static void test_percent(void) {
   size_t written = 99;
   l.count = 0;
 
-  CHECK(utf8guard_is_valid_percent_encoded("caf%C3%A9", 9, UTF8GUARD_PROFILE_URL));
-  CHECK(utf8guard_is_valid_percent_encoded("caf%c3%a9+%zz", 13, UTF8GUARD_PROFILE_STRICT));
-  CHECK(!utf8guard_is_valid_percent_encoded("caf%c3%a9+%zz", 13, UTF8GUARD_PROFILE_URL));
-  CHECK(!utf8guard_is_valid_percent_encoded(iis, strlen(iis), UTF8GUARD_PROFILE_STRICT));
-  CHECK(utf8guard_is_valid_percent_encoded(NULL, 0, UTF8GUARD_PROFILE_URL));
+  CHECK(utf8guard_percent_is_valid("caf%C3%A9", 9, UTF8GUARD_PROFILE_URL));
+  CHECK(utf8guard_percent_is_valid("caf%c3%a9+%zz", 13, UTF8GUARD_PROFILE_STRICT));
+  CHECK(!utf8guard_percent_is_valid("caf%c3%a9+%zz", 13, UTF8GUARD_PROFILE_URL));
+  CHECK(!utf8guard_percent_is_valid(iis, strlen(iis), UTF8GUARD_PROFILE_STRICT));
+  CHECK(utf8guard_percent_is_valid(NULL, 0, UTF8GUARD_PROFILE_URL));
   /* Offsets count encoded bytes; the decoded ones are beside them. */
-  CHECK(percent_is(utf8guard_validate_percent_encoded(iis, strlen(iis), UTF8GUARD_PROFILE_STRICT),
+  CHECK(percent_is(utf8guard_percent_validate(iis, strlen(iis), UTF8GUARD_PROFILE_STRICT),
                    UTF8GUARD_ERROR_OVERLONG, 11, 3, 11, 1));
-  CHECK(percent_denied(
-      utf8guard_validate_percent_encoded(trojan, strlen(trojan), UTF8GUARD_PROFILE_URL), 1, 9, 1, 3,
-      UTF8GUARD_CATEGORY_BIDI, 0x202E));
-  CHECK(percent_denied(utf8guard_validate_percent_encoded("%255c", 5, UTF8GUARD_PROFILE_URL), 0, 3,
-                       0, 1, UTF8GUARD_CATEGORY_DOUBLE_ENCODING, 0x25));
-  CHECK(percent_denied(utf8guard_validate_percent_encoded("a%zz", 4, UTF8GUARD_PROFILE_URL), 1, 1,
-                       1, 1, UTF8GUARD_CATEGORY_BAD_ESCAPE, 0x25));
-  CHECK(percent_is(utf8guard_validate_percent_encoded("a%zz", 4, UTF8GUARD_PROFILE_STRICT),
+  CHECK(percent_denied(utf8guard_percent_validate(trojan, strlen(trojan), UTF8GUARD_PROFILE_URL), 1,
+                       9, 1, 3, UTF8GUARD_CATEGORY_BIDI, 0x202E));
+  CHECK(percent_denied(utf8guard_percent_validate("%255c", 5, UTF8GUARD_PROFILE_URL), 0, 3, 0, 1,
+                       UTF8GUARD_CATEGORY_DOUBLE_ENCODING, 0x25));
+  CHECK(percent_denied(utf8guard_percent_validate("a%zz", 4, UTF8GUARD_PROFILE_URL), 1, 1, 1, 1,
+                       UTF8GUARD_CATEGORY_BAD_ESCAPE, 0x25));
+  CHECK(percent_is(utf8guard_percent_validate("a%zz", 4, UTF8GUARD_PROFILE_STRICT),
                    UTF8GUARD_ERROR_NONE, 0, 0, 0, 0));
 
   CHECK(utf8guard_percent_decode("..%c0%af..", 10, out, 10, &written) == UTF8GUARD_STATUS_OK);
@@ -417,6 +416,72 @@ static void test_percent(void) {
   CHECK(utf8guard_percent_scanner_errors(&s) == 2);
 }
 
+/* The older names of the percent form: the same answers as the new ones. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+static void test_percent_aliases(void) {
+  static const char target[] = "/a%2F%C0%AF";
+  char a[UTF8GUARD_DESCRIBE_MAX], b[UTF8GUARD_DESCRIBE_MAX];
+  const utf8guard_encoded_result r = utf8guard_validate_percent_encoded(target, 11, 0);
+  CHECK(percent_is(r, UTF8GUARD_ERROR_OVERLONG, 5, 3, 3, 1));
+  CHECK(!utf8guard_is_valid_percent_encoded(target, 11, 0));
+  CHECK(utf8guard_is_valid_percent_encoded("%41", 3, UTF8GUARD_PROFILE_URL));
+  CHECK(utf8guard_describe_percent(target, 11, 0, r, 0, a, sizeof a) ==
+        utf8guard_percent_describe(target, 11, 0, r, 0, b, sizeof b));
+  CHECK(strcmp(a, b) == 0);
+  CHECK(utf8guard_explain_percent(target, 11, 0, r).kind ==
+        utf8guard_percent_explain(target, 11, 0, r).kind);
+}
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+/* JSON text: the four bodies a raw check passes, a pair, the streams. */
+static void test_json(void) {
+  static const char lone[] = "{\"a\":\"x\\ud800y\"}";
+  static const char bidi[] = "{\"a\":\"x\\u202ey\"}";
+  static const char nul[] = "{\"a\":\"x\\u0000y\"}";
+  static const char nonchar[] = "{\"a\":\"x\\uffffy\"}";
+  static const char pair[] = "{\"a\":\"\\ud83d\\ude00\"}";
+  utf8guard_json_stream s;
+  struct percent_list l;
+  size_t i;
+  CHECK(percent_is(utf8guard_json_validate(lone, strlen(lone), UTF8GUARD_PROFILE_STRICT),
+                   UTF8GUARD_ERROR_SURROGATE, 7, 6, 7, 3));
+  CHECK(percent_denied(utf8guard_json_validate(bidi, strlen(bidi), UTF8GUARD_PROFILE_FIELD), 7, 6,
+                       7, 3, UTF8GUARD_CATEGORY_BIDI, 0x202E));
+  CHECK(percent_denied(utf8guard_json_validate(nul, strlen(nul), UTF8GUARD_PROFILE_FIELD), 7, 6, 7,
+                       1, UTF8GUARD_CATEGORY_NUL, 0));
+  CHECK(percent_denied(utf8guard_json_validate(nonchar, strlen(nonchar), UTF8GUARD_PROFILE_JSON), 7,
+                       6, 7, 3, UTF8GUARD_CATEGORY_NONCHARACTER, 0xFFFF));
+  CHECK(!utf8guard_json_is_valid(lone, strlen(lone), UTF8GUARD_PROFILE_STRICT));
+  CHECK(utf8guard_json_is_valid(bidi, strlen(bidi), UTF8GUARD_PROFILE_STRICT));
+  CHECK(utf8guard_json_is_valid(pair, strlen(pair), UTF8GUARD_PROFILE_FIELD));
+  CHECK(utf8guard_json_is_valid(NULL, 0, UTF8GUARD_PROFILE_FIELD));
+  /* The validator, one byte per feed: the lone surrogate is decided by the y. */
+  utf8guard_json_validator_init(&s, UTF8GUARD_PROFILE_STRICT);
+  for (i = 0; i < strlen(lone); ++i) {
+    const utf8guard_encoded_result r = utf8guard_json_validator_feed(&s, lone + i, 1);
+    CHECK(r.error.kind == (i < 13 ? UTF8GUARD_ERROR_NONE : UTF8GUARD_ERROR_SURROGATE));
+  }
+  CHECK(percent_is(utf8guard_json_validator_finish(&s), UTF8GUARD_ERROR_SURROGATE, 7, 6, 7, 3));
+  /* The scanner: every finding, in order. */
+  l.count = 0;
+  utf8guard_json_scanner_init(&s, UTF8GUARD_PROFILE_FIELD);
+  CHECK(utf8guard_json_scanner_feed(&s, "\\udc00\\u202", 11, collect_percent, &l) ==
+        UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_json_scanner_feed(&s, "e\\n", 3, collect_percent, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(utf8guard_json_scanner_finish(&s, collect_percent, &l) == UTF8GUARD_STATUS_OK);
+  CHECK(l.count == 3 && utf8guard_json_scanner_errors(&s) == 3);
+  if (l.count == 3) {
+    CHECK(percent_is(l.items[0], UTF8GUARD_ERROR_SURROGATE, 0, 6, 0, 3));
+    CHECK(percent_denied(l.items[1], 6, 6, 3, 3, UTF8GUARD_CATEGORY_BIDI, 0x202E));
+    CHECK(percent_denied(l.items[2], 12, 2, 6, 1, UTF8GUARD_CATEGORY_NEWLINE, 0x0A));
+  }
+}
+
 /* describe, truncate and policy_parse: the answers written by hand from
  * docs/design.md ("Messages", "Truncation", "Policies as text"). */
 static void test_messages(void) {
@@ -451,18 +516,46 @@ static void test_messages(void) {
 static void test_percent_messages(void) {
   static const char target[] = "/a%2F%C0%AF";
   char out[UTF8GUARD_DESCRIBE_MAX];
-  utf8guard_percent_result r =
-      utf8guard_validate_percent_encoded(target, 11, UTF8GUARD_PROFILE_URL);
+  utf8guard_encoded_result r = utf8guard_percent_validate(target, 11, UTF8GUARD_PROFILE_URL);
   utf8guard_hint h;
   CHECK(r.error.kind == UTF8GUARD_ERROR_OVERLONG && r.error.offset == 5);
-  CHECK(utf8guard_describe_percent(target, 11, 0, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) > 0);
+  CHECK(utf8guard_percent_describe(target, 11, 0, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) > 0);
   CHECK(strcmp(out, "overlong at byte 5 (C0 AF) [overlong_form U+002F]") == 0);
-  h = utf8guard_explain_percent(target, 11, 0, r);
+  h = utf8guard_percent_explain(target, 11, 0, r);
   CHECK(h.kind == UTF8GUARD_HINT_OVERLONG_FORM && h.has_value && h.value == 0x2F);
   /* The same from a window that starts at encoded offset 2. */
-  CHECK(utf8guard_describe_percent(target + 2, 9, 2, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) >
+  CHECK(utf8guard_percent_describe(target + 2, 9, 2, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) >
         0);
   CHECK(strcmp(out, "overlong at byte 5 (C0 AF) [overlong_form U+002F]") == 0);
+}
+
+/* JSON text: sanitize, describe, explain and truncate, written by hand from
+ * docs/design.md ("JSON text"). */
+static void test_json_text(void) {
+  static const char body[] = "{\"a\":\"x\\ud800y\",\"b\":\"\\u202e\\xC0\"}";
+  const size_t len = strlen(body);
+  char out[UTF8GUARD_DESCRIBE_MAX];
+  char text[64];
+  size_t bound = 0, written = 0;
+  utf8guard_encoded_result r;
+  utf8guard_hint h;
+  CHECK(utf8guard_json_sanitize_bound(len, &bound) == UTF8GUARD_STATUS_OK && bound == 6 * len);
+  CHECK(utf8guard_json_sanitize(body, len, UTF8GUARD_PROFILE_FIELD, text, sizeof text, &written) ==
+        UTF8GUARD_STATUS_OK);
+  CHECK(written == len && memcmp(text, "{\"a\":\"x\\ufffdy\",\"b\":\"\\ufffd\\xC0\"}", len) == 0);
+  CHECK(utf8guard_json_sanitize(body, len, 0, text, 3, &written) ==
+        UTF8GUARD_STATUS_BUFFER_TOO_SMALL);
+  CHECK(written == len);
+  r = utf8guard_json_validate(body, len, UTF8GUARD_PROFILE_FIELD);
+  CHECK(utf8guard_json_describe(body, len, 0, r, UTF8GUARD_DESCRIBE_HINT, out, sizeof out) > 0);
+  CHECK(strcmp(out,
+               "surrogate \\ud800 U+D800 at byte 7 (ED A0 80 79) [surrogate_code_point U+D800]") ==
+        0);
+  h = utf8guard_json_explain(body, len, 0, r);
+  CHECK(h.kind == UTF8GUARD_HINT_SURROGATE_CODE_POINT && h.has_value && h.value == 0xD800);
+  CHECK(utf8guard_json_truncate(body, len, 10, UTF8GUARD_TRUNCATE_KEEP_ILL_FORMED) == 7);
+  CHECK(utf8guard_json_truncate(body, len, 13, UTF8GUARD_TRUNCATE_KEEP_ILL_FORMED) == 13);
+  CHECK(utf8guard_json_truncate(body, len, 13, UTF8GUARD_TRUNCATE_WELL_FORMED) == 7);
 }
 
 static void test_truncate(void) {
@@ -527,6 +620,9 @@ int main(void) {
     test_percent();
     test_messages();
     test_percent_messages();
+    test_percent_aliases();
+    test_json();
+    test_json_text();
     test_truncate();
     ++kernels_run;
   }

@@ -4,7 +4,7 @@
 //   - describe of every error of random inputs, with and without hints, under
 //     random policies, from the whole input and from the windows a stream
 //     keeps (the bytes it must keep and no more), C++ and C alike;
-//   - the same for percent-encoded input, and explain of a percent_result
+//   - the same for percent-encoded input, and explain of a encoded_result
 //     against the hint of the decoded bytes;
 //   - snprintf's sizes: every capacity from 0 to the length;
 //   - truncate at every length of random inputs and of every input of up to
@@ -126,17 +126,17 @@ TEST_P(Messages, PercentDescribeAndExplainEqualTheOracle) {
     }
     const policy p = policy::from_bits(static_cast<utf8guard_policy>(make.below(1u << 11)));
     for (const reference::percent::error& e : reference::percent::all_errors(in, denied_names(p))) {
-      const percent_result r = from_reference(e);
+      const encoded_result r = from_reference(e);
       for (bool hints : {false, true}) {
         const std::string want = reference::message(in, e, hints);
         for (const window& w : windows_around(in, e.offset, UTF8GUARD_DESCRIBE_PERCENT_BEHIND,
                                               UTF8GUARD_DESCRIBE_PERCENT_AHEAD)) {
-          ASSERT_EQ(describe(w.bytes, r, hints ? describe_hint : 0, w.base), want)
+          ASSERT_EQ(percent::describe(w.bytes, r, hints ? describe_hint : 0, w.base), want)
               << in << " from " << w.base;
         }
       }
       const std::string decoded = reference::percent::decode(in).bytes;
-      const hint h = explain(in, r);
+      const hint h = percent::explain(in, r);
       const reference::hint want = reference::explain(decoded, e.decoded_offset);
       if (e.kind == "disallowed") continue;
       ASSERT_EQ(to_string(h.kind), want.name.empty() ? "none" : want.name) << in;

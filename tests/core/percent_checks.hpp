@@ -41,7 +41,7 @@ inline std::string policy_bits(policy p) {
 // it. One byte more in each case, since a raw byte after a '%' is known to
 // be raw only when the byte after it shows that the '%' starts no escape.
 // An incomplete sequence waits for finish().
-inline std::size_t decided_by(const percent_result& e) {
+inline std::size_t decided_by(const encoded_result& e) {
   if (e.kind == error::incomplete) return SIZE_MAX;
   if (e.category == category::bad_escape) return e.offset + 3;
   if (e.category == category::double_encoding) return e.offset + 10;
@@ -50,7 +50,7 @@ inline std::size_t decided_by(const percent_result& e) {
 
 // expected is the oracle's answer for one input under one policy.
 struct expected {
-  std::vector<percent_result> errors;
+  std::vector<encoded_result> errors;
   std::string decoded;
 };
 
@@ -61,12 +61,12 @@ inline expected oracle(std::string_view in, policy p) {
 // check_one_shot compares the one-shot entry points, C++ and C, and the
 // decoders with the oracle's answer.
 inline void check_one_shot(std::string_view in, policy p, const expected& want) {
-  const percent_result first = first_of(want.errors);
-  EXPECT_EQ(validate_percent_encoded(in, p), first);
-  EXPECT_EQ(is_valid_percent_encoded(in, p), first.ok());
-  EXPECT_EQ(from_c(utf8guard_validate_percent_encoded(in.data(), in.size(), p.bits())), first);
-  EXPECT_EQ(utf8guard_is_valid_percent_encoded(in.data(), in.size(), p.bits()), first.ok());
-  EXPECT_EQ(hex(percent_decode(in)), hex(want.decoded));
+  const encoded_result first = first_of(want.errors);
+  EXPECT_EQ(percent::validate(in, p), first);
+  EXPECT_EQ(percent::is_valid(in, p), first.ok());
+  EXPECT_EQ(from_c(utf8guard_percent_validate(in.data(), in.size(), p.bits())), first);
+  EXPECT_EQ(utf8guard_percent_is_valid(in.data(), in.size(), p.bits()), first.ok());
+  EXPECT_EQ(hex(percent::decode(in)), hex(want.decoded));
   std::string out(in.size(), '\x55');
   std::size_t written = 99;
   EXPECT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), in.size(), &written),
@@ -79,15 +79,15 @@ inline void check_one_shot(std::string_view in, policy p, const expected& want) 
 // prefix of the errors, the first error or nothing) and complete (every
 // error the first piece decides).
 inline void check_cut(std::string_view in, std::size_t cut, policy p,
-                      const std::vector<percent_result>& want) {
-  const percent_result first = first_of(want);
+                      const std::vector<encoded_result>& want) {
+  const encoded_result first = first_of(want);
   const std::string_view a = in.substr(0, cut);
   const std::string_view b = in.substr(cut);
-  percent_validator v(p);
-  percent_scanner s(p);
-  std::vector<percent_result> got;
-  const auto add = [&got](const percent_result& r) { got.push_back(r); };
-  const percent_result early = v.feed(a);
+  percent::validator v(p);
+  percent::scanner s(p);
+  std::vector<encoded_result> got;
+  const auto add = [&got](const encoded_result& r) { got.push_back(r); };
+  const encoded_result early = v.feed(a);
   ASSERT_TRUE(s.feed(a, add));
   const std::size_t early_count = got.size();
   ASSERT_TRUE(early.ok() || early == first)

@@ -97,7 +97,7 @@ TEST(PercentEveryKernel, EveryThreeEdgeEscapes) {
 // every 64th.
 TEST(PercentEveryKernel, EveryFourEdgeEscapes) {
   const std::size_t total = kEdgeCount * kEdgeCount * kEdgeCount * kEdgeCount;
-  std::vector<percent_result> firsts(total);
+  std::vector<encoded_result> firsts(total);
   std::vector<space_case> cases;
   for (std::size_t i = 0; i < total; i += reduced_step()) {  // the inputs checked below
     const std::string in = edge_escapes(i, 4);
@@ -113,11 +113,11 @@ TEST(PercentEveryKernel, EveryFourEdgeEscapes) {
       // No SCOPED_TRACE in this loop: each costs a stream; the input goes
       // into the failure messages instead.
       const std::string in = edge_escapes(i, 4);
-      ASSERT_EQ(validate_percent_encoded(in), firsts[i]) << kernel << ": " << in;
-      ASSERT_EQ(is_valid_percent_encoded(in), firsts[i].ok()) << kernel << ": " << in;
+      ASSERT_EQ(percent::validate(in), firsts[i]) << kernel << ": " << in;
+      ASSERT_EQ(percent::is_valid(in), firsts[i].ok()) << kernel << ": " << in;
       if (i % 4 != 0) continue;
       const std::size_t cut = i / 4 % 13;
-      percent_validator v;
+      percent::validator v;
       v.feed(std::string_view(in).substr(0, cut));
       v.feed(std::string_view(in).substr(cut));
       ASSERT_EQ(v.finish(), firsts[i]) << kernel << ": " << in << " cut " << cut;

@@ -30,9 +30,9 @@ class Percent : public EveryKernel {};
 
 // ---- Hand-worked answers ------------------------------------------------
 
-percent_result at(error kind, std::size_t offset, std::size_t length, std::size_t decoded_offset,
+encoded_result at(error kind, std::size_t offset, std::size_t length, std::size_t decoded_offset,
                   std::size_t decoded_length, category c = category::none, char32_t cp = 0) {
-  percent_result r;
+  encoded_result r;
   r.kind = kind;
   r.offset = offset;
   r.length = length;
@@ -45,21 +45,21 @@ percent_result at(error kind, std::size_t offset, std::size_t length, std::size_
 
 // refused is a refused call's answer, as a result: its offset is the
 // stream's position, length 0. Where it puts decoded_offset the contract does
-// not say, so a percent_result is compared with it by its result part alone.
+// not say, so a encoded_result is compared with it by its result part alone.
 result refused(std::size_t position) { return {error::invalid_argument, position, 0}; }
 
-percent_result bad_escape_at(std::size_t offset, std::size_t decoded_offset) {
+encoded_result bad_escape_at(std::size_t offset, std::size_t decoded_offset) {
   return at(error::disallowed, offset, 1, decoded_offset, 1, category::bad_escape, U'%');
 }
 
-percent_result double_encoding_at(std::size_t offset, std::size_t decoded_offset) {
+encoded_result double_encoding_at(std::size_t offset, std::size_t decoded_offset) {
   return at(error::disallowed, offset, 3, decoded_offset, 1, category::double_encoding, U'%');
 }
 
 struct vec {
   std::string in;
   policy p;
-  std::vector<percent_result> want;  // every error, in order
+  std::vector<encoded_result> want;  // every error, in order
   std::string decoded;
 };
 
@@ -281,7 +281,7 @@ TEST(PercentEveryKernel, EveryMalformedEscapeForm) {
 
 TEST_P(Percent, EscapesCutAcrossFeeds) {
   // %C3%A9 fed as %C | 3%A9 and byte by byte: no error, offsets absolute.
-  percent_validator v(policy::url());
+  percent::validator v(policy::url());
   EXPECT_TRUE(v.feed("x%C").ok());
   EXPECT_TRUE(v.feed("3%A9").ok());
   EXPECT_TRUE(v.feed("%").ok());
@@ -292,14 +292,14 @@ TEST_P(Percent, EscapesCutAcrossFeeds) {
   EXPECT_EQ(v.bytes_fed(), 11u);
 
   // A bad escape at the end is decided by finish().
-  percent_validator w(policy::url());
+  percent::validator w(policy::url());
   EXPECT_TRUE(w.feed("ab%4").ok());
   EXPECT_EQ(w.finish(), bad_escape_at(2, 2));
   EXPECT_EQ(w.finish(), bad_escape_at(2, 2));
 
   // Byte by byte, the scanner reports everything, in order.
   const std::string in = "%c0%ae%c0%ae/%255c%00%E2%80%AE%";
-  const std::vector<percent_result> want = {
+  const std::vector<encoded_result> want = {
       at(error::overlong, 0, 3, 0, 1),
       at(error::unexpected_continuation, 3, 3, 1, 1),
       at(error::overlong, 6, 3, 2, 1),
@@ -309,13 +309,13 @@ TEST_P(Percent, EscapesCutAcrossFeeds) {
       at(error::disallowed, 21, 9, 9, 3, category::bidi, 0x202E),
       bad_escape_at(30, 12),
   };
-  percent_scanner s(policy::url());
-  std::vector<percent_result> got;
+  percent::scanner s(policy::url());
+  std::vector<encoded_result> got;
   for (const char c : in) {
     EXPECT_TRUE(
-        s.feed(std::string_view(&c, 1), [&got](const percent_result& r) { got.push_back(r); }));
+        s.feed(std::string_view(&c, 1), [&got](const encoded_result& r) { got.push_back(r); }));
   }
-  EXPECT_TRUE(s.finish([&got](const percent_result& r) { got.push_back(r); }));
+  EXPECT_TRUE(s.finish([&got](const encoded_result& r) { got.push_back(r); }));
   EXPECT_EQ(got, want);
   EXPECT_EQ(s.errors(), want.size());
 }
@@ -339,13 +339,13 @@ TEST(PercentEveryKernel, RandomInputsRandomPieces) {
     for (std::size_t at = rng() % 6; at <= in.size(); at += rng() % 6) cuts.push_back(at);
     cases.push_back(make_case(in, p, cuts));
   }
-  const auto collect = [](void* ctx, utf8guard_percent_result r) {
-    static_cast<std::vector<percent_result>*>(ctx)->push_back(from_c(r));
+  const auto collect = [](void* ctx, utf8guard_encoded_result r) {
+    static_cast<std::vector<encoded_result>*>(ctx)->push_back(from_c(r));
     return true;
   };
   on_every_kernel([&](const std::string& kernel) {
     for (const space_case& c : cases) {
-      const std::vector<percent_result>& want = c.want.errors;
+      const std::vector<encoded_result>& want = c.want.errors;
       const std::string_view in = c.in;
       const streamed got = stream_pieces(in, c.cuts, p);
       ASSERT_EQ(got.validator, first_of(want)) << kernel << ": " << hex(in);
@@ -356,7 +356,7 @@ TEST(PercentEveryKernel, RandomInputsRandomPieces) {
       utf8guard_percent_stream cv, cs;
       utf8guard_percent_validator_init(&cv, p.bits());
       utf8guard_percent_scanner_init(&cs, p.bits());
-      std::vector<percent_result> cgot;
+      std::vector<encoded_result> cgot;
       std::size_t from = 0;
       for (std::size_t k = 0; k <= c.cuts.size(); ++k) {
         const std::size_t to = k < c.cuts.size() ? c.cuts[k] : in.size();
@@ -375,7 +375,7 @@ TEST(PercentEveryKernel, RandomInputsRandomPieces) {
 }
 
 TEST_P(Percent, ResetStartsANewInput) {
-  percent_validator v(policy::url());
+  percent::validator v(policy::url());
   EXPECT_TRUE(v.feed("ab%C").ok());  // in the middle of an escape
   v.reset();
   EXPECT_EQ(v.bytes_fed(), 0u);
@@ -387,15 +387,15 @@ TEST_P(Percent, ResetStartsANewInput) {
   EXPECT_TRUE(v.feed("%EF%BB%BF").ok());  // byte 0 again
   EXPECT_TRUE(v.finish().ok());
 
-  percent_scanner s(policy::url());
-  std::vector<percent_result> got;
-  const auto add = [&got](const percent_result& r) { got.push_back(r); };
+  percent::scanner s(policy::url());
+  std::vector<encoded_result> got;
+  const auto add = [&got](const encoded_result& r) { got.push_back(r); };
   EXPECT_TRUE(s.feed("%25%3", add));
   s.reset();
   EXPECT_EQ(s.errors(), 0u);
   EXPECT_TRUE(s.feed("1%", add));  // not the end of a double encoding
   EXPECT_TRUE(s.finish(add));
-  EXPECT_EQ(got, (std::vector<percent_result>{bad_escape_at(1, 1)}));
+  EXPECT_EQ(got, (std::vector<encoded_result>{bad_escape_at(1, 1)}));
   EXPECT_EQ(s.errors(), 1u);
 }
 
@@ -403,20 +403,20 @@ TEST_P(Percent, ResetStartsANewInput) {
 
 TEST_P(Percent, MisuseFailsClosed) {
   const std::string_view null_chunk(nullptr, 3);
-  EXPECT_FALSE(is_valid_percent_encoded(null_chunk));
-  EXPECT_EQ(validate_percent_encoded(null_chunk), refused(0));
-  EXPECT_THROW((void)percent_decode(null_chunk), std::invalid_argument);
-  EXPECT_TRUE(is_valid_percent_encoded(std::string_view(nullptr, 0)));
-  EXPECT_EQ(percent_decode(std::string_view(nullptr, 0)), "");
+  EXPECT_FALSE(percent::is_valid(null_chunk));
+  EXPECT_EQ(percent::validate(null_chunk), refused(0));
+  EXPECT_THROW((void)percent::decode(null_chunk), std::invalid_argument);
+  EXPECT_TRUE(percent::is_valid(std::string_view(nullptr, 0)));
+  EXPECT_EQ(percent::decode(std::string_view(nullptr, 0)), "");
 
   // (nullptr, n > 0) fails the validator at its position, and it stays failed.
-  percent_validator v;
+  percent::validator v;
   EXPECT_TRUE(v.feed("ab%C").ok());
   EXPECT_EQ(v.feed(null_chunk), refused(4));
   EXPECT_EQ(v.feed("3"), refused(4));
   EXPECT_EQ(v.finish(), refused(4));
   // A feed after finish is refused at the stream's position.
-  percent_validator w;
+  percent::validator w;
   EXPECT_TRUE(w.feed("%41").ok());
   EXPECT_TRUE(w.finish().ok());
   EXPECT_EQ(w.feed("b"), refused(3));
@@ -424,25 +424,25 @@ TEST_P(Percent, MisuseFailsClosed) {
   w.reset();
   EXPECT_TRUE(w.feed("b").ok());
 
-  percent_scanner s;
+  percent::scanner s;
   std::size_t calls = 0;
-  const auto count = [&calls](const percent_result&) { ++calls; };
+  const auto count = [&calls](const encoded_result&) { ++calls; };
   EXPECT_TRUE(s.feed("%C", count));
   EXPECT_FALSE(s.feed(null_chunk, count));
   EXPECT_FALSE(s.feed("0", count));
   EXPECT_FALSE(s.finish(count));
   EXPECT_EQ(calls, 0u);  // %C was still open, and nothing is read after the failure
-  percent_scanner t;
+  percent::scanner t;
   EXPECT_TRUE(t.finish(count));
   EXPECT_FALSE(t.feed("a", count));
-  void (*null_callback)(const percent_result&) = nullptr;
-  percent_scanner u;
+  void (*null_callback)(const encoded_result&) = nullptr;
+  percent::scanner u;
   EXPECT_FALSE(u.feed("a", null_callback));
   // A callback returning false stops the stream.
-  percent_scanner stop(policy::url());
+  percent::scanner stop(policy::url());
   std::size_t stops = 0;
-  EXPECT_FALSE(stop.feed("%zz%zz", [&stops](const percent_result&) { return ++stops == 0; }));
-  EXPECT_FALSE(stop.finish([&stops](const percent_result&) { return ++stops == 0; }));
+  EXPECT_FALSE(stop.feed("%zz%zz", [&stops](const encoded_result&) { return ++stops == 0; }));
+  EXPECT_FALSE(stop.finish([&stops](const encoded_result&) { return ++stops == 0; }));
   EXPECT_EQ(stops, 1u);
 }
 

@@ -561,17 +561,17 @@ static void test_policies(void) {
 
 /* ---- Percent-encoded input ---------------------------------------------------- */
 
-static int refused_percent(utf8guard_percent_result r, size_t position) {
+static int refused_percent(utf8guard_encoded_result r, size_t position) {
   return refused(r.error, position);
 }
 
-static bool count_percent(void* ctx, utf8guard_percent_result e) {
+static bool count_percent(void* ctx, utf8guard_encoded_result e) {
   (void)e;
   ++*(int*)ctx;
   return true;
 }
 
-static bool stop_percent(void* ctx, utf8guard_percent_result e) {
+static bool stop_percent(void* ctx, utf8guard_encoded_result e) {
   (void)e;
   ++*(int*)ctx;
   return false;
@@ -585,9 +585,9 @@ static void test_percent(void) {
   int calls = 0;
 
   for (i = 0; i < LENGTHS; ++i) {
-    CHECK(!utf8guard_is_valid_percent_encoded(NULL, kLengths[i], 0));
-    CHECK(!utf8guard_is_valid_percent_encoded(NULL, kLengths[i], url));
-    CHECK(refused_percent(utf8guard_validate_percent_encoded(NULL, kLengths[i], url), 0));
+    CHECK(!utf8guard_percent_is_valid(NULL, kLengths[i], 0));
+    CHECK(!utf8guard_percent_is_valid(NULL, kLengths[i], url));
+    CHECK(refused_percent(utf8guard_percent_validate(NULL, kLengths[i], url), 0));
     written = 7;
     CHECK(utf8guard_percent_decode(NULL, kLengths[i], out, kLengths[i], &written) ==
           UTF8GUARD_STATUS_INVALID_ARGUMENT);
@@ -716,12 +716,116 @@ static void test_kernels(void) {
   CHECK(getenv("UTF8GUARD_KERNEL") != NULL || utf8guard_kernel_env_error() == NULL);
 }
 
+/* The older names of the percent form refuse what the new ones refuse. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#endif
+static void test_percent_aliases(void) {
+  const utf8guard_encoded_result pr = utf8guard_percent_validate("a%C0", 4, 0);
+  char out[40];
+  size_t i;
+  for (i = 0; i < LENGTHS; ++i) {
+    CHECK(!utf8guard_is_valid_percent_encoded(NULL, kLengths[i], 0));
+    CHECK(refused_percent(utf8guard_validate_percent_encoded(NULL, kLengths[i], 0), 0));
+    CHECK(utf8guard_describe_percent(NULL, kLengths[i], 0, pr, 0, out, sizeof out) == 0);
+    CHECK(utf8guard_explain_percent(NULL, kLengths[i], 0, pr).kind == UTF8GUARD_HINT_NONE);
+  }
+}
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+/* ---- JSON text ------------------------------------------------------------------ */
+
+static void test_json(void) {
+  const utf8guard_policy field = UTF8GUARD_PROFILE_FIELD;
+  const utf8guard_encoded_result lone = utf8guard_json_validate("\\ud800", 6, 0);
+  utf8guard_json_stream v, s;
+  char out[40];
+  size_t written = 7, i;
+  int calls = 0;
+
+  for (i = 0; i < LENGTHS; ++i) {
+    CHECK(!utf8guard_json_is_valid(NULL, kLengths[i], 0));
+    CHECK(refused_percent(utf8guard_json_validate(NULL, kLengths[i], field), 0));
+    written = 7;
+    CHECK(utf8guard_json_sanitize(NULL, kLengths[i], field, out, sizeof out, &written) ==
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(written == 0);
+    written = 7;
+    CHECK(
+        utf8guard_json_sanitize("\\ud800", 6, 0, NULL, kLengths[i], &written) ==
+        (kLengths[i] == 0 ? UTF8GUARD_STATUS_BUFFER_TOO_SMALL : UTF8GUARD_STATUS_INVALID_ARGUMENT));
+    CHECK(written == (kLengths[i] == 0 ? 6 : 0));
+    CHECK(utf8guard_json_describe(NULL, kLengths[i], 0, lone, 0, out, sizeof out) == 0);
+    CHECK(utf8guard_json_describe("\\ud800", 6, 0, lone, 0, NULL, kLengths[i]) == 0);
+    CHECK(utf8guard_json_explain(NULL, kLengths[i], 0, lone).kind == UTF8GUARD_HINT_NONE);
+    CHECK(utf8guard_json_truncate(NULL, kLengths[i], 10, UTF8GUARD_TRUNCATE_WELL_FORMED) == 0);
+  }
+  CHECK(utf8guard_json_sanitize_bound(3, NULL) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_json_sanitize_bound(SIZE_MAX, &written) == UTF8GUARD_STATUS_OVERFLOW);
+  CHECK(utf8guard_json_truncate("abc", 3, 2, (utf8guard_truncate_mode)7) == 0);
+  CHECK(utf8guard_json_describe("\\ud800", 6, 0, lone, 0, out, 1) == 44 && out[0] == '\0');
+
+  /* NULL objects. */
+  utf8guard_json_validator_init(NULL, field);
+  utf8guard_json_scanner_init(NULL, field);
+  CHECK(refused_percent(utf8guard_json_validator_feed(NULL, "a", 1), 0));
+  CHECK(refused_percent(utf8guard_json_validator_finish(NULL), 0));
+  CHECK(utf8guard_json_scanner_feed(NULL, "a", 1, count_percent, &calls) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_json_scanner_finish(NULL, count_percent, &calls) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(utf8guard_json_scanner_errors(NULL) == SIZE_MAX);
+
+  /* A lost chunk in the middle of an escape: refused at the stream's
+   * position, for good; the open "\ud8" is never reported. */
+  for (i = 0; i < LENGTHS; ++i) {
+    utf8guard_json_validator_init(&v, field);
+    CHECK(utf8guard_json_validator_feed(&v, "ab\\ud8", 6).error.kind == UTF8GUARD_ERROR_NONE);
+    CHECK(refused_percent(utf8guard_json_validator_feed(&v, NULL, kLengths[i]), 6));
+    CHECK(refused_percent(utf8guard_json_validator_feed(&v, "00", 2), 6));
+    CHECK(refused_percent(utf8guard_json_validator_finish(&v), 6));
+    calls = 0;
+    utf8guard_json_scanner_init(&s, field);
+    CHECK(utf8guard_json_scanner_feed(&s, "ab\\ud8", 6, count_percent, &calls) ==
+          UTF8GUARD_STATUS_OK);
+    CHECK(utf8guard_json_scanner_feed(&s, NULL, kLengths[i], count_percent, &calls) ==
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(utf8guard_json_scanner_finish(&s, count_percent, &calls) ==
+          UTF8GUARD_STATUS_INVALID_ARGUMENT);
+    CHECK(calls == 0 && utf8guard_json_scanner_errors(&s) == 0);
+  }
+
+  /* A NULL callback; a callback that said stop; a stream of the other kind. */
+  calls = 0;
+  utf8guard_json_scanner_init(&s, field);
+  CHECK(utf8guard_json_scanner_feed(&s, "a", 1, NULL, &calls) == UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  utf8guard_json_scanner_init(&s, field);
+  CHECK(utf8guard_json_scanner_feed(&s, "\\udc00\\udc00", 12, stop_percent, &calls) ==
+        UTF8GUARD_STATUS_SINK_FAILED);
+  CHECK(utf8guard_json_scanner_finish(&s, count_percent, &calls) == UTF8GUARD_STATUS_SINK_FAILED);
+  CHECK(calls == 1);
+  utf8guard_json_validator_init(&v, field);
+  CHECK(utf8guard_json_scanner_feed(&v, "a", 1, count_percent, &calls) ==
+        UTF8GUARD_STATUS_INVALID_ARGUMENT);
+  CHECK(refused_percent(utf8guard_json_validator_feed(&s, "a", 1), 0));
+
+  /* feed after finish: refused; finish twice: the same answer. */
+  utf8guard_json_validator_init(&v, field);
+  CHECK(utf8guard_json_validator_feed(&v, "\\u0041", 6).error.kind == UTF8GUARD_ERROR_NONE);
+  CHECK(utf8guard_json_validator_finish(&v).error.kind == UTF8GUARD_ERROR_NONE);
+  CHECK(utf8guard_json_validator_finish(&v).error.kind == UTF8GUARD_ERROR_NONE);
+  CHECK(refused_percent(utf8guard_json_validator_feed(&v, "b", 1), 6));
+}
+
 /* describe, truncate, policy_parse and explain_percent: lost inputs and
  * outputs are refused without a dereference; a one-byte-short buffer gets a
  * cut, NUL-ended text and the whole length. */
 static void test_messages(void) {
   utf8guard_result r = utf8guard_validate("a\xC0", 2);
-  utf8guard_percent_result pr = utf8guard_validate_percent_encoded("a%C0", 4, 0);
+  utf8guard_encoded_result pr = utf8guard_percent_validate("a%C0", 4, 0);
   utf8guard_policy p = 7;
   size_t i, at = 7, len = 7;
   char out[40];
@@ -729,9 +833,9 @@ static void test_messages(void) {
   for (i = 0; i < LENGTHS; ++i) {
     CHECK(utf8guard_describe(NULL, kLengths[i], 0, r, 0, out, sizeof out) == 0);
     CHECK(utf8guard_describe("a\xC0", 2, 0, r, 0, NULL, kLengths[i]) == 0);
-    CHECK(utf8guard_describe_percent(NULL, kLengths[i], 0, pr, 0, out, sizeof out) == 0);
-    CHECK(utf8guard_describe_percent("a%C0", 4, 0, pr, 0, NULL, kLengths[i]) == 0);
-    CHECK(utf8guard_explain_percent(NULL, kLengths[i], 0, pr).kind == UTF8GUARD_HINT_NONE);
+    CHECK(utf8guard_percent_describe(NULL, kLengths[i], 0, pr, 0, out, sizeof out) == 0);
+    CHECK(utf8guard_percent_describe("a%C0", 4, 0, pr, 0, NULL, kLengths[i]) == 0);
+    CHECK(utf8guard_percent_explain(NULL, kLengths[i], 0, pr).kind == UTF8GUARD_HINT_NONE);
     CHECK(utf8guard_truncate(NULL, kLengths[i], 10, UTF8GUARD_TRUNCATE_WELL_FORMED) == 0);
     CHECK(!utf8guard_policy_parse(NULL, kLengths[i], &p, &at, &len));
     CHECK(p == 7 && at == 0 && len == 0);
@@ -741,7 +845,7 @@ static void test_messages(void) {
   CHECK(utf8guard_describe("a\xC0", 2, 0, r, 0, NULL, 0) == 23);
   CHECK(utf8guard_describe("a\xC0", 2, 0, r, 0, out, 23) == 23);
   CHECK(strcmp(out, "overlong at byte 1 (C0") == 0);
-  CHECK(utf8guard_describe_percent("a%C0", 4, 0, pr, 0, out, 1) == 23 && out[0] == '\0');
+  CHECK(utf8guard_percent_describe("a%C0", 4, 0, pr, 0, out, 1) == 23 && out[0] == '\0');
   /* A result that does not belong to the bytes: only the window is read. */
   r.offset = 1000;
   CHECK(utf8guard_describe("a\xC0", 2, 0, r, 0, out, sizeof out) > 0);
@@ -774,6 +878,8 @@ int main(void) {
     test_scanner();
     test_policies();
     test_percent();
+    test_percent_aliases();
+    test_json();
     test_messages();
     ++kernels_run;
   }

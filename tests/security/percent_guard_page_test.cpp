@@ -6,8 +6,8 @@
 // ending in '%' or '%X', where a decoder looks for the two hex digits that
 // are not there), the input is placed with its last byte against a
 // PROT_NONE page and, separately, with its first byte right after one.
-// validate_percent_encoded, is_valid_percent_encoded (C++ and C),
-// percent_validator and percent_scanner (whole, and one byte per feed) and
+// percent::validate, percent::is_valid (C++ and C),
+// percent::validator and percent::scanner (whole, and one byte per feed) and
 // percent_decode (into an output of exactly the input's size, against a
 // guard) must then answer as the oracle does, with no policy, with the
 // percent categories denied and under the url profile (whose categories the
@@ -84,17 +84,17 @@ std::vector<std::pair<std::string, std::string>> contents(std::size_t n) {
 // fed one byte at a time must report what it reports fed the whole input.
 void check_guarded(const guarded_buffer& g, policy p, bool oracle) {
   const std::string_view in = g.view();
-  const percent_result one_shot = validate_percent_encoded(in, p);
+  const encoded_result one_shot = percent::validate(in, p);
   const streamed whole = stream_pieces(in, {}, p);
   if (oracle) {
     ASSERT_EQ(whole.errors, oracle_percent_errors(in, p));
   }
-  const percent_result first = oracle ? first_of(whole.errors) : one_shot;
+  const encoded_result first = oracle ? first_of(whole.errors) : one_shot;
   ASSERT_EQ(one_shot, first);
   ASSERT_EQ(first_of(whole.errors), first);
-  ASSERT_EQ(is_valid_percent_encoded(in, p), first.ok());
-  ASSERT_EQ(from_c(utf8guard_validate_percent_encoded(in.data(), in.size(), p.bits())), first);
-  ASSERT_EQ(utf8guard_is_valid_percent_encoded(in.data(), in.size(), p.bits()), first.ok());
+  ASSERT_EQ(percent::is_valid(in, p), first.ok());
+  ASSERT_EQ(from_c(utf8guard_percent_validate(in.data(), in.size(), p.bits())), first);
+  ASSERT_EQ(utf8guard_percent_is_valid(in.data(), in.size(), p.bits()), first.ok());
   ASSERT_EQ(whole.validator, first);
 
   // One byte per feed: the last feed is the byte against the guard, or the
@@ -110,13 +110,13 @@ void check_guarded(const guarded_buffer& g, policy p, bool oracle) {
   // input, and from a window that starts the bytes a stream keeps before the
   // error.
   for (const reference::percent::error& e : reference::percent::all_errors(in, denied_names(p))) {
-    const percent_result r = from_reference(e);
+    const encoded_result r = from_reference(e);
     const std::string text = reference::message(in, e, true);
-    ASSERT_EQ(describe(in, r, describe_hint), text);
+    ASSERT_EQ(percent::describe(in, r, describe_hint), text);
     const std::size_t from = e.offset < 9 ? 0 : e.offset - 9;
-    ASSERT_EQ(describe(in.substr(from), r, describe_hint, from), text);
+    ASSERT_EQ(percent::describe(in.substr(from), r, describe_hint, from), text);
     if (e.kind != "disallowed") {
-      ASSERT_EQ(explain(in.substr(from), r, from),
+      ASSERT_EQ(percent::explain(in.substr(from), r, from),
                 explain(reference::percent::decode(in).bytes, e.decoded_offset));
     }
   }
@@ -125,7 +125,7 @@ void check_guarded(const guarded_buffer& g, policy p, bool oracle) {
 void check_decode_guarded(const guarded_buffer& g) {
   const std::string_view in = g.view();
   const std::string decoded = reference::percent::decode(in).bytes;
-  ASSERT_EQ(percent_decode(in), decoded);
+  ASSERT_EQ(percent::decode(in), decoded);
   guarded_output out(in.size());
   std::size_t written = 0;
   ASSERT_EQ(utf8guard_percent_decode(in.data(), in.size(), out.data(), in.size(), &written),
@@ -166,18 +166,18 @@ TEST_P(PercentGuardPage, EmptyInputEveryEntryPoint) {
     SCOPED_TRACE(p == nullptr ? "(NULL, 0)" : "(guard page, 0)");
     char* out = p == nullptr ? nullptr : out_page.guard();
     const std::string_view empty(p, 0);
-    EXPECT_TRUE(is_valid_percent_encoded(empty, policy::url()));
-    EXPECT_TRUE(validate_percent_encoded(empty, policy::url()).ok());
-    EXPECT_TRUE(utf8guard_is_valid_percent_encoded(p, 0, UTF8GUARD_PROFILE_URL));
-    EXPECT_EQ(utf8guard_validate_percent_encoded(p, 0, UTF8GUARD_PROFILE_URL).error.kind,
+    EXPECT_TRUE(percent::is_valid(empty, policy::url()));
+    EXPECT_TRUE(percent::validate(empty, policy::url()).ok());
+    EXPECT_TRUE(utf8guard_percent_is_valid(p, 0, UTF8GUARD_PROFILE_URL));
+    EXPECT_EQ(utf8guard_percent_validate(p, 0, UTF8GUARD_PROFILE_URL).error.kind,
               UTF8GUARD_ERROR_NONE);
-    EXPECT_EQ(percent_decode(empty), "");
+    EXPECT_EQ(percent::decode(empty), "");
     std::size_t written = 7;
     EXPECT_EQ(utf8guard_percent_decode(p, 0, out, 0, &written), UTF8GUARD_STATUS_OK);
     EXPECT_EQ(written, 0u);
 
     // An empty chunk in the middle of an escape changes nothing.
-    percent_validator v(policy::url());
+    percent::validator v(policy::url());
     EXPECT_TRUE(v.feed("%E").ok());
     EXPECT_TRUE(v.feed(empty).ok());
     EXPECT_TRUE(v.feed("2%8").ok());
@@ -185,8 +185,8 @@ TEST_P(PercentGuardPage, EmptyInputEveryEntryPoint) {
     EXPECT_TRUE(v.feed("2%AC").ok());
     EXPECT_TRUE(v.finish().ok());
     std::size_t errors = 0;
-    percent_scanner s(policy::url());
-    const auto count = [&errors](const percent_result&) { ++errors; };
+    percent::scanner s(policy::url());
+    const auto count = [&errors](const encoded_result&) { ++errors; };
     EXPECT_TRUE(s.feed(empty, count));
     EXPECT_TRUE(s.feed("%", count));
     EXPECT_TRUE(s.feed(empty, count));

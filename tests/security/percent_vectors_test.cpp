@@ -25,7 +25,7 @@ struct percent_vector {
   std::string id;
   std::string encoded;
   std::string profile;
-  utf8guard::percent_result want;
+  utf8guard::encoded_result want;
   std::size_t errors = 0;
   int line = 0;
 };
@@ -77,7 +77,7 @@ policy profile_of(const percent_vector& v) {
 }
 
 // shifted is want for the input after a prefix of n raw ASCII bytes.
-utf8guard::percent_result shifted(utf8guard::percent_result want, std::size_t n) {
+utf8guard::encoded_result shifted(utf8guard::encoded_result want, std::size_t n) {
   if (want.ok()) return want;
   want.offset += n;
   want.decoded_offset += n;
@@ -100,7 +100,7 @@ TEST(PercentVectorManifest, HoldsTheRequiredAttackRows) {
 TEST(PercentVectorManifest, AgreesWithTheOracle) {
   if (!reference::ucd_available()) GTEST_SKIP() << "no Unicode data files";
   for (const percent_vector& v : manifest()) {
-    const std::vector<utf8guard::percent_result> all =
+    const std::vector<utf8guard::encoded_result> all =
         testing::oracle_percent_errors(v.encoded, profile_of(v));
     EXPECT_EQ(testing::first_of(all), v.want) << v.id;
     EXPECT_EQ(all.size(), v.errors) << v.id;
@@ -115,18 +115,17 @@ TEST_P(PercentAttackVectors, EveryEntryPointPrefixAndCut) {
     const policy p = profile_of(v);
     for (std::size_t n = 0; n < 64; ++n) {
       const std::string in = ascii_run(n) + v.encoded;
-      const utf8guard::percent_result want = shifted(v.want, n);
-      ASSERT_EQ(validate_percent_encoded(in, p), want) << "prefix " << n;
-      ASSERT_EQ(is_valid_percent_encoded(in, p), want.ok());
-      ASSERT_EQ(testing::from_c(utf8guard_validate_percent_encoded(in.data(), in.size(), p.bits())),
-                want);
-      ASSERT_EQ(utf8guard_is_valid_percent_encoded(in.data(), in.size(), p.bits()), want.ok());
+      const utf8guard::encoded_result want = shifted(v.want, n);
+      ASSERT_EQ(percent::validate(in, p), want) << "prefix " << n;
+      ASSERT_EQ(percent::is_valid(in, p), want.ok());
+      ASSERT_EQ(testing::from_c(utf8guard_percent_validate(in.data(), in.size(), p.bits())), want);
+      ASSERT_EQ(utf8guard_percent_is_valid(in.data(), in.size(), p.bits()), want.ok());
       const testing::streamed whole = testing::stream_pieces(in, {}, p);
       ASSERT_EQ(whole.validator, want);
       ASSERT_EQ(whole.errors.size(), v.errors);
       ASSERT_EQ(testing::first_of(whole.errors), want);
     }
-    const std::vector<utf8guard::percent_result> all =
+    const std::vector<utf8guard::encoded_result> all =
         testing::stream_pieces(v.encoded, {}, p).errors;
     std::vector<std::size_t> every;
     for (std::size_t cut = 0; cut <= v.encoded.size(); ++cut) {
@@ -140,7 +139,7 @@ TEST_P(PercentAttackVectors, EveryEntryPointPrefixAndCut) {
     ASSERT_EQ(bytes.errors, all);
     for (const auto side : {testing::guarded_buffer::at_end, testing::guarded_buffer::at_start}) {
       const testing::guarded_buffer g(v.encoded, side);
-      ASSERT_EQ(validate_percent_encoded(g.view(), p), v.want);
+      ASSERT_EQ(percent::validate(g.view(), p), v.want);
       ASSERT_EQ(testing::stream_pieces(g.view(), {}, p).errors, all);
     }
   }

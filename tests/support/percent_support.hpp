@@ -1,7 +1,7 @@
 // percent_support.hpp - percent-encoded input in the tests: the oracle's
 // answers (tests/reference/percent_reference.hpp) as library results, the C
 // results read as C++ ones, and one function that runs an input through
-// percent_validator and percent_scanner fed in given pieces.
+// percent::validator and percent::scanner fed in given pieces.
 #ifndef UTF8GUARD_TESTS_SUPPORT_PERCENT_SUPPORT_HPP
 #define UTF8GUARD_TESTS_SUPPORT_PERCENT_SUPPORT_HPP
 
@@ -19,7 +19,7 @@
 namespace utf8guard {
 
 // gtest prints "overlong@3+3 (decoded 1+1)".
-inline void PrintTo(const percent_result& r, std::ostream* os) {
+inline void PrintTo(const encoded_result& r, std::ostream* os) {
   PrintTo(static_cast<const result&>(r), os);
   *os << " (decoded " << r.decoded_offset << '+' << r.decoded_length << ')';
 }
@@ -28,24 +28,24 @@ inline void PrintTo(const percent_result& r, std::ostream* os) {
 
 namespace utf8guard::testing {
 
-inline percent_result from_reference(const reference::percent::error& e) {
-  percent_result r;
+inline encoded_result from_reference(const reference::percent::error& e) {
+  encoded_result r;
   static_cast<result&>(r) = from_reference(static_cast<const reference::error&>(e));
   r.decoded_offset = e.decoded_offset;
   r.decoded_length = e.decoded_length;
   return r;
 }
 
-inline percent_result from_c(const utf8guard_percent_result& c) {
-  percent_result r;
+inline encoded_result from_c(const utf8guard_encoded_result& c) {
+  encoded_result r;
   static_cast<result&>(r) = from_c(c.error);
   r.decoded_offset = c.decoded_offset;
   r.decoded_length = c.decoded_length;
   return r;
 }
 
-inline std::vector<percent_result> oracle_percent_errors(std::string_view encoded, policy p) {
-  std::vector<percent_result> out;
+inline std::vector<encoded_result> oracle_percent_errors(std::string_view encoded, policy p) {
+  std::vector<encoded_result> out;
   for (const auto& e : reference::percent::all_errors(encoded, denied_names(p))) {
     out.push_back(from_reference(e));
   }
@@ -53,26 +53,26 @@ inline std::vector<percent_result> oracle_percent_errors(std::string_view encode
 }
 
 // first_of is the first error of a list, or an ok() result.
-inline percent_result first_of(const std::vector<percent_result>& all) {
-  return all.empty() ? percent_result{} : all.front();
+inline encoded_result first_of(const std::vector<encoded_result>& all) {
+  return all.empty() ? encoded_result{} : all.front();
 }
 
 // streamed is what the streaming classes said about one input.
 struct streamed {
-  percent_result validator;            // finish()
-  std::vector<percent_result> errors;  // the scanner's, in order
+  encoded_result validator;            // finish()
+  std::vector<encoded_result> errors;  // the scanner's, in order
   bool scanner_ok = false;             // every feed and finish returned true
   std::size_t scanner_count = 0;       // errors()
   std::size_t bytes_fed = 0;           // the validator's bytes_fed()
 };
 
 // stream_pieces feeds the input, cut at the given ascending positions, to a
-// percent_validator and a percent_scanner under p.
+// percent::validator and a percent::scanner under p.
 inline streamed stream_pieces(std::string_view in, const std::vector<std::size_t>& cuts, policy p) {
   streamed out;
-  percent_validator v(p);
-  percent_scanner s(p);
-  const auto add = [&out](const percent_result& r) { out.errors.push_back(r); };
+  percent::validator v(p);
+  percent::scanner s(p);
+  const auto add = [&out](const encoded_result& r) { out.errors.push_back(r); };
   bool ok = true;
   std::size_t from = 0;
   for (std::size_t k = 0; k <= cuts.size(); ++k) {

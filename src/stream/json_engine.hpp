@@ -1,0 +1,137 @@
+// json_engine.hpp - JSON text (docs/design.md, "JSON text") as a form of the
+// encoded engine (stream/encoded_engine.hpp): its units (core/json.hpp), its
+// decoder and its events. Included by stream/encoded_objects.hpp only.
+//
+//   - Raw bytes between backslashes are copied into the window whole
+//     (memchr finds the next backslash); an escape is decoded by the scalar
+//     code of core/json.hpp and written as the UTF-8 of its character.
+//   - An escape decodes to a whole character, whose first byte is never a
+//     continuation byte: it ends every raw sequence before it, and none
+//     continues after it. So the scanner holds only raw bytes across windows.
+//   - A lone surrogate is the decoder's event, under every policy (kind
+//     surrogate, length 6). The scanner reads a stand-in of the same decoded
+//     length (U+4E00, in no category) so that decoded offsets stay those of
+//     the decoded stream, in which the lone surrogate is the 3 bytes of its
+//     generalized UTF-8.
+//   - A bad escape is the literal backslash, an event when the policy denies
+//     bad_escape.
+//   - A unit cut by the end of a chunk waits in the stream for the next one
+//     (at most 11 bytes: a high surrogate escape and all but the last byte of
+//     the low one); finish() decides it as the input's end.
+//   - Walking back over units is ambiguous (\\), so the decoder notes the
+//     last escape of the window, after which every byte is raw.
+#ifndef UTF8GUARD_STREAM_JSON_ENGINE_HPP
+#define UTF8GUARD_STREAM_JSON_ENGINE_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "core/json.hpp"
+#include "stream/encoded_engine.hpp"
+
+namespace utf8guard::detail {
+namespace {
+
+// The scanner's stand-in for a lone surrogate's decoded bytes.
+constexpr std::uint8_t kSurrogateStandIn[3] = {0xE4, 0xB8, 0x80};
+
+class json_form {
+ public:
+  using state = utf8guard_json_stream;
+  static constexpr std::uint8_t kEscape = '\\';
+  static constexpr std::size_t kMaxHeld = kJsonMaxHeld;
+
+  explicit json_form(const state& s) noexcept
+      : deny_bad_((s.priv_policy & UTF8GUARD_CATEGORY_BAD_ESCAPE) != 0) {}
+
+  static bool raw_runs(const state&) noexcept { return true; }
+
+  decode_stop decode(state& s, const std::uint8_t* p, std::size_t n, std::size_t& i,
+                     std::size_t limit, std::uint8_t* out, std::size_t& written, bool final,
+                     std::size_t origin) {
+    const std::size_t dec_base = s.priv_decoded.priv_position;  // out[0]
+    while (i < limit) {
+      const void* bs = std::memchr(p + i, '\\', limit - i);
+      const std::size_t j =
+          bs == nullptr ? limit
+                        : static_cast<std::size_t>(static_cast<const std::uint8_t*>(bs) - p);
+      std::memcpy(out + written, p + i, j - i);
+      written += j - i;
+      i = j;
+      if (i >= limit) break;
+      const json_unit u = json_escape_at(p + i, n - i, final);
+      if (u.kind == json_unit_kind::cut) return decode_stop::pending;
+      const std::size_t here = dec_base + written;
+      if (u.kind == json_unit_kind::bad) {
+        out[written++] = '\\';
+        i += 1;
+        if (deny_bad_) {
+          set_event(error::disallowed, category::bad_escape, '\\', origin + i - 1, 1, here, 1);
+          return decode_stop::event;
+        }
+        continue;
+      }
+      last_start_ = origin + i;
+      last_width_ = u.width;
+      i += u.width;
+      if (u.kind == json_unit_kind::lone) {
+        std::memcpy(out + written, kSurrogateStandIn, 3);
+        written += 3;
+        set_event(error::surrogate, category::none, 0, last_start_, 6, here, 3);
+        return decode_stop::event;
+      }
+      written += json_utf8(u.value, out + written);
+    }
+    return decode_stop::limit;
+  }
+
+  encoded_result event() const noexcept { return event_; }
+
+  static json_span span(const std::uint8_t* enc, std::size_t i, std::size_t n) noexcept {
+    return json_span_at(enc, i, n);
+  }
+
+  // remember keeps the encoded offset and length of the window's last
+  // decoded bytes (up to 3): those after its last escape are raw bytes; the
+  // ones before are the escape's (a stream never carries them, as an escape
+  // ends every sequence: only the raw ones are ever read).
+  void remember(state& s, const encoded_window& w, std::size_t dec_len) const noexcept {
+    const std::size_t keep = dec_len < 3 ? dec_len : 3;
+    for (std::size_t k = 0; k < 3 - keep; ++k) {  // older ones move down
+      s.priv_recent[k] = s.priv_recent[k + keep];
+      s.priv_recent_width[k] = s.priv_recent_width[k + keep];
+    }
+    const std::size_t end = w.enc_start + w.len;
+    const bool escaped = last_width_ != 0 && last_start_ >= w.enc_start && last_start_ < end;
+    const std::size_t raw_from = escaped ? last_start_ + last_width_ : w.enc_start;
+    for (std::size_t k = 0; k < keep; ++k) {
+      const bool raw = end - k - 1 >= raw_from && end - k > raw_from;
+      s.priv_recent[2 - k] = raw ? end - k - 1 : last_start_;
+      s.priv_recent_width[2 - k] = static_cast<unsigned char>(raw ? 1 : last_width_);
+    }
+  }
+
+ private:
+  void set_event(error kind, category cat, char32_t cp, std::size_t offset, std::size_t length,
+                 std::size_t decoded_offset, std::size_t decoded_length) noexcept {
+    event_ = encoded_result{};
+    event_.kind = kind;
+    event_.category = cat;
+    event_.code_point = cp;
+    event_.offset = offset;
+    event_.length = length;
+    event_.decoded_offset = decoded_offset;
+    event_.decoded_length = decoded_length;
+  }
+
+  bool deny_bad_;
+  std::size_t last_start_ = 0;  // the last escape decoded: absolute offset, width
+  std::size_t last_width_ = 0;
+  encoded_result event_;
+};
+
+}  // namespace
+}  // namespace utf8guard::detail
+
+#endif  // UTF8GUARD_STREAM_JSON_ENGINE_HPP
