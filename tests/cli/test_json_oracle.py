@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""test_json_text.py - check --json-text (docs/design.md, the JSON form)
+"""test_json_oracle.py - check --json-text (docs/design.md, the JSON form)
 against Python's json module, an outside oracle that shares nothing with
 utf8guard.
 
