@@ -248,8 +248,8 @@ PAIRS = [("validate", "is_valid"), ("stream4k", "validate"), ("stream64k", "vali
 # What the pairs of percent-encoded input (bench/percent_paired.cpp) and the
 # policies' pairs (bench/paired.cpp) time.
 PAIR_WHAT = {
-    "percent": "validate_percent_encoded",
-    "percent_url_lines": "validate_percent_encoded a line per call (url profile)",
+    "percent": "percent::validate",
+    "percent_url_lines": "percent::validate a line per call (url profile)",
     "curl": "curl_easy_unescape, then validate",
     "uriparser": "uriUnescapeInPlaceExA on a copy, then validate",
     "field": "validate under the field profile",

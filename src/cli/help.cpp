@@ -13,9 +13,10 @@ namespace {
 constexpr std::string_view kHelpBeforeCategories =
     R"(Usage: utf8guard check [--format FORMAT | --json] [--all] [--quiet]
                        [--max-errors N] [-j N] [--profile NAME] [--deny LIST]
-                       [--percent] [--hints] [--lines] [--skip-binary]
-                       [--skip-special] [FILE... | --files0-from LIST]
-       utf8guard sanitize [--profile NAME] [--deny LIST] [FILE|-]
+                       [--percent | --json-text] [--hints] [--lines]
+                       [--skip-binary] [--skip-special]
+                       [FILE... | --files0-from LIST]
+       utf8guard sanitize [--profile NAME] [--deny LIST] [--json-text] [FILE|-]
        utf8guard --help | -h | help
        utf8guard --version
 
@@ -70,6 +71,11 @@ Options of check (before, between or after the FILEs; -- ends the options):
                   the encoded input: see "With --percent" below. A file is
                   not cut into sections (-j still shares out files)
 Options of check and sanitize:
+  --json-text     the input is JSON text (a request body, a .json file):
+                  check it with its escapes decoded (\u00e9 is U+00E9), and
+                  report where in the text as written: see "With
+                  --json-text" below. sanitize writes JSON text: a finding
+                  at an escape becomes \ufffd. Not with --percent
   --profile NAME  also refuse (sanitize: replace) the characters of a profile:
                   strict (none, the default), source, field, json, url
   --deny LIST     also refuse the characters of these categories, a comma-
@@ -116,6 +122,16 @@ With --percent, the decoded bytes are checked, and an error's OFFSET and
   printf '/..%%c0%%af../' | utf8guard check --percent --profile url --hints
   -:1:4: overlong at byte 3 (C0 AF 2E 2E) [overlong_form U+002F]
 
+With --json-text, escapes are decoded (\" \\ \/ \b \f \n \r \t, \uXXXX, and a
+  high and a low surrogate escape as one character) and the characters held
+  to the rules of raw bytes and the policy. OFFSET, LENGTH, LINE and COLUMN
+  count the text as written, as with --percent (\n is not a line break). A
+  lone surrogate escape is a surrogate error under every policy; bad_escape
+  is a backslash that starts no escape (a literal backslash when allowed).
+  A finding at an escape shows it as written and its code point:
+  printf '{"a":"x\\ud800y"}' | utf8guard check --json-text
+  -:1:8: surrogate \ud800 U+D800 at byte 7 (ED A0 80 79)
+
 Error kinds: unexpected_continuation, overlong, surrogate, too_large,
   invalid_byte, truncated, incomplete, and disallowed under a policy.
 )";
@@ -139,8 +155,8 @@ Exit status:
             write error, a --files0-from LIST that cannot be read or holds a
             bad name).
             2 wins over 1, and the other inputs are still checked.
-  sanitize  0 done; 2 a usage error (--percent is one: only check decodes)
-            or an I/O error (reading or writing).
+  sanitize  0 done; 2 a usage error (--percent is one: only check decodes
+            percent-encoding) or an I/O error (reading or writing).
   When standard output is a pipe whose reader has gone (EPIPE, as in
   "utf8guard sanitize big | head -c1"), utf8guard stops at once, prints
   nothing more and exits with status 2. Any other write error is reported.

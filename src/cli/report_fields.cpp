@@ -119,8 +119,9 @@ constexpr rule_info kRules[kRuleCount] = {
      "U+FEFF past the first byte: a zero-width no-break space, often two files joined."},
     {"disallowed-replacement", "Replacement character",
      "U+FFFD: evidence that an earlier decode lost bytes."},
-    {"disallowed-bad_escape", "Bad percent escape",
-     "A '%' not followed by two hex digits in percent-encoded input."},
+    {"disallowed-bad_escape", "Bad escape",
+     "A '%' not followed by two hex digits in percent-encoded input, or a backslash that starts "
+     "no escape in JSON text (not one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)."},
     {"disallowed-double_encoding", "Double percent encoding",
      "%25 followed by two hex digits: a second decode makes another byte (%255c becomes \\, "
      "CVE-2001-0333)."},

@@ -2,9 +2,9 @@
 // encoded engine (stream/encoded_engine.hpp): its units (core/json.hpp), its
 // decoder and its events. Included by stream/encoded_objects.hpp only.
 //
-//   - Raw bytes between backslashes are copied into the window whole
-//     (memchr finds the next backslash); an escape is decoded by the scalar
-//     code of core/json.hpp and written as the UTF-8 of its character.
+//   - Raw bytes between backslashes are copied into the window a word at a
+//     time; an escape is decoded by the scalar code of core/json.hpp (the
+//     common \uXXXX inline) and written as the UTF-8 of its character.
 //   - An escape decodes to a whole character, whose first byte is never a
 //     continuation byte: it ends every raw sequence before it, and none
 //     continues after it. So the scanner holds only raw bytes across windows.
@@ -47,28 +47,59 @@ class json_form {
 
   static bool raw_runs(const state&) noexcept { return true; }
 
-  decode_stop decode(state& s, const std::uint8_t* p, std::size_t n, std::size_t& i,
-                     std::size_t limit, std::uint8_t* out, std::size_t& written, bool final,
+  decode_stop decode(state& s, const std::uint8_t* p, std::size_t n, std::size_t& i_ref,
+                     std::size_t limit, std::uint8_t* out, std::size_t& written_ref, bool final,
                      std::size_t origin) {
+    // Locals, not the references: out's stores may alias them.
+    std::size_t i = i_ref;
+    std::size_t written = written_ref;
     const std::size_t dec_base = s.priv_decoded.priv_position;  // out[0]
+    decode_stop why = decode_stop::limit;
     while (i < limit) {
-      const void* bs = std::memchr(p + i, '\\', limit - i);
-      const std::size_t j =
-          bs == nullptr ? limit
-                        : static_cast<std::size_t>(static_cast<const std::uint8_t*>(bs) - p);
-      std::memcpy(out + written, p + i, j - i);
-      written += j - i;
-      i = j;
-      if (i >= limit) break;
+      if (p[i] != '\\') {  // escapes often follow each other
+        copy_raw(p, i, limit, out, written);
+        if (i >= limit) break;
+      }
+      // The common escapes first: \uXXXX of a character that is no surrogate.
+      if (n - i >= 6 && p[i + 1] == 'u') {
+        const unsigned h0 = kHexValue[p[i + 2]], h1 = kHexValue[p[i + 3]];
+        const unsigned h2 = kHexValue[p[i + 4]], h3 = kHexValue[p[i + 5]];
+        const char32_t v = h0 << 12 | h1 << 8 | h2 << 4 | h3;
+        if ((h0 | h1 | h2 | h3) <= 0xF && (v < 0xD800 || v > 0xDFFF)) {
+          last_start_ = origin + i;
+          last_width_ = 6;
+          i += 6;
+          written += json_utf8(v, out + written);
+          continue;
+        }
+        // And a pair of them.
+        if ((h0 | h1 | h2 | h3) <= 0xF && v <= 0xDBFF && n - i >= 12 && p[i + 6] == '\\' &&
+            p[i + 7] == 'u') {
+          const unsigned l0 = kHexValue[p[i + 8]], l1 = kHexValue[p[i + 9]];
+          const unsigned l2 = kHexValue[p[i + 10]], l3 = kHexValue[p[i + 11]];
+          const char32_t low = l0 << 12 | l1 << 8 | l2 << 4 | l3;
+          if ((l0 | l1 | l2 | l3) <= 0xF && low >= 0xDC00 && low <= 0xDFFF) {
+            last_start_ = origin + i;
+            last_width_ = 12;
+            i += 12;
+            written += json_utf8(0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00), out + written);
+            continue;
+          }
+        }
+      }
       const json_unit u = json_escape_at(p + i, n - i, final);
-      if (u.kind == json_unit_kind::cut) return decode_stop::pending;
+      if (u.kind == json_unit_kind::cut) {
+        why = decode_stop::pending;
+        break;
+      }
       const std::size_t here = dec_base + written;
       if (u.kind == json_unit_kind::bad) {
         out[written++] = '\\';
         i += 1;
         if (deny_bad_) {
           set_event(error::disallowed, category::bad_escape, '\\', origin + i - 1, 1, here, 1);
-          return decode_stop::event;
+          why = decode_stop::event;
+          break;
         }
         continue;
       }
@@ -79,11 +110,14 @@ class json_form {
         std::memcpy(out + written, kSurrogateStandIn, 3);
         written += 3;
         set_event(error::surrogate, category::none, 0, last_start_, 6, here, 3);
-        return decode_stop::event;
+        why = decode_stop::event;
+        break;
       }
       written += json_utf8(u.value, out + written);
     }
-    return decode_stop::limit;
+    i_ref = i;
+    written_ref = written;
+    return why;
   }
 
   encoded_result event() const noexcept { return event_; }
@@ -113,6 +147,44 @@ class json_form {
   }
 
  private:
+  // copy_raw copies the raw bytes from p[i] to the next backslash or limit
+  // into out: 8 at a time while 8 are left before limit (the window's
+  // slack takes the store of a word that holds the backslash), then one by
+  // one; memchr past a longer run.
+  __attribute__((always_inline)) static void copy_raw(const std::uint8_t* p, std::size_t& i,
+                                                      std::size_t limit, std::uint8_t* out,
+                                                      std::size_t& written) noexcept {
+    constexpr std::uint64_t kOnes = 0x0101010101010101u;
+    constexpr std::uint64_t kHighs = 0x8080808080808080u;
+    constexpr std::uint64_t kBackslashes = kOnes * '\\';
+    for (int words = 0; i + 8 <= limit; ++words) {
+      if (words == 4) {  // a long run: memchr finds its end faster
+        const void* bs = std::memchr(p + i, '\\', limit - i);
+        const std::size_t j =
+            bs == nullptr ? limit
+                          : static_cast<std::size_t>(static_cast<const std::uint8_t*>(bs) - p);
+        std::memcpy(out + written, p + i, j - i);
+        written += j - i;
+        i = j;
+        return;
+      }
+      std::uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      std::memcpy(out + written, &w, 8);
+      const std::uint64_t x = w ^ kBackslashes;
+      const std::uint64_t found = (x - kOnes) & ~x & kHighs;  // exact for the first zero byte
+      if (found != 0) {
+        const std::size_t k = static_cast<std::size_t>(__builtin_ctzll(found)) / 8;
+        i += k;
+        written += k;
+        return;
+      }
+      i += 8;
+      written += 8;
+    }
+    while (i < limit && p[i] != '\\') out[written++] = p[i++];
+  }
+
   void set_event(error kind, category cat, char32_t cp, std::size_t offset, std::size_t length,
                  std::size_t decoded_offset, std::size_t decoded_length) noexcept {
     event_ = encoded_result{};

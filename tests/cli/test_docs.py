@@ -47,7 +47,8 @@ class HelpAndManPage(unittest.TestCase):
     def test_same_options(self):
         options = help_options(self.help)
         self.assertEqual(options, {"--all", "--max-errors", "--json", "--quiet", "-j", "--jobs",
-                                   "--files0-from", "--hints", "--percent", "--profile", "--deny",
+                                   "--files0-from", "--hints", "--percent", "--json-text", "--profile",
+                                   "--deny",
                                    "--format", "--lines", "--skip-binary", "--skip-special",
                                    "-h",
                                    "--help", "--version"})
@@ -56,7 +57,8 @@ class HelpAndManPage(unittest.TestCase):
     def test_every_listed_option_is_accepted(self):
         f = "/dev/null"
         for args in (["--all"], ["--max-errors", "2"], ["--json"], ["--quiet"], ["-j", "2"],
-                     ["--jobs", "2"], ["--hints"], ["--percent"], ["--profile", "field"],
+                     ["--jobs", "2"], ["--hints"], ["--percent"], ["--json-text"],
+                     ["--profile", "field"],
                      ["--deny", "bidi"], ["--format", "sarif"], ["--lines"], ["--skip-binary"],
                      ["--skip-special"]):
             self.assertEqual(run(["check"] + args + [f]).returncode, 0, args)
