@@ -103,6 +103,9 @@ denied policy_part(const denied& deny) {
 
 decoded decode(std::string_view in) {
   decoded d;
+  d.units.reserve(in.size());
+  d.bytes.reserve(in.size());
+  d.unit_of.reserve(in.size());
   for (std::size_t i = 0; i < in.size();) {
     unit u = unit_at(in, i);
     if (u.kind != unit_kind::raw && (static_cast<unsigned char>(u.bytes[0]) >> 6) == 2) {
@@ -165,9 +168,13 @@ error first_error(std::string_view encoded, const denied& deny) {
 }
 
 std::string sanitize(std::string_view encoded, const denied& deny) {
+  return sanitize(encoded, all_errors(encoded, deny));
+}
+
+std::string sanitize(std::string_view encoded, const std::vector<error>& found) {
   std::string out;
   std::size_t i = 0;
-  for (const error& e : all_errors(encoded, deny)) {
+  for (const error& e : found) {
     out.append(encoded.substr(i, e.offset - i));
     out.append(encoded[e.offset] == '\\' ? "\\ufffd" : "\xEF\xBF\xBD");
     i = e.offset + e.length;

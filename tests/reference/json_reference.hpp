@@ -71,6 +71,8 @@ error first_error(std::string_view encoded, const denied& deny);
 // BD), one that starts with a backslash (an escape, a lone surrogate escape,
 // a malformed escape's backslash) by the six bytes \ufffd; the rest copied.
 std::string sanitize(std::string_view encoded, const denied& deny);
+// The same from the findings all_errors gave (a caller that has them).
+std::string sanitize(std::string_view encoded, const std::vector<error>& found);
 
 // scalars: the characters the input spells, for input without findings.
 std::u32string scalars(std::string_view encoded);
