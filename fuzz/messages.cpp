@@ -32,8 +32,8 @@ std::pair<std::string_view, std::size_t> window(std::string_view copy, std::size
   return {copy.substr(from, to - from), from};
 }
 
-// described is describe for a raw result and percent::describe for an
-// encoded one.
+// described is the message of a result of raw input or of percent-encoded
+// input (the only encoded form the oracle knows here).
 std::string described(std::string_view bytes, const utf8guard::result& r, unsigned flags,
                       std::size_t base = 0) {
   return utf8guard::describe(bytes, r, flags, base);

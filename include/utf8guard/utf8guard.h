@@ -565,9 +565,9 @@ UTF8GUARD_DEPRECATED("use utf8guard_percent_describe")
 UTF8GUARD_EXPORT size_t utf8guard_describe_percent(const char* data, size_t len, size_t base,
                                                    utf8guard_encoded_result result, unsigned flags,
                                                    char* out, size_t cap);
-UTF8GUARD_NODISCARD UTF8GUARD_DEPRECATED("use utf8guard_percent_explain")
-UTF8GUARD_EXPORT utf8guard_hint utf8guard_explain_percent(
-    const char* data, size_t len, size_t base, utf8guard_encoded_result result);
+UTF8GUARD_NODISCARD UTF8GUARD_DEPRECATED("use utf8guard_percent_explain") UTF8GUARD_EXPORT
+    utf8guard_hint utf8guard_explain_percent(const char* data, size_t len, size_t base,
+                                             utf8guard_encoded_result result);
 
 /* utf8guard_percent_stream checks percent-encoded input that arrives in
  * chunks, in constant memory: an escape may be split across chunks (%C | 3%A9)
