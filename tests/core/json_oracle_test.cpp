@@ -103,7 +103,11 @@ TEST(JsonEveryKernel, EveryEscapedUnit) {
   for (unsigned u = 0; u <= 0xFFFF; u += reduced_step()) {
     std::snprintf(buf, sizeof buf, u % 2 == 0 ? "\\u%04x" : "\\u%04X", u);
     cases.push_back(one_shot_case(buf, p));
-    if (u % 7 == 0) cases.push_back(one_shot_case("\xC3" + std::string(buf) + "\xA9", policy()));
+    if (u % 7 == 0) {
+      std::string cut = "\xC3";
+      cut.append(buf).append("\xA9");
+      cases.push_back(one_shot_case(std::move(cut), policy()));
+    }
   }
   for (unsigned high = 0xD800; high <= 0xDBFF; ++high) {
     for (const unsigned other : {0xDBFFu, 0xDC00u, 0xDFFFu, 0xE000u}) {

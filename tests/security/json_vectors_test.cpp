@@ -119,8 +119,11 @@ TEST(JsonVectorManifest, AgreesWithTheOracle) {
   for (const json_vector& v : manifest()) {
     const auto all = reference::json::all_errors(v.text, testing::denied_names(profile_of(v)));
     ASSERT_EQ(all.size(), v.errors) << v.id;
-    if (!all.empty()) EXPECT_EQ(testing::from_reference(all.front()), v.want) << v.id;
-    if (all.empty()) EXPECT_TRUE(v.want.ok()) << v.id;
+    if (all.empty()) {
+      EXPECT_TRUE(v.want.ok()) << v.id;
+    } else {
+      EXPECT_EQ(testing::from_reference(all.front()), v.want) << v.id;
+    }
   }
 }
 
