@@ -1,6 +1,6 @@
 // objects.hpp - the streaming objects (validator, sanitizer, error_scanner,
-// and percent_validator, percent_scanner in percent_objects.hpp): one life,
-// written once as stream_life<Kind>, on the state that the C structs of
+// and the validator and scanner of each encoded form, encoded_objects.hpp):
+// one life, written once as stream_life<Kind>, on the state that the C structs of
 // utf8guard.h hold and the C++ classes wrap (utf8guard.h, "Streaming
 // objects"): start, reset, feed, finish, counts; caller bugs fail closed
 // here, once for both APIs. A Kind names its C struct and what sets it
@@ -49,7 +49,7 @@ inline bool initialised(std::uint32_t state) noexcept {
 //                         that report to a sink or callback and answer
 //                         whether they went on
 //   owns(s)               whether the struct was started as this kind (the
-//                         percent forms share one struct)
+//                         two kinds of an encoded form share one struct)
 //   started(s)            what a new stream sets beyond the common fields
 // and, with kVerdict, verdict(s) (the kept error) and refuse(s) (keep the
 // refusal of a caller bug, at the stream's position).
