@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
   bench::register_pairs(inputs);
   bench::register_percent_pairs(inputs);
   bench::register_request_parts(inputs);
+  bench::register_json_pairs(inputs);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

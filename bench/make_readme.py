@@ -46,6 +46,9 @@ PAIR_GROUPS = [
         ("percent_url_lines", "uriparser"), ("percent", "is_valid")]),
     ("Policies (`bench/paired.cpp`): the `field` profile against no policy", [
         ("field", "is_valid"), ("sanitize_field", "sanitize")]),
+    ("JSON text (`bench/json_paired.cpp`), under the `json` profile", [
+        ("json_plain", "validate"), ("json_escaped", "simdjson"),
+        ("json_escaped", "simdjson_parse"), ("json_body", "is_valid")]),
 ]
 SHORT_PAIRS = [("is_valid_icu_u8next", "ICU / is_valid"), ("validate_is_valid", "validate"),
                ("sanitize_is_valid", "sanitize_to"), ("feed_validate", "feed / validate"),

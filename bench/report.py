@@ -244,9 +244,11 @@ def small_table(run):
 PAIRS = [("validate", "is_valid"), ("stream4k", "validate"), ("stream64k", "validate"),
          ("is_valid", "read"), ("percent", "curl"), ("percent", "uriparser"),
          ("percent_url_lines", "curl"), ("percent_url_lines", "uriparser"),
-         ("percent", "is_valid"), ("field", "is_valid"), ("sanitize_field", "sanitize")]
-# What the pairs of percent-encoded input (bench/percent_paired.cpp) and the
-# policies' pairs (bench/paired.cpp) time.
+         ("percent", "is_valid"), ("field", "is_valid"), ("sanitize_field", "sanitize"),
+         ("json_plain", "validate"), ("json_escaped", "simdjson"),
+         ("json_escaped", "simdjson_parse"), ("json_body", "is_valid")]
+# What the pairs of percent-encoded input (bench/percent_paired.cpp), the
+# policies' pairs (bench/paired.cpp) and JSON text's (bench/json_paired.cpp) time.
 PAIR_WHAT = {
     "percent": "percent::validate",
     "percent_url_lines": "percent::validate a line per call (url profile)",
@@ -255,6 +257,11 @@ PAIR_WHAT = {
     "field": "validate under the field profile",
     "sanitize_field": "sanitize_to under the field profile",
     "sanitize": "sanitize_to",
+    "json_plain": "json::validate of the text as a JSON array without a backslash (json profile)",
+    "json_escaped": "json::validate of the text as a JSON array, non-ASCII escaped (json profile)",
+    "simdjson": "simdjson's parse, then a walk of its strings for surrogates and noncharacters",
+    "simdjson_parse": "simdjson's parse alone",
+    "json_body": "json::is_valid of a 2 KiB JSON body (json profile)",
 }
 
 

@@ -76,6 +76,9 @@ void register_percent_pairs(const input_list& inputs);
 // register_request_parts: what the nginx module asks of the library per
 // request and per form body, side by side (request_parts.cpp).
 void register_request_parts(const input_list& inputs);
+// register_json_pairs: JSON text against the raw check and simdjson, side by
+// side (json_paired.cpp).
+void register_json_pairs(const input_list& inputs);
 
 }  // namespace bench
 

@@ -140,6 +140,31 @@ inline std::size_t decisive_byte(const utf8guard::result& r, std::string_view in
   }
 }
 
+// input_hash is FNV-1a over the whole fuzz data.
+inline std::uint64_t input_hash(const std::uint8_t* data, std::size_t size) {
+  std::uint64_t h = 0xcbf29ce484222325u;
+  for (std::size_t k = 0; k < size; ++k) h = (h ^ data[k]) * 0x100000001b3u;
+  return h;
+}
+
+// kernels_to_try is the kernels one input runs on, for the targets that
+// would be slow trying every kernel on every input (fuzz/README.md). Under a
+// fuzzing engine: the one usable kernel the input's hash picks, so that the
+// same input always runs on the same kernel (on a machine with the same
+// usable kernels) and a finding reproduces, while a campaign meets every
+// kernel. In the replay main (UTF8GUARD_FUZZ_REPLAY: ctest's corpus and
+// vectors replay), every usable kernel.
+inline std::vector<std::string> kernels_to_try(const std::uint8_t* data, std::size_t size) {
+  std::vector<std::string> all = usable_kernels();
+#ifdef UTF8GUARD_FUZZ_REPLAY
+  (void)data;
+  (void)size;
+  return all;
+#else
+  return {all[input_hash(data, size) % all.size()]};
+#endif
+}
+
 // take_splits draws up to 16 raw chunk boundaries from the control bytes.
 // They are mapped onto the payload only once its size is known (chunks_of).
 inline std::vector<std::uint16_t> take_splits(data_reader& reader) {

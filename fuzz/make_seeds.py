@@ -29,6 +29,16 @@ the pct_* seeds, which only percent_differential reads as more than ASCII:
              and as *_url_window, after a decoding window of escapes; and
              pct_vec_*, the rows of security/vectors/percent.tsv under their
              profiles
+  json_*     JSON text (docs/design.md, the JSON form), for json_differential
+             only: the escape attacks (lone, swapped and cut surrogate escapes,
+             \\u202e, \\u0000, \\uffff), every short escape, pairs in both
+             cases, malformed escapes (\\x, \\u12G4, \\u12 at the end, a
+             backslash at the end), raw bytes next to escapes, a lone
+             surrogate escape across a 64-byte block at each shift, JSON
+             bodies; each also as *_field (controls: field and bad_escape,
+             one split inside) and *_field_window (after a window of
+             escapes); and json_vec_*, the rows of security/vectors/json.tsv
+             under their profiles
   vec_*      the security vectors, when security/vectors/vectors.tsv exists
   mp_*       multipart/form-data bodies (only for the multipart target, which
              gets no other seed: a body must begin with its boundary): clean
@@ -255,7 +265,10 @@ def escaped(data, upper=True):
 
 
 PERCENT_TARGETS = ("percent_differential", "messages")
+JSON_TARGETS = ("json_differential",)
 URL_PROFILE = 0x61F  # nul control newline c1 bidi bad_escape double_encoding
+FIELD_BAD_ESCAPE = 0x2BF  # the field profile and bad_escape
+PROFILE_BITS = {"strict": 0, "source": 0x9B, "field": 0xBF, "json": 0x20, "url": URL_PROFILE}
 
 
 def controls(policy, split=None, pad=0):
@@ -311,6 +324,54 @@ def percent_seeds(kinds):
         seeds[name + "_url"] = data + controls(URL_PROFILE, len(data) // 2 + 1)
         seeds[name + "_url_window"] = data + controls(URL_PROFILE, len(data) // 2 + 1, pad=1)
     return seeds
+
+
+def json_seeds():
+    r"""JSON text for json_differential: the attacks, every escape form, and
+    each with controls for the field profile plus bad_escape."""
+    seeds = {
+        "json_lone_high": rb'{"a":"x\ud800y"}',
+        "json_lone_low": rb'"\uDC00"',
+        "json_swapped_pair": rb'{"name":"\udc00\ud800\ugggg"}',
+        "json_high_before_pair": rb'["\ud800\ud83d\ude00"]',
+        "json_high_then_bmp": rb'["\ud800\u0041"]',
+        "json_high_then_escaped_backslash": rb'["\ud800\\udc00"]',
+        "json_high_at_end": rb'["x\udbff',
+        "json_high_cut_low": rb'\ud800\udc0',
+        "json_pair_lower": rb'["\ud83d\ude00"]',
+        "json_pair_upper": rb'["\uD83D\uDE00"]',
+        "json_pair_max": rb'["\udbff\udfff\udbff\udffd"]',
+        "json_bidi": rb'{"file":"invoice\u202efdp.exe"}',
+        "json_nul": rb'{"name":"admin\u0000.png"}',
+        "json_noncharacter": rb'{"a":"x\uffffy\ufdd0"}',
+        "json_c1_nel": rb'["\u0085\u0086\u2028"]',
+        "json_bom": rb'\ufeff["\ufeff"]',
+        "json_short_escapes": rb'["\"\\\/\b\f\n\r\t"]',
+        "json_malformed": rb'["\x\U0041\u12G4\'\ "]',
+        "json_unicode_cut_end": rb'["\u12',
+        "json_backslash_end": b'["\\',
+        "json_backslash_raw": b'["\\\xc3\xa9\\\xff"]',
+        "json_raw_truncated_before_escape": b'["\xe2\x82\\u00ac"]',
+        "json_raw_after_escape": b'["\\u00e9\xa9\xc0\xaf"]',
+        "json_raw_surrogate": b'["\xed\xa0\x80\\ud800"]',
+        "json_body": (r'{"id": 7, "user": "Zo\u00eb", "comment": "caf\u00e9 \ud83d\ude00 '
+                      r'Привет\n日本語", "tags": ["a\\b", "\u202e"]}').encode(),
+    }
+    lone = rb"\ud800"
+    for shift in range(len(lone)):
+        seeds["json_block_%d" % shift] = b"q" * (64 - shift) + lone + b"q" * 8
+    for name, data in list(seeds.items()):
+        seeds[name + "_field"] = data + controls(FIELD_BAD_ESCAPE, len(data) // 2 + 1)
+        seeds[name + "_field_window"] = data + controls(FIELD_BAD_ESCAPE, len(data) // 2 + 1,
+                                                        pad=1)
+    return seeds
+
+
+def json_vector_seeds(tsv):
+    """security/vectors/json.tsv: each JSON text under its row's profile."""
+    return {"json_vec_%s" % safe_name(row["id"]):
+            row["encoded"].encode() + controls(PROFILE_BITS[row["profile"]])
+            for row in tsv_rows(tsv, check_percent_vectors.HEADER)}
 
 
 def tsv_rows(tsv, header):
@@ -458,6 +519,8 @@ def main():
                                                           "vectors.tsv"))
     parser.add_argument("--percent-vectors", default=os.path.join(ROOT, "security", "vectors",
                                                                   "percent.tsv"))
+    parser.add_argument("--json-vectors", default=os.path.join(ROOT, "security", "vectors",
+                                                               "json.tsv"))
     parser.add_argument("--out", default=os.path.join(ROOT, "corpus"))
     args = parser.parse_args()
 
@@ -465,7 +528,7 @@ def main():
     for part in (table37_seeds(), kind_seeds(KINDS), legacy_seeds(), category_seeds(),
                  block_seeds(), percent_seeds(KINDS), lipsum_seeds(args.lipsum),
                  vector_seeds(args.vectors), percent_vector_seeds(args.percent_vectors),
-                 regression_seeds()):
+                 json_seeds(), json_vector_seeds(args.json_vectors), regression_seeds()):
         seeds.update(part)
     seeds.update(multipart_seeds())
     seeds.update(content_type_seeds())
@@ -478,15 +541,17 @@ def main():
             own = OWN_SEEDS.get(target)
             keep = name.startswith(own) if own else \
                 not any(name.startswith(p) for p in OWN_SEEDS.values())
-            if not keep:
+            if not keep or (name.startswith("json_") and target not in JSON_TARGETS):
                 continue
             with open(os.path.join(folder, name), "wb") as f:
                 f.write(data)
     pct = sum(name.startswith("pct_") for name in seeds)
     own = {t: sum(name.startswith(p) for name in seeds) for t, p in OWN_SEEDS.items()}
-    print("make_seeds: %d seeds in each of %s; %d more in %s; %s" %
-          (len(seeds) - pct - sum(own.values()),
+    js = sum(name.startswith("json_") for name in seeds)
+    print("make_seeds: %d seeds in each of %s; %d more in %s; %d more in %s; %s" %
+          (len(seeds) - pct - js - sum(own.values()),
            ", ".join(t for t in TARGETS if t not in OWN_SEEDS), pct, " and ".join(PERCENT_TARGETS),
+           js, " and ".join(JSON_TARGETS),
            ", ".join("%d in %s" % (n, t) for t, n in own.items())))
 
 

@@ -1,6 +1,7 @@
 // messages - describe and truncate (docs/design.md, "Messages" and
 // "Truncation") must equal the message oracle (tests/reference/
-// message_reference.hpp), on every usable kernel:
+// message_reference.hpp), on the kernels fuzz::kernels_to_try picks (one per
+// input when fuzzing, every one in the replay):
 //   - every error and denied character of the payload under the drawn
 //     policy, described from a misaligned copy whose last byte ends its
 //     allocation (a read past the input is caught by ASan), whole and from the
@@ -71,9 +72,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const fuzz::misaligned_copy copy(input, 1 + size % 7);
   const reference::denied deny = utf8guard::testing::denied_names(p);
 
-  // describe reads no kernel; truncate validates, so it runs on each. Past
-  // 256 bytes, the lengths are a sample: the first 64, the last 8 and one in
-  // every n / 128 (the oracle walks the input for each).
+  // describe reads no kernel; truncate validates, so it runs on the kernels
+  // to try, against the oracle's cuts asked once. Past 256 bytes, the lengths
+  // are a sample: the first 64, the last 8 and one in every n / 128 (the
+  // oracle walks the input for each).
   for (const reference::error& e : reference::all_errors(input, deny)) {
     check_described(input, copy.view, utf8guard::testing::from_reference(e), e,
                     UTF8GUARD_DESCRIBE_BEHIND, UTF8GUARD_DESCRIBE_AHEAD);
@@ -84,21 +86,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const std::size_t n = input.size();
   const std::size_t stride = n <= 256 ? 1 : n / 128;
-  for (const std::string& kernel : fuzz::usable_kernels()) {
+  // The oracle's cuts, asked once: (max, keep_ill_formed, length kept).
+  struct cut {
+    std::size_t max;
+    bool keep;
+    std::size_t want;
+  };
+  std::vector<cut> cuts;
+  for (std::size_t max = 0; max <= n + 1; max += (max < 64 || max + 8 >= n) ? 1 : stride) {
+    for (bool keep : {false, true}) {
+      cuts.push_back({max, keep, reference::truncate(input, max, keep)});
+    }
+  }
+  for (const std::string& kernel : fuzz::kernels_to_try(data, size)) {
     const fuzz::forced_kernel use(kernel);
-    for (std::size_t max = 0; max <= n + 1; max += (max < 64 || max + 8 >= n) ? 1 : stride) {
-      for (bool keep : {false, true}) {
-        const auto mode = keep ? utf8guard::truncate_mode::keep_ill_formed
+    for (const cut& c : cuts) {
+      const auto mode = c.keep ? utf8guard::truncate_mode::keep_ill_formed
                                : utf8guard::truncate_mode::well_formed;
-        const std::size_t got = utf8guard::truncate(copy.view, max, mode).size();
-        const std::size_t want = reference::truncate(input, max, keep);
-        if (got != want) {
-          fuzz::fail(kTarget, "truncate differs from the oracle", input,
-                     {{"kernel", kernel},
-                      {"max", std::to_string(max) + (keep ? " keep_ill_formed" : " well_formed")},
-                      {"truncate", std::to_string(got)},
-                      {"reference", std::to_string(want)}});
-        }
+      const std::size_t got = utf8guard::truncate(copy.view, c.max, mode).size();
+      if (got != c.want) {
+        fuzz::fail(kTarget, "truncate differs from the oracle", input,
+                   {{"kernel", kernel},
+                    {"max", std::to_string(c.max) + (c.keep ? " keep_ill_formed" : " well_formed")},
+                    {"truncate", std::to_string(got)},
+                    {"reference", std::to_string(c.want)}});
       }
     }
   }

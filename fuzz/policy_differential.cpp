@@ -1,6 +1,7 @@
 // policy_differential - a policy must decide exactly what the oracle decides
 // (tests/reference/policy_reference.cpp, whose categories come from the
-// Unicode data files), on every usable kernel, one-shot and split:
+// Unicode data files), on the kernels fuzz::kernels_to_try picks (one per
+// input when fuzzing, every one in the replay), one-shot and split:
 //   - validate/is_valid under the policy equal the oracle's first error or
 //     violation; sanitize and sanitize_to (on a misaligned copy too) equal the
 //     oracle's replacement under the policy;
@@ -46,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const fuzz::misaligned_copy shifted(input, 1 + input.size() % 63);
   const std::string policy_bits = std::to_string(p.bits());
 
-  for (const std::string& name : fuzz::usable_kernels()) {
+  for (const std::string& name : fuzz::kernels_to_try(data, size)) {
     const fuzz::forced_kernel forced(name);
     const utf8guard::result r = utf8guard::validate(input, p);
     const utf8guard::result r2 = utf8guard::validate(shifted.view, p);

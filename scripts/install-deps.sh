@@ -12,7 +12,7 @@ set -eu
 BUILD="cmake ninja-build g++ make pkg-config python3 git ca-certificates
   libgtest-dev libgmock-dev librapidcheck-dev libicu-dev
   libbenchmark-dev libutf8proc-dev libutfcpp-dev libsimde-dev nodejs unicode-data
-  liburiparser-dev libcurl4-openssl-dev
+  liburiparser-dev libcurl4-openssl-dev libsimdjson-dev
   nginx nginx-dev libnginx-mod-http-modsecurity modsecurity-crs wrk curl
   python3-dev python3-setuptools python3-pip python3-venv python3-pytest python3-hypothesis
   python3-uvicorn python3-starlette gunicorn python3-flask python3-django pre-commit mypy"

@@ -6,13 +6,12 @@
 namespace reference::percent {
 namespace {
 
-constexpr std::string_view kHexDigits = "0123456789abcdef";
-
 // digit_value is the value of hex digit c in either case, or -1.
 int digit_value(char c) {
-  const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  const std::size_t at = kHexDigits.find(lower);
-  return at == std::string_view::npos ? -1 : static_cast<int>(at);
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
 }
 
 bool is_hex_digit(char c) { return digit_value(c) >= 0; }
