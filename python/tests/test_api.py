@@ -216,6 +216,37 @@ def test_readme_example_prints_what_it_says(capsys):
     assert printed == expected
 
 
+def test_readme_middleware_block_runs_as_written():
+    """The README's middleware lines, run against stand-ins for a Starlette
+    app and a Flask app: every name they use is reachable after the block's
+    own `import utf8guard`, and each wraps what it says."""
+    from oracle import REPOSITORY
+
+    readme = (REPOSITORY / "README.md").read_text()
+    section = readme.split("## Python\n", 1)[1].split("\n## ", 1)[0]
+    blocks = section.split("```python\n")[1:]
+    block = next(b.split("```", 1)[0] for b in blocks if "Utf8GuardMiddleware" in b)
+    assert block.startswith("import utf8guard\n")
+
+    class App:
+        def __init__(self):
+            self.added = []
+            self.wsgi_app = lambda environ, start_response: []
+
+        def add_middleware(self, cls, **options):
+            self.added.append(cls)
+
+    app = App()
+    scope = {"app": app}
+    exec(compile(block, "README.md", "exec"), scope)
+    import utf8guard.django
+
+    assert app.added == [utf8guard.asgi.Utf8GuardMiddleware]
+    assert isinstance(app.wsgi_app, utf8guard.wsgi.Utf8GuardWSGIMiddleware)
+    assert scope["MIDDLEWARE"][0] == "utf8guard.django.Utf8GuardMiddleware"
+    assert hasattr(utf8guard.django, "Utf8GuardMiddleware")
+
+
 def test_module_examples():
     import doctest
 
