@@ -11,8 +11,8 @@
 // category; bits 4-5 the file rule: off, strict, every category; bit 6: the
 // boundary is the next (byte % 71) control bytes, else "XyZ"; bit 7: also
 // 1-byte feeds), then the splits (fuzz::take_splits). The rest is the body.
-#include "fuzz_common.hpp"
 #include "multipart.h"
+#include "fuzz_common.hpp"
 
 namespace {
 
@@ -113,9 +113,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const fuzz::misaligned_copy copy(input, 1);
   const std::size_t got = ug_multipart_scan(copy.view.data(), copy.view.size());
   if (got != scan_reference(input)) {
-    fuzz::fail(kTarget, "the scan differs from its definition", input,
-               {{"scan", std::to_string(got)},
-                {"reference", std::to_string(scan_reference(input))}});
+    fuzz::fail(
+        kTarget, "the scan differs from its definition", input,
+        {{"scan", std::to_string(got)}, {"reference", std::to_string(scan_reference(input))}});
   }
   return 0;
 }
