@@ -51,33 +51,23 @@ function isValid(input, policy) {
   return policy === undefined ? native.isValid(input) : native.isValidPolicy(input, policyBits(policy));
 }
 
-function validate(input, policy) {
-  return native.validate(input, policyBits(policy));
+// The one-shot calls over (input, policy): the addon's, given the policy's
+// bits. Each keeps its name.
+function withPolicy(name) {
+  const call = native[name];
+  const fn = function (input, policy) {
+    return call(input, policyBits(policy));
+  };
+  return Object.defineProperty(fn, 'name', { value: name });
 }
 
-function sanitize(input, policy) {
-  return native.sanitize(input, policyBits(policy));
-}
-
-function isValidPercent(input, policy) {
-  return native.isValidPercent(input, policyBits(policy));
-}
-
-function validatePercent(input, policy) {
-  return native.validatePercent(input, policyBits(policy));
-}
-
-function isValidJson(input, policy) {
-  return native.isValidJson(input, policyBits(policy));
-}
-
-function validateJson(input, policy) {
-  return native.validateJson(input, policyBits(policy));
-}
-
-function sanitizeJson(input, policy) {
-  return native.sanitizeJson(input, policyBits(policy));
-}
+const validate = withPolicy('validate');
+const sanitize = withPolicy('sanitize');
+const isValidPercent = withPolicy('isValidPercent');
+const validatePercent = withPolicy('validatePercent');
+const isValidJson = withPolicy('isValidJson');
+const validateJson = withPolicy('validateJson');
+const sanitizeJson = withPolicy('sanitizeJson');
 
 function percentDecode(input) {
   return native.percentDecode(input);
@@ -93,7 +83,7 @@ function bufferOf(input) {
 }
 
 function decode(input, policy) {
-  const finding = native.validate(input, policyBits(policy));
+  const finding = validate(input, policy);
   if (finding !== null) throw new InvalidTextError(finding);
   return bufferOf(input).toString('utf8');
 }

@@ -13,85 +13,95 @@ static bool args(napi_env env, napi_callback_info info, size_t want, napi_value*
   return napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok;
 }
 
-static napi_value boolean(napi_env env, bool b) {
-  napi_value v;
-  napi_get_boolean(env, b, &v);
-  return v;
-}
-
-static napi_value null_value(napi_env env) {
-  napi_value v;
-  napi_get_null(env, &v);
-  return v;
-}
-
 /* isValid(input): the fastest path, no policy. */
 static napi_value is_valid(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   const char* data;
   size_t len;
   if (!args(env, info, 1, argv) || !ug_bytes(env, argv[0], "input", &data, &len)) return NULL;
-  return boolean(env, utf8guard_is_valid(data, len));
+  return ug_boolean(env, utf8guard_is_valid(data, len));
 }
 
-/* isValidPolicy(input, bits) */
-static napi_value is_valid_policy(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  const char* data;
-  size_t len;
-  utf8guard_policy policy;
-  if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
-      !ug_policy(env, argv[1], &policy))
-    return NULL;
-  return boolean(env, utf8guard_is_valid_policy(data, len, policy));
-}
+/* The one-shot calls of one form over (input, policy bits): the C API's,
+ * as one signature. |sanitize| writes at most |cap| bytes to |out| and the
+ * whole output's size to |*written|; the percent form has none. */
+typedef struct form_calls {
+  ug_form form;
+  bool (*is_valid)(const char* data, size_t len, utf8guard_policy policy);
+  utf8guard_encoded_result (*validate)(const char* data, size_t len, utf8guard_policy policy);
+  utf8guard_status (*sanitize)(const char* data, size_t len, utf8guard_policy policy, char* out,
+                               size_t cap, size_t* written);
+} form_calls;
 
-/* validate(input, bits): null or the finding. */
-static napi_value validate(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  const char* data;
-  size_t len;
-  utf8guard_policy policy;
-  if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
-      !ug_policy(env, argv[1], &policy))
-    return NULL;
+static utf8guard_encoded_result raw_validate(const char* data, size_t len,
+                                             utf8guard_policy policy) {
   utf8guard_encoded_result r;
   memset(&r, 0, sizeof r);
   r.error = utf8guard_validate_policy(data, len, policy);
-  if (r.error.kind == UTF8GUARD_ERROR_NONE) return null_value(env);
-  return ug_make_finding(env, UG_FORM_RAW, data, len, 0, r);
+  return r;
 }
 
-/* isValidPercent(input, bits) */
-static napi_value is_valid_percent(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
+static utf8guard_status raw_sanitize(const char* data, size_t len, utf8guard_policy policy,
+                                     char* out, size_t cap, size_t* written) {
+  size_t replaced = 0;
+  return utf8guard_sanitize_policy(data, len, out, cap, written, &replaced, policy);
+}
+
+static const form_calls raw_calls = {UG_FORM_RAW, utf8guard_is_valid_policy, raw_validate,
+                                     raw_sanitize};
+static const form_calls percent_calls = {UG_FORM_PERCENT, utf8guard_percent_is_valid,
+                                         utf8guard_percent_validate, NULL};
+static const form_calls json_calls = {UG_FORM_JSON, utf8guard_json_is_valid,
+                                      utf8guard_json_validate, utf8guard_json_sanitize};
+
+/* The arguments (input, bits) of a one-shot call, and the calls of the form
+ * its export was made with. */
+typedef struct one_shot {
   const char* data;
   size_t len;
   utf8guard_policy policy;
-  if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
-      !ug_policy(env, argv[1], &policy))
-    return NULL;
-  return boolean(env, utf8guard_percent_is_valid(data, len, policy));
+  const form_calls* calls;
+} one_shot;
+
+static bool read_one_shot(napi_env env, napi_callback_info info, one_shot* c) {
+  napi_value argv[2];
+  size_t argc = 2;
+  void* calls = NULL;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, &calls) != napi_ok ||
+      !ug_bytes(env, argv[0], "input", &c->data, &c->len) || !ug_policy(env, argv[1], &c->policy))
+    return false;
+  c->calls = calls;
+  return true;
 }
 
-/* validatePercent(input, bits): null or the finding, in encoded offsets. */
-static napi_value validate_percent(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  const char* data;
-  size_t len;
-  utf8guard_policy policy;
-  if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
-      !ug_policy(env, argv[1], &policy))
-    return NULL;
-  utf8guard_encoded_result r = utf8guard_percent_validate(data, len, policy);
-  if (r.error.kind == UTF8GUARD_ERROR_NONE) return null_value(env);
-  return ug_make_finding(env, UG_FORM_PERCENT, data, len, 0, r);
+/* isValidPolicy, isValidPercent, isValidJson(input, bits) */
+static napi_value is_valid_in(napi_env env, napi_callback_info info) {
+  one_shot c;
+  if (!read_one_shot(env, info, &c)) return NULL;
+  return ug_boolean(env, c.calls->is_valid(c.data, c.len, c.policy));
+}
+
+/* validate, validatePercent, validateJson(input, bits): null or the
+ * finding, in encoded offsets. */
+static napi_value validate_in(napi_env env, napi_callback_info info) {
+  one_shot c;
+  if (!read_one_shot(env, info, &c)) return NULL;
+  utf8guard_encoded_result r = c.calls->validate(c.data, c.len, c.policy);
+  if (r.error.kind == UTF8GUARD_ERROR_NONE) return ug_null(env);
+  return ug_make_finding(env, c.calls->form, c.data, c.len, 0, r);
 }
 
 static void free_bytes(napi_env env, void* data, void* hint) {
   (void)env;
   (void)hint;
   free(data);
+}
+
+/* malloc(len), at least one byte; throws when there is no memory. */
+static char* alloc_bytes(napi_env env, size_t len) {
+  char* bytes = malloc(len ? len : 1);
+  if (bytes == NULL) napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
+  return bytes;
 }
 
 /* Hands |bytes| (malloc'd, |len| long) to a new Buffer. */
@@ -104,97 +114,27 @@ static napi_value adopt(napi_env env, char* bytes, size_t len) {
   return out;
 }
 
-/* sanitize(input, bits): a new Buffer, every ill-formed subpart and every
- * denied character replaced by U+FFFD. */
-static napi_value sanitize(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  const char* data;
-  size_t len;
-  utf8guard_policy policy;
-  if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
-      !ug_policy(env, argv[1], &policy))
-    return NULL;
+/* sanitize, sanitizeJson(input, bits): a new Buffer, each finding replaced
+ * (raw: U+FFFD; in JSON text, an escape: \ufffd). */
+static napi_value sanitize_in(napi_env env, napi_callback_info info) {
+  one_shot c;
+  if (!read_one_shot(env, info, &c)) return NULL;
   napi_value out;
   void* copy;
-  if (utf8guard_is_valid_policy(data, len, policy)) {
-    if (napi_create_buffer_copy(env, len, data, &copy, &out) != napi_ok) return NULL;
-    return out;
-  }
-  size_t written = 0, replaced = 0;
-  /* The exact size first (one pass with no room), then the output. */
-  utf8guard_status st = utf8guard_sanitize_policy(data, len, NULL, 0, &written, &replaced, policy);
-  if (st != UTF8GUARD_STATUS_OK && st != UTF8GUARD_STATUS_BUFFER_TOO_SMALL) {
-    napi_throw_range_error(env, "ERR_OUT_OF_RANGE", utf8guard_status_name(st));
-    return NULL;
-  }
-  char* bytes = malloc(written ? written : 1);
-  if (bytes == NULL) {
-    napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
-    return NULL;
-  }
-  st = utf8guard_sanitize_policy(data, len, bytes, written, &written, &replaced, policy);
-  if (st != UTF8GUARD_STATUS_OK) {
-    free(bytes);
-    napi_throw_error(env, "ERR_UTF8GUARD", utf8guard_status_name(st));
-    return NULL;
-  }
-  return adopt(env, bytes, written);
-}
-
-/* isValidJson(input, bits) */
-static napi_value is_valid_json(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  const char* data;
-  size_t len;
-  utf8guard_policy policy;
-  if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
-      !ug_policy(env, argv[1], &policy))
-    return NULL;
-  return boolean(env, utf8guard_json_is_valid(data, len, policy));
-}
-
-/* validateJson(input, bits): null or the finding, in encoded offsets. */
-static napi_value validate_json(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  const char* data;
-  size_t len;
-  utf8guard_policy policy;
-  if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
-      !ug_policy(env, argv[1], &policy))
-    return NULL;
-  utf8guard_encoded_result r = utf8guard_json_validate(data, len, policy);
-  if (r.error.kind == UTF8GUARD_ERROR_NONE) return null_value(env);
-  return ug_make_finding(env, UG_FORM_JSON, data, len, 0, r);
-}
-
-/* sanitizeJson(input, bits): a new Buffer of JSON text, each finding
- * replaced (raw: U+FFFD; an escape: \ufffd). */
-static napi_value sanitize_json(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  const char* data;
-  size_t len;
-  utf8guard_policy policy;
-  if (!args(env, info, 2, argv) || !ug_bytes(env, argv[0], "input", &data, &len) ||
-      !ug_policy(env, argv[1], &policy))
-    return NULL;
-  napi_value out;
-  void* copy;
-  if (utf8guard_json_is_valid(data, len, policy)) {
-    if (napi_create_buffer_copy(env, len, data, &copy, &out) != napi_ok) return NULL;
+  if (c.calls->is_valid(c.data, c.len, c.policy)) {
+    if (napi_create_buffer_copy(env, c.len, c.data, &copy, &out) != napi_ok) return NULL;
     return out;
   }
   size_t written = 0;
-  utf8guard_status st = utf8guard_json_sanitize(data, len, policy, NULL, 0, &written);
+  /* The exact size first (one pass with no room), then the output. */
+  utf8guard_status st = c.calls->sanitize(c.data, c.len, c.policy, NULL, 0, &written);
   if (st != UTF8GUARD_STATUS_OK && st != UTF8GUARD_STATUS_BUFFER_TOO_SMALL) {
     napi_throw_range_error(env, "ERR_OUT_OF_RANGE", utf8guard_status_name(st));
     return NULL;
   }
-  char* bytes = malloc(written ? written : 1);
-  if (bytes == NULL) {
-    napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
-    return NULL;
-  }
-  st = utf8guard_json_sanitize(data, len, policy, bytes, written, &written);
+  char* bytes = alloc_bytes(env, written);
+  if (bytes == NULL) return NULL;
+  st = c.calls->sanitize(c.data, c.len, c.policy, bytes, written, &written);
   if (st != UTF8GUARD_STATUS_OK) {
     free(bytes);
     napi_throw_error(env, "ERR_UTF8GUARD", utf8guard_status_name(st));
@@ -209,11 +149,8 @@ static napi_value percent_decode(napi_env env, napi_callback_info info) {
   const char* data;
   size_t len;
   if (!args(env, info, 1, argv) || !ug_bytes(env, argv[0], "input", &data, &len)) return NULL;
-  char* bytes = malloc(len ? len : 1);
-  if (bytes == NULL) {
-    napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
-    return NULL;
-  }
+  char* bytes = alloc_bytes(env, len);
+  if (bytes == NULL) return NULL;
   size_t written = 0;
   if (utf8guard_percent_decode(data, len, bytes, len, &written) != UTF8GUARD_STATUS_OK) {
     free(bytes);
@@ -355,25 +292,28 @@ static unsigned profile_count(void) {
 }
 
 static napi_value init(napi_env env, napi_value exports) {
+  /* The one-shot calls by form: one callback each, told the form's calls. */
   static const struct {
     const char* name;
     napi_callback cb;
-  } fns[] = {{"isValid", is_valid},
-             {"isValidPolicy", is_valid_policy},
-             {"validate", validate},
-             {"isValidPercent", is_valid_percent},
-             {"validatePercent", validate_percent},
-             {"sanitize", sanitize},
-             {"percentDecode", percent_decode},
-             {"isValidJson", is_valid_json},
-             {"validateJson", validate_json},
-             {"sanitizeJson", sanitize_json},
-             {"describe", describe},
-             {"truncate", truncate},
-             {"parsePolicy", parse_policy},
-             {"activeKernel", active_kernel}};
+    const form_calls* calls;
+  } fns[] = {{"isValid", is_valid, NULL},
+             {"isValidPolicy", is_valid_in, &raw_calls},
+             {"validate", validate_in, &raw_calls},
+             {"sanitize", sanitize_in, &raw_calls},
+             {"isValidPercent", is_valid_in, &percent_calls},
+             {"validatePercent", validate_in, &percent_calls},
+             {"percentDecode", percent_decode, NULL},
+             {"isValidJson", is_valid_in, &json_calls},
+             {"validateJson", validate_in, &json_calls},
+             {"sanitizeJson", sanitize_in, &json_calls},
+             {"describe", describe, NULL},
+             {"truncate", truncate, NULL},
+             {"parsePolicy", parse_policy, NULL},
+             {"activeKernel", active_kernel, NULL}};
   for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
-    if (ug_export(env, exports, fns[i].name, fns[i].cb) != napi_ok) return NULL;
+    if (ug_export(env, exports, fns[i].name, fns[i].cb, (void*)fns[i].calls) != napi_ok)
+      return NULL;
   napi_value v;
   napi_create_string_utf8(env, utf8guard_version(), NAPI_AUTO_LENGTH, &v);
   napi_set_named_property(env, exports, "version", v);

@@ -56,7 +56,13 @@ napi_value ug_text_finding(napi_env env, const char* kind, const char* text, siz
 napi_status ug_init_stream(napi_env env, napi_value exports);
 napi_status ug_init_request(napi_env env, napi_value exports);
 
-/* ug_export adds a function to |exports|. */
-napi_status ug_export(napi_env env, napi_value exports, const char* name, napi_callback cb);
+/* ug_export adds a function to |exports|; |data| is what napi_get_cb_info
+ * hands its calls. */
+napi_status ug_export(napi_env env, napi_value exports, const char* name, napi_callback cb,
+                      void* data);
+
+/* JavaScript's null, and a boolean. */
+napi_value ug_null(napi_env env);
+napi_value ug_boolean(napi_env env, bool b);
 
 #endif

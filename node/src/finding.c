@@ -78,19 +78,29 @@ bool ug_policy(napi_env env, napi_value value, utf8guard_policy* policy) {
   return true;
 }
 
-napi_status ug_export(napi_env env, napi_value exports, const char* name, napi_callback cb) {
+napi_status ug_export(napi_env env, napi_value exports, const char* name, napi_callback cb,
+                      void* data) {
   napi_value fn;
-  napi_status st = napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, NULL, &fn);
+  napi_status st = napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, data, &fn);
   if (st != napi_ok) return st;
   return napi_set_named_property(env, exports, name, fn);
 }
 
-static void set_string(napi_env env, napi_value obj, const char* key, const char* text) {
+napi_value ug_null(napi_env env) {
   napi_value v;
-  if (text == NULL)
-    napi_get_null(env, &v);
-  else
-    napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &v);
+  napi_get_null(env, &v);
+  return v;
+}
+
+napi_value ug_boolean(napi_env env, bool b) {
+  napi_value v;
+  napi_get_boolean(env, b, &v);
+  return v;
+}
+
+static void set_string(napi_env env, napi_value obj, const char* key, const char* text) {
+  napi_value v = ug_null(env);
+  if (text != NULL) napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &v);
   napi_set_named_property(env, obj, key, v);
 }
 
@@ -101,9 +111,7 @@ static void set_number(napi_env env, napi_value obj, const char* key, double x) 
 }
 
 static void set_null(napi_env env, napi_value obj, const char* key) {
-  napi_value v;
-  napi_get_null(env, &v);
-  napi_set_named_property(env, obj, key, v);
+  napi_set_named_property(env, obj, key, ug_null(env));
 }
 
 void ug_describe(ug_form form, const char* data, size_t len, size_t base,
@@ -162,10 +170,9 @@ napi_value ug_make_finding(napi_env env, ug_form form, const char* data, size_t 
 napi_value ug_text_finding(napi_env env, const char* kind, const char* text, size_t len) {
   static const char* const nulls[] = {"offset",    "length", "category",
                                       "codePoint", "hint",   "hintValue"};
-  napi_value obj, v;
+  napi_value obj, v = ug_null(env);
   if (napi_create_object(env, &obj) != napi_ok) return NULL;
   set_string(env, obj, "kind", kind);
-  napi_get_null(env, &v);
   for (size_t i = 0; i < sizeof nulls / sizeof nulls[0]; i++)
     napi_set_named_property(env, obj, nulls[i], v);
   const char* sep = strstr(text, ": ");

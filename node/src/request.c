@@ -334,6 +334,6 @@ static napi_value check_request(napi_env env, napi_callback_info info) {
 
 napi_status ug_init_request(napi_env env, napi_value exports) {
   napi_status st;
-  if ((st = ug_export(env, exports, "makeRules", make_rules)) != napi_ok) return st;
-  return ug_export(env, exports, "checkRequest", check_request);
+  if ((st = ug_export(env, exports, "makeRules", make_rules, NULL)) != napi_ok) return st;
+  return ug_export(env, exports, "checkRequest", check_request, NULL);
 }

@@ -104,12 +104,6 @@ static napi_value handed_out(napi_env env, native_stream* s, const ug_finding* f
   return obj;
 }
 
-static napi_value null_value(napi_env env) {
-  napi_value v;
-  napi_get_null(env, &v);
-  return v;
-}
-
 /* feed(chunk): the first finding once the bytes its message shows have
  * arrived (once per stream), else null. */
 static napi_value feed(napi_env env, napi_callback_info info) {
@@ -124,7 +118,7 @@ static napi_value feed(napi_env env, napi_callback_info info) {
   } else if (ug_stream_feed(&s->stream, data, len, &f)) {
     return handed_out(env, s, &f);
   }
-  return null_value(env);
+  return ug_null(env);
 }
 
 /* finish(): the finding not yet handed out, "incomplete" included, or null. */
@@ -137,7 +131,7 @@ static napi_value finish(napi_env env, napi_callback_info info) {
   } else if (ug_stream_finish(&s->stream, &f)) {
     return handed_out(env, s, &f);
   }
-  return null_value(env);
+  return ug_null(env);
 }
 
 /* reset(): a new stream under the same rule. */
@@ -194,9 +188,7 @@ static napi_value pending(napi_env env, napi_callback_info info) {
     waiting = s->parts->body_on && s->parts->body.state == UG_STREAM_PENDING;
   else
     waiting = s->stream.state == UG_STREAM_PENDING;
-  napi_value v;
-  napi_get_boolean(env, waiting, &v);
-  return v;
+  return ug_boolean(env, waiting);
 }
 
 /* position: the bytes fed so far. */
