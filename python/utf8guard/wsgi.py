@@ -181,6 +181,24 @@ class Body:
         return data
 
 
+def read_lead(body, checker, limit):
+    """Reads a body's first bytes, up to limit + 1 of them, into checker
+    until a finding: (the chunks read, their size, the finding or None).
+    A size of at most limit is the whole body."""
+    held = []
+    size = 0
+    while size <= limit:
+        data = body.read(min(_CHUNK, limit + 1 - size))
+        if not data:
+            return held, size, checker.finish()
+        held.append(data)
+        size += len(data)
+        rejection = checker.feed(data)
+        if rejection is not None:
+            return held, size, rejection
+    return held, size, None
+
+
 class Utf8GuardWSGIMiddleware:
     """Wraps a WSGI application; see the module's documentation. The
     keywords are checked here: a wrong one raises TypeError or ValueError
@@ -230,20 +248,7 @@ class Utf8GuardWSGIMiddleware:
         body = Body(environ)
         context = (method, raw_path, client)
         # A short body: read, checked, and handed over whole.
-        held = []
-        size = 0
-        while size <= guard.buffer:
-            data = body.read(min(_CHUNK, guard.buffer + 1 - size))
-            if not data:
-                rejection = checker.finish()
-                break
-            held.append(data)
-            size += len(data)
-            rejection = checker.feed(data)
-            if rejection is not None:
-                break
-        else:
-            rejection = None
+        held, size, rejection = read_lead(body, checker, guard.buffer)
         if rejection is not None and guard.found(rejection, *context):
             return start_answer(start_response, guard.answer(rejection))
         if rejection is None and size <= guard.buffer:
