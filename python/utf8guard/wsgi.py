@@ -159,23 +159,20 @@ class Body:
                 self.left = 0
 
     def read(self, size):
-        if self.left is not None:
-            if size < 0 or size > self.left:
-                size = self.left
-            if size == 0:
-                return b""
-        data = self.stream.read(size) if size >= 0 else self.stream.read()
-        if self.left is not None:
-            self.left -= len(data)
-        return data
+        return self._take(self.stream.read, size)
 
     def readline(self, size):
+        return self._take(self.stream.readline, size)
+
+    def _take(self, read, size):
+        """read(size) of the stream (read() for a negative size), kept
+        within the bytes left."""
         if self.left is not None:
             if size < 0 or size > self.left:
                 size = self.left
             if size == 0:
                 return b""
-        data = self.stream.readline(size) if size >= 0 else self.stream.readline()
+        data = read(size) if size >= 0 else read()
         if self.left is not None:
             self.left -= len(data)
         return data
