@@ -202,24 +202,6 @@ size_t ug_multipart_scan(const char* data, size_t len) {
 
 /* ---- Characters ---- */
 
-static unsigned char lower(unsigned char c) {
-  return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
-}
-
-static bool equal_nocase(const char* a, size_t len, const char* lit) {
-  size_t n = strlen(lit);
-  if (len != n) return false;
-  for (size_t i = 0; i < n; i++)
-    if (lower((unsigned char)a[i]) != (unsigned char)lit[i]) return false;
-  return true;
-}
-
-/* RFC 9110 5.6.2: tchar. */
-static bool is_tchar(unsigned char c) {
-  if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return true;
-  return c != 0 && strchr("!#$%&'*+-.^_`|~", c) != NULL;
-}
-
 /* RFC 2046 5.1.1: bcharsnospace, and the space. */
 static bool is_bchar(unsigned char c) {
   if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return true;
@@ -352,7 +334,7 @@ static bool check_ext_value(ug_multipart* m, const char* param, size_t param_len
   if (q2 == NULL)
     return fail(m, finding, m->part, what, "not an RFC 8187 value (charset'language'value)",
                 NO_OFFSET);
-  if (!equal_nocase(v, (size_t)(q1 - v), "utf-8"))
+  if (!ug_equal_nocase(v, (size_t)(q1 - v), "utf-8"))
     return fail(m, finding, m->part, what, "a charset other than UTF-8", NO_OFFSET);
   const char* value = q2 + 1;
   return check_param(m, param, param_len, m->header_rule.policy | UTF8GUARD_CATEGORY_BAD_ESCAPE,
@@ -381,18 +363,18 @@ static bool check_disposition(ug_multipart* m, char* v, size_t n, ug_finding* fi
   static const char open_quote[] = "an unterminated quoted string";
   size_t part = m->part;
   size_t i = 0;
-  while (i < n && is_tchar((unsigned char)v[i])) i++;
-  if (!equal_nocase(v, i, "form-data"))
+  i = ug_token_end(v, n, i);
+  if (!ug_equal_nocase(v, i, "form-data"))
     return fail(m, finding, part, CD, "a disposition other than form-data", NO_OFFSET);
   for (;;) {
-    while (i < n && is_space(v[i])) i++;
+    i = ug_ows_end(v, n, i);
     if (i == n) break;
     if (v[i] != ';') return fail(m, finding, part, CD, bad_params, NO_OFFSET);
     i++;
-    while (i < n && is_space(v[i])) i++;
+    i = ug_ows_end(v, n, i);
     if (i == n || v[i] == ';') continue;
     size_t name_at = i;
-    while (i < n && is_tchar((unsigned char)v[i])) i++;
+    i = ug_token_end(v, n, i);
     const char* name = v + name_at;
     size_t name_len = i - name_at;
     if (name_len == 0 || i == n || v[i] != '=')
@@ -411,17 +393,17 @@ static bool check_disposition(ug_multipart* m, char* v, size_t n, ug_finding* fi
       value_len = w - i;
       i = r + 1;
     } else {
-      while (i < n && is_tchar((unsigned char)v[i])) i++;
+      i = ug_token_end(v, n, i);
       value_len = (size_t)(v + i - value);
       if (value_len == 0) return fail(m, finding, part, CD, bad_params, NO_OFFSET);
     }
     const char* star = memchr(name, '*', name_len);
     if (star != NULL && star != name + name_len - 1)
       return fail(m, finding, part, CD, "an RFC 2231 continuation", NO_OFFSET);
-    unsigned bit = equal_nocase(name, name_len, "name")        ? SEEN_NAME
-                   : equal_nocase(name, name_len, "filename")  ? SEEN_FILENAME
-                   : equal_nocase(name, name_len, "filename*") ? SEEN_FILENAME_EXT
-                                                               : 0;
+    unsigned bit = ug_equal_nocase(name, name_len, "name")        ? SEEN_NAME
+                   : ug_equal_nocase(name, name_len, "filename")  ? SEEN_FILENAME
+                   : ug_equal_nocase(name, name_len, "filename*") ? SEEN_FILENAME_EXT
+                                                                  : 0;
     if ((m->seen & bit) != 0)
       return fail(m, finding, part, CD, "a parameter given twice", NO_OFFSET);
     m->seen |= bit;
@@ -454,12 +436,9 @@ static bool header_line(ug_multipart* m, ug_finding* finding) {
   const char* colon = memchr(line, ':', n);
   if (colon == NULL) return fail(m, finding, part, NULL, "a header line without ':'", NO_OFFSET);
   size_t name_len = (size_t)(colon - line);
-  for (size_t i = 0; i < name_len; i++)
-    if (!is_tchar((unsigned char)line[i])) name_len = 0;
-  if (name_len == 0)
+  if (!ug_header_name_valid(line, name_len, NULL))
     return fail(m, finding, part, NULL, "a header name that is not a token", NO_OFFSET);
-  size_t from = name_len + 1, to = n;
-  while (from < to && is_space(line[from])) from++;
+  size_t from = ug_ows_end(line, n, name_len + 1), to = n;
   while (to > from && is_space(line[to - 1])) to--;
 
   char label[UG_FINDING_MAX], header[80]; /* labels are cut shorter still */
@@ -471,22 +450,22 @@ static bool header_line(ug_multipart* m, ug_finding* finding) {
     m->phase = P_FOUND;
     return true;
   }
-  if (equal_nocase(line, name_len, "content-disposition")) {
+  if (ug_equal_nocase(line, name_len, "content-disposition")) {
     if ((m->seen & SEEN_DISPOSITION) != 0)
       return fail(m, finding, part, NULL, "two Content-Disposition headers", NO_OFFSET);
     m->seen |= SEEN_DISPOSITION;
     return check_disposition(m, line + from, to - from, finding);
   }
-  if (equal_nocase(line, name_len, "content-type")) {
+  if (ug_equal_nocase(line, name_len, "content-type")) {
     ug_media media;
     if (!ug_media_parse(line + from, to - from, &media) || media.charset == UG_CHARSET_OTHER)
       m->seen |= SEEN_FOREIGN_TYPE;
   }
-  if (equal_nocase(line, name_len, "content-transfer-encoding")) {
+  if (ug_equal_nocase(line, name_len, "content-transfer-encoding")) {
     const char* v = line + from;
     size_t vn = to - from;
-    if (!equal_nocase(v, vn, "7bit") && !equal_nocase(v, vn, "8bit") &&
-        !equal_nocase(v, vn, "binary"))
+    if (!ug_equal_nocase(v, vn, "7bit") && !ug_equal_nocase(v, vn, "8bit") &&
+        !ug_equal_nocase(v, vn, "binary"))
       return fail(m, finding, part, "header Content-Transfer-Encoding",
                   "an encoding other than 7bit, 8bit or binary", NO_OFFSET);
   }

@@ -72,11 +72,11 @@ static unsigned char lower(unsigned char c) {
   return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
 }
 
-static bool equal_nocase(const char* a, size_t len, const char* lit) {
-  size_t n = strlen(lit);
+bool ug_equal_nocase(const char* text, size_t len, const char* lower_lit) {
+  size_t n = strlen(lower_lit);
   if (len != n) return false;
   for (size_t i = 0; i < n; i++)
-    if (lower((unsigned char)a[i]) != (unsigned char)lit[i]) return false;
+    if (lower((unsigned char)text[i]) != (unsigned char)lower_lit[i]) return false;
   return true;
 }
 
@@ -89,12 +89,12 @@ static bool is_tchar(unsigned char c) {
 
 static bool is_ows(char c) { return c == ' ' || c == '\t'; }
 
-static size_t skip_ows(const char* text, size_t len, size_t i) {
+size_t ug_ows_end(const char* text, size_t len, size_t i) {
   while (i < len && is_ows(text[i])) i++;
   return i;
 }
 
-static size_t skip_token(const char* text, size_t len, size_t i) {
+size_t ug_token_end(const char* text, size_t len, size_t i) {
   while (i < len && is_tchar((unsigned char)text[i])) i++;
   return i;
 }
@@ -138,7 +138,7 @@ static size_t read_value(const char* text, size_t len, size_t i, value_buf* v, s
     *bad = len; /* no closing quote */
     return (size_t)-1;
   }
-  size_t end = skip_token(text, len, i);
+  size_t end = ug_token_end(text, len, i);
   if (end == i) {
     *bad = i;
     return (size_t)-1;
@@ -173,15 +173,15 @@ static const char* const json_subtypes[] = {"json",     "x-json",  "ndjson",    
                                             "json-seq", "ldjson",  "x-ldjson"};
 
 static ug_media_kind kind_of(const char* type, size_t type_len, const char* sub, size_t sub_len) {
-  bool application = equal_nocase(type, type_len, "application");
-  bool text = equal_nocase(type, type_len, "text");
-  if (application && equal_nocase(sub, sub_len, "x-www-form-urlencoded")) return UG_MEDIA_FORM;
-  if (equal_nocase(type, type_len, "multipart") && equal_nocase(sub, sub_len, "form-data"))
+  bool application = ug_equal_nocase(type, type_len, "application");
+  bool text = ug_equal_nocase(type, type_len, "text");
+  if (application && ug_equal_nocase(sub, sub_len, "x-www-form-urlencoded")) return UG_MEDIA_FORM;
+  if (ug_equal_nocase(type, type_len, "multipart") && ug_equal_nocase(sub, sub_len, "form-data"))
     return UG_MEDIA_MULTIPART;
-  if (sub_len > 5 && equal_nocase(sub + sub_len - 5, 5, "+json")) return UG_MEDIA_JSON;
+  if (sub_len > 5 && ug_equal_nocase(sub + sub_len - 5, 5, "+json")) return UG_MEDIA_JSON;
   if (application || text)
     for (size_t i = 0; i < sizeof json_subtypes / sizeof json_subtypes[0]; i++)
-      if (equal_nocase(sub, sub_len, json_subtypes[i])) return UG_MEDIA_JSON;
+      if (ug_equal_nocase(sub, sub_len, json_subtypes[i])) return UG_MEDIA_JSON;
   return text ? UG_MEDIA_TEXT : UG_MEDIA_OTHER;
 }
 
@@ -197,35 +197,35 @@ bool ug_media_parse(const char* value, size_t len, ug_media* media) {
     media->kind = UG_MEDIA_NONE;
     return true;
   }
-  size_t i = skip_ows(value, len, 0);
+  size_t i = ug_ows_end(value, len, 0);
   size_t type = i;
-  i = skip_token(value, len, i);
+  i = ug_token_end(value, len, i);
   size_t type_len = i - type;
   if (type_len == 0 || i >= len || value[i] != '/') return malformed(media, i);
   size_t sub = ++i;
-  i = skip_token(value, len, i);
+  i = ug_token_end(value, len, i);
   size_t sub_len = i - sub;
   if (sub_len == 0) return malformed(media, i);
   bool seen_charset = false, seen_boundary = false;
   for (;;) {
-    i = skip_ows(value, len, i);
+    i = ug_ows_end(value, len, i);
     if (i == len) break;
     if (value[i] != ';') return malformed(media, i);
-    i = skip_ows(value, len, i + 1);
+    i = ug_ows_end(value, len, i + 1);
     if (i == len || value[i] == ';') continue; /* an empty parameter */
     size_t name = i;
-    i = skip_token(value, len, i);
+    i = ug_token_end(value, len, i);
     if (i == name || i >= len || value[i] != '=') return malformed(media, i);
     size_t name_len = i - name;
     value_buf v;
     size_t bad = 0;
     size_t after = read_value(value, len, i + 1, &v, &bad);
     if (after == (size_t)-1) return malformed(media, bad);
-    if (equal_nocase(value + name, name_len, "charset")) {
+    if (ug_equal_nocase(value + name, name_len, "charset")) {
       if (seen_charset) return malformed(media, name);
       seen_charset = true;
       media->charset = charset_of(&v);
-    } else if (equal_nocase(value + name, name_len, "boundary")) {
+    } else if (ug_equal_nocase(value + name, name_len, "boundary")) {
       if (seen_boundary) return malformed(media, name);
       seen_boundary = true;
       if (!v.too_long && v.len > 0) {
@@ -269,16 +269,16 @@ bool ug_coding_readable(const char* value, size_t len) {
   while (i < len) {
     size_t end = i;
     while (end < len && value[end] != ',') end++;
-    size_t from = skip_ows(value, end, i), to = end;
+    size_t from = ug_ows_end(value, end, i), to = end;
     while (to > from && is_ows(value[to - 1])) to--;
-    if (to > from && !equal_nocase(value + from, to - from, "identity")) return false;
+    if (to > from && !ug_equal_nocase(value + from, to - from, "identity")) return false;
     i = end + 1;
   }
   return true;
 }
 
 bool ug_header_name_valid(const char* name, size_t len, size_t* bad_offset) {
-  size_t end = skip_token(name, len, 0);
+  size_t end = ug_token_end(name, len, 0);
   if (end == len && len > 0) return true;
   if (bad_offset) *bad_offset = end;
   return false;
@@ -364,10 +364,10 @@ bool ug_check_coding(const char* value, size_t len, ug_finding* finding) {
   for (;;) { /* the first coding that is not identity */
     size_t end = i;
     while (end < len && value[end] != ',') end++;
-    size_t from = skip_ows(value, end, i), to = end;
+    size_t from = ug_ows_end(value, end, i), to = end;
     while (to > from && is_ows(value[to - 1])) to--;
-    if (to > from && !equal_nocase(value + from, to - from, "identity")) {
-      if (skip_token(value, to, from) == to && to - from <= 32) {
+    if (to > from && !ug_equal_nocase(value + from, to - from, "identity")) {
+      if (ug_token_end(value, to, from) == to && to - from <= 32) {
         char text[128];
         snprintf(text, sizeof text,
                  "header Content-Encoding: body coding \"%.*s\" cannot be checked",

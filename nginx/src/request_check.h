@@ -76,6 +76,20 @@ ug_rule ug_rule_default(ug_slot slot);
 bool ug_rule_parse(ug_slot slot, const char* text, size_t len, ug_rule* rule, size_t* error_offset,
                    size_t* error_length);
 
+/* ---- Tokens (RFC 9110 5.6.2), shared with the multipart checker ---- */
+
+/* ug_token_end returns the offset of the first byte at or after |i| in
+ * text[0..len) that is no tchar (len when all are). */
+size_t ug_token_end(const char* text, size_t len, size_t i);
+
+/* ug_ows_end returns the offset of the first byte at or after |i| in
+ * text[0..len) that is neither a space nor a tab (len when all are). */
+size_t ug_ows_end(const char* text, size_t len, size_t i);
+
+/* ug_equal_nocase says whether text[0..len) is |lower_lit| (written in lower
+ * case) with ASCII letters in any case. */
+bool ug_equal_nocase(const char* text, size_t len, const char* lower_lit);
+
 /* ---- What a Content-Type means (RFC 9110 8.3: type "/" subtype
  * *( OWS ";" OWS [ name "=" ( token / quoted-string ) ] ), names without
  * case, quoted-pairs unescaped) ---- */

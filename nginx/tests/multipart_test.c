@@ -11,24 +11,7 @@
 #include <string.h>
 
 #include "multipart.c"
-
-static int failures;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15u;
-static uint64_t rng(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
+#include "unit_check.h"
 
 /* The rules of a default configuration: header values under "field", text
  * fields under the form rule (read raw), files off. */

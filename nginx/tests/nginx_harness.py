@@ -318,6 +318,36 @@ class SiteTest(unittest.TestCase):
         cls.nginx.__exit__(None, None, None)
 
 
+class UpstreamTest(unittest.TestCase):
+    """Tests that share one nginx in `mode` ("block" or "detect") in front of
+    one Upstream, `app`: `http` (with %s for the mode) and `server` configure
+    it, values() fills `server`, prepare(prefix) lays files before it starts."""
+
+    mode = "block"
+    http = "utf8guard on; utf8guard_mode %s;"
+    server = None
+
+    @classmethod
+    def values(cls):
+        return {"app": cls.app.port}
+
+    @classmethod
+    def prepare(cls, prefix):
+        pass
+
+    @classmethod
+    def setUpClass(cls):
+        cls.app = Upstream().__enter__()
+        cls.nginx = Nginx(http=cls.http % cls.mode, server=cls.server, values=cls.values())
+        cls.prepare(cls.nginx.prefix)
+        cls.nginx.__enter__()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.nginx.__exit__(None, None, None)
+        cls.app.__exit__(None, None, None)
+
+
 class Upstream:
     """An application behind nginx: a threaded HTTP/1.x server on a free
     127.0.0.1 port that reads each request's body to its end (Content-Length

@@ -10,16 +10,7 @@
 #include <string.h>
 
 #include "request_check.h"
-
-static int failures;
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#include "unit_check.h"
 
 static void check_text(const char* got, const char* want, int line) {
   if (strcmp(got, want) != 0) {
@@ -332,14 +323,6 @@ static void test_findings(void) {
 }
 
 /* ---- Streams: any chunking gives the whole body's finding ---- */
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15u;
-static uint64_t rng(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
 
 static const char* const pieces[] = {"a",
                                      "text ",

@@ -8,10 +8,9 @@ tokens (ignore_invalid_headers off), in block and detect mode, against a
 real application behind nginx."""
 
 import json
-import unittest
 
 import nginx_harness as h
-from nginx_harness import Nginx, Upstream, finding, request
+from nginx_harness import finding, request
 
 SERVER = """
     ignore_invalid_headers off;
@@ -70,19 +69,8 @@ MALFORMED = [
 TWO = "header Content-Type: 2 headers (parsers disagree on which one counts)"
 
 
-class ContentTypes(unittest.TestCase):
-    mode = "block"
-
-    @classmethod
-    def setUpClass(cls):
-        cls.app = Upstream().__enter__()
-        cls.nginx = Nginx(http="utf8guard on; utf8guard_mode %s;" % cls.mode, server=SERVER,
-                          values={"app": cls.app.port}).__enter__()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nginx.__exit__(None, None, None)
-        cls.app.__exit__(None, None, None)
+class ContentTypes(h.UpstreamTest):
+    server = SERVER
 
     def send(self, raw, findings):
         """Sends raw: refused with these findings in block mode (let through

@@ -8,10 +8,9 @@ layout runs in block mode and in detect mode (one finding, logged once),
 against a real application behind nginx (nginx_harness.Upstream)."""
 
 import os
-import unittest
 
 import nginx_harness as h
-from nginx_harness import Nginx, Upstream, finding, request
+from nginx_harness import finding, request
 
 # utf8guard is on in the server and off where the layouts start, as in the
 # usual "guard the application only" configuration.
@@ -93,21 +92,17 @@ LAYOUTS = [("server rewrite", b"/old/x"), ("try_files", b"/x"), ("try_files, .ph
            ("error_page", b"/err/x"), ("direct", b"/app/x"), ("twice", b"/twice/x")]
 
 
-class Redirects(unittest.TestCase):
-    mode = "block"
+class Redirects(h.UpstreamTest):
+    http = "utf8guard_mode %s;"
+    server = SERVER
 
     @classmethod
-    def setUpClass(cls):
-        cls.app = Upstream().__enter__()
-        cls.nginx = Nginx(http="utf8guard_mode %s;" % cls.mode, server=SERVER,
-                          values={"app": cls.app.port, "closed": h.free_port()})
-        os.makedirs(os.path.join(cls.nginx.prefix, "html", "idx"))
-        cls.nginx.__enter__()
+    def values(cls):
+        return dict(super().values(), closed=h.free_port())
 
     @classmethod
-    def tearDownClass(cls):
-        cls.nginx.__exit__(None, None, None)
-        cls.app.__exit__(None, None, None)
+    def prepare(cls, prefix):
+        os.makedirs(os.path.join(prefix, "html", "idx"))
 
     def send(self, raw, refused, findings, again=None):
         """Sends raw; checks the answer, the findings logged and whether the

@@ -13,10 +13,9 @@ import re
 import subprocess
 import tempfile
 import time
-import unittest
 
 import nginx_harness as h
-from nginx_harness import Nginx, Upstream, finding, request
+from nginx_harness import finding, request
 
 SERVER = """
     listen 127.0.0.1:{h2} http2;
@@ -63,23 +62,19 @@ def body_of(size, bad_at=None, bad=BAD):
                         count=1)
 
 
-class Streaming(unittest.TestCase):
-    mode = "block"
+class Streaming(h.UpstreamTest):
+    http = "utf8guard on; utf8guard_mode %s; log_format streaming '$server_port $status';"
+    server = SERVER
     sent = 0
 
     @classmethod
     def setUpClass(cls):
-        cls.app = Upstream().__enter__()
         cls.h2_port = h.free_port()
-        cls.nginx = Nginx(http="utf8guard on; utf8guard_mode %s; "
-                               "log_format streaming '$server_port $status';" % cls.mode,
-                          server=SERVER,
-                          values={"app": cls.app.port, "h2": cls.h2_port}).__enter__()
+        super().setUpClass()
 
     @classmethod
-    def tearDownClass(cls):
-        cls.nginx.__exit__(None, None, None)
-        cls.app.__exit__(None, None, None)
+    def values(cls):
+        return dict(super().values(), h2=cls.h2_port)
 
     def tearDown(self):
         log = self.nginx.error_log()

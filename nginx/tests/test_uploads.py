@@ -8,10 +8,9 @@ every byte, 1-byte chunked bodies; block and detect mode, with a real
 application behind nginx. Clean uploads of binary files with multilingual
 names and fields pass byte for byte."""
 
-import unittest
 
 import nginx_harness as h
-from nginx_harness import Nginx, Upstream, finding, request
+from nginx_harness import finding, request
 
 SERVER = """
     location / {{
@@ -60,19 +59,8 @@ FILE_NAMES = [b"photo\xe2\x80\xaegpj.exe", b"..%C0%AF..", b"..\xc0\xaf..", b"she
               b"a%E2%80%AEb.txt"]
 
 
-class Multipart(unittest.TestCase):
-    mode = "block"
-
-    @classmethod
-    def setUpClass(cls):
-        cls.app = Upstream().__enter__()
-        cls.nginx = Nginx(http="utf8guard on; utf8guard_mode %s;" % cls.mode, server=SERVER,
-                          values={"app": cls.app.port}).__enter__()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nginx.__exit__(None, None, None)
-        cls.app.__exit__(None, None, None)
+class Multipart(h.UpstreamTest):
+    server = SERVER
 
     def tearDown(self):
         self.assertNotIn(b"[alert]", self.nginx.error_log())

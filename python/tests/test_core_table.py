@@ -3,16 +3,13 @@
 middleware: the nginx module and the middleware answer the same table."""
 
 import ast
-import asyncio
-import io
 import re
 from pathlib import Path
 
 import pytest
 
+from one_post import asgi_status, wsgi_status
 from utf8guard import _utf8guard
-from utf8guard.asgi import Utf8GuardMiddleware
-from utf8guard.wsgi import Utf8GuardWSGIMiddleware
 
 TABLE = Path(__file__).resolve().parents[2] / "nginx" / "tests" / "request_check_test.c"
 TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*|\d+|[{},]')
@@ -72,40 +69,7 @@ def test_media_as_the_core_reads_it(ctype, kind, slot, declared):
     # unless its rule is off by default (other types); for multipart, the
     # bytes are no multipart body, which is a finding too.
     expected = 200 if slot == "O" and not malformed else 400
-    assert asgi_status(values) == expected, ctype
-    assert wsgi_status(ctype) == expected, ctype
-
-
-LOOP = asyncio.new_event_loop()
-
-
-async def _app(scope, receive, send):
-    await receive()
-    await send({"type": "http.response.start", "status": 200, "headers": []})
-    await send({"type": "http.response.body", "body": b"ok"})
-
-
-def asgi_status(values):
-    sent = []
-
-    async def receive():
-        return {"type": "http.request", "body": b"a\xc0\xaf", "more_body": False}
-
-    async def send(message):
-        sent.append(message)
-
-    scope = {"type": "http", "method": "POST", "path": "/", "raw_path": b"/", "query_string": b"",
-             "headers": [(b"content-type", v) for v in values]}
-    LOOP.run_until_complete(Utf8GuardMiddleware(_app)(scope, receive, send))
-    return sent[0]["status"]
-
-
-def wsgi_status(ctype):
-    environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/", "QUERY_STRING": "",
-               "CONTENT_LENGTH": "3", "wsgi.input": io.BytesIO(b"a\xc0\xaf")}
-    if ctype is not None:
-        environ["CONTENT_TYPE"] = ctype.decode("latin-1")
-    started = []
-    b"".join(Utf8GuardWSGIMiddleware(lambda e, s: s("200 OK", []) or [b"ok"])(
-        environ, lambda s, h, e=None: started.append(s)))
-    return int(started[0][:3])
+    body = b"a\xc0\xaf"
+    assert asgi_status([(b"content-type", v) for v in values], body) == expected, ctype
+    fields = {} if ctype is None else {"CONTENT_TYPE": ctype.decode("latin-1")}
+    assert wsgi_status(fields, body) == expected, ctype

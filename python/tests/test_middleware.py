@@ -11,6 +11,7 @@ import re
 import pytest
 
 import utf8guard
+from one_post import asgi_status, wsgi_status
 from oracle import lipsum, percent_encode_all, vectors
 from utf8guard.asgi import RequestRejected, Utf8GuardMiddleware
 from utf8guard.wsgi import Utf8GuardWSGIMiddleware
@@ -304,34 +305,12 @@ def test_header_names_are_checked():
 ])
 def test_the_server_decides_what_is_checked(headers, status):
     """The core's reading of Content-Type, as the nginx module reads it."""
-    async def app(scope, receive, send):
-        await receive()
-        await send({"type": "http.response.start", "status": 200, "headers": []})
-        await send({"type": "http.response.body", "body": b"ok"})
-
-    sent = []
-
-    async def receive():
-        return {"type": "http.request", "body": b"\xc0\xaf", "more_body": False}
-
-    async def send(message):
-        sent.append(message)
-
-    scope = {"type": "http", "method": "POST", "path": "/", "raw_path": b"/", "query_string": b"",
-             "headers": headers}
-    LOOP.run_until_complete(Utf8GuardMiddleware(app)(scope, receive, send))
-    assert sent[0]["status"] == status, headers
-    environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/", "QUERY_STRING": "",
-               "CONTENT_LENGTH": "2", "wsgi.input": io.BytesIO(b"\xc0\xaf")}
+    assert asgi_status(headers, b"\xc0\xaf") == status, headers
     types = [v for n, v in headers if n == b"content-type"]
     if len(types) < 2:  # WSGI holds one Content-Type at most
-        for name, value in headers:
-            key = "CONTENT_TYPE" if name == b"content-type" else "HTTP_CONTENT_ENCODING"
-            environ[key] = value.decode("latin-1")
-        started = []
-        b"".join(Utf8GuardWSGIMiddleware(lambda e, s: s("200 OK", []) or [b"ok"])(
-            environ, lambda s, h, e=None: started.append(s)))
-        assert int(started[0][:3]) == status, headers
+        fields = {"CONTENT_TYPE" if name == b"content-type" else "HTTP_CONTENT_ENCODING":
+                  value.decode("latin-1") for name, value in headers}
+        assert wsgi_status(fields, b"\xc0\xaf") == status, headers
 
 
 # ---- WSGI: the body to its real end ----

@@ -28,7 +28,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpResponse
 
 from ._http import Guard, RequestRejected, exempt, is_exempt
-from .wsgi import Body, _Exchange, body_rule, check_head, has_body, target
+from .wsgi import Body, _Exchange, body_rule, check_head, has_body, read_lead, target
 
 __all__ = ["Utf8GuardMiddleware", "exempt", "RequestRejected"]
 
@@ -144,19 +144,7 @@ class Utf8GuardMiddleware:
                 return _answer(guard.answer(rejection))
             return None
         body = Body({"wsgi.input": stream, "wsgi.input_terminated": True})
-        held = []
-        size = 0
-        rejection = None
-        while size <= guard.buffer:
-            data = body.read(min(_CHUNK, guard.buffer + 1 - size))
-            if not data:
-                rejection = checker.finish()
-                break
-            held.append(data)
-            size += len(data)
-            rejection = checker.feed(data)
-            if rejection is not None:
-                break
+        held, size, rejection = read_lead(body, checker, guard.buffer)
         if rejection is not None and guard.found(rejection, *context):
             return _answer(guard.answer(rejection))
         if rejection is None and size <= guard.buffer:

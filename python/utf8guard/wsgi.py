@@ -159,26 +159,41 @@ class Body:
                 self.left = 0
 
     def read(self, size):
+        return self._take(self.stream.read, size)
+
+    def readline(self, size):
+        return self._take(self.stream.readline, size)
+
+    def _take(self, read, size):
+        """read(size) of the stream (read() for a negative size), kept
+        within the bytes left."""
         if self.left is not None:
             if size < 0 or size > self.left:
                 size = self.left
             if size == 0:
                 return b""
-        data = self.stream.read(size) if size >= 0 else self.stream.read()
+        data = read(size) if size >= 0 else read()
         if self.left is not None:
             self.left -= len(data)
         return data
 
-    def readline(self, size):
-        if self.left is not None:
-            if size < 0 or size > self.left:
-                size = self.left
-            if size == 0:
-                return b""
-        data = self.stream.readline(size) if size >= 0 else self.stream.readline()
-        if self.left is not None:
-            self.left -= len(data)
-        return data
+
+def read_lead(body, checker, limit):
+    """Reads a body's first bytes, up to limit + 1 of them, into checker
+    until a finding: (the chunks read, their size, the finding or None).
+    A size of at most limit is the whole body."""
+    held = []
+    size = 0
+    while size <= limit:
+        data = body.read(min(_CHUNK, limit + 1 - size))
+        if not data:
+            return held, size, checker.finish()
+        held.append(data)
+        size += len(data)
+        rejection = checker.feed(data)
+        if rejection is not None:
+            return held, size, rejection
+    return held, size, None
 
 
 class Utf8GuardWSGIMiddleware:
@@ -230,20 +245,7 @@ class Utf8GuardWSGIMiddleware:
         body = Body(environ)
         context = (method, raw_path, client)
         # A short body: read, checked, and handed over whole.
-        held = []
-        size = 0
-        while size <= guard.buffer:
-            data = body.read(min(_CHUNK, guard.buffer + 1 - size))
-            if not data:
-                rejection = checker.finish()
-                break
-            held.append(data)
-            size += len(data)
-            rejection = checker.feed(data)
-            if rejection is not None:
-                break
-        else:
-            rejection = None
+        held, size, rejection = read_lead(body, checker, guard.buffer)
         if rejection is not None and guard.found(rejection, *context):
             return start_answer(start_response, guard.answer(rejection))
         if rejection is None and size <= guard.buffer:
