@@ -1,7 +1,6 @@
 // json_reference.cpp - see json_reference.hpp.
 #include "json_reference.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace reference::json {
@@ -154,17 +153,12 @@ std::vector<error> all_errors(std::string_view encoded, const denied& deny) {
   }
   // No two findings start at the same unit: a lone surrogate's bytes hold
   // no other finding, and a malformed escape's backslash has no category.
-  std::stable_sort(out.begin(), out.end(),
-                   [](const error& a, const error& b) { return a.offset < b.offset; });
+  percent::in_input_order(out);
   return out;
 }
 
 error first_error(std::string_view encoded, const denied& deny) {
-  const std::vector<error> all = all_errors(encoded, deny);
-  if (!all.empty()) return all.front();
-  error none;
-  none.kind = "none";
-  return none;
+  return percent::first_or_none(all_errors(encoded, deny));
 }
 
 std::string sanitize(std::string_view encoded, const denied& deny) {

@@ -86,13 +86,20 @@ std::vector<error> all_errors(std::string_view encoded, const denied& deny) {
   }
   // Two events never start at the same encoded byte: a bad escape and a
   // double encoding decode to '%', which no error or category starts with.
-  std::stable_sort(out.begin(), out.end(),
-                   [](const error& a, const error& b) { return a.offset < b.offset; });
+  in_input_order(out);
   return out;
 }
 
 error first_error(std::string_view encoded, const denied& deny) {
-  const std::vector<error> all = all_errors(encoded, deny);
+  return first_or_none(all_errors(encoded, deny));
+}
+
+void in_input_order(std::vector<error>& found) {
+  std::stable_sort(found.begin(), found.end(),
+                   [](const error& a, const error& b) { return a.offset < b.offset; });
+}
+
+error first_or_none(const std::vector<error>& all) {
   if (!all.empty()) return all.front();
   error none;
   none.kind = "none";

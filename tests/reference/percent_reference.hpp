@@ -49,6 +49,12 @@ struct error : reference::error {
 std::vector<error> all_errors(std::string_view encoded, const denied& deny);
 error first_error(std::string_view encoded, const denied& deny);
 
+// What the JSON oracle shares: in_input_order sorts findings by encoded
+// offset (stable: findings at one offset keep their order), first_or_none
+// is the first of all or one of kind "none".
+void in_input_order(std::vector<error>& found);
+error first_or_none(const std::vector<error>& all);
+
 }  // namespace reference::percent
 
 #endif  // UTF8GUARD_TESTS_PERCENT_REFERENCE_HPP
