@@ -16,8 +16,7 @@ int digit_value(char c) {
 
 bool is_hex_digit(char c) { return digit_value(c) >= 0; }
 
-// policy_part is deny without the two percent-only categories: when it is
-// empty the plain oracle answers, which needs no Unicode data files.
+// policy_part is deny without the two percent-only categories.
 denied policy_part(const denied& deny) {
   denied out = deny;
   out.erase("bad_escape");
@@ -52,9 +51,7 @@ decoded decode(std::string_view in) {
 
 std::vector<error> all_errors(std::string_view encoded, const denied& deny) {
   const decoded d = decode(encoded);
-  const denied rest = policy_part(deny);
-  const std::vector<reference::error> found =
-      rest.empty() ? reference::all_errors(d.bytes) : reference::all_errors(d.bytes, rest);
+  const std::vector<reference::error> found = decoded_errors(d.bytes, policy_part(deny));
   std::vector<error> out;
   // An error covering decoded bytes [first, first + count) covers the units
   // that carry them, which follow one another in the input.
@@ -104,6 +101,10 @@ error first_or_none(const std::vector<error>& all) {
   error none;
   none.kind = "none";
   return none;
+}
+
+std::vector<reference::error> decoded_errors(std::string_view bytes, const denied& rest) {
+  return rest.empty() ? reference::all_errors(bytes) : reference::all_errors(bytes, rest);
 }
 
 }  // namespace reference::percent

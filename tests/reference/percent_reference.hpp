@@ -54,6 +54,11 @@ error first_error(std::string_view encoded, const denied& deny);
 // is the first of all or one of kind "none".
 void in_input_order(std::vector<error>& found);
 error first_or_none(const std::vector<error>& all);
+// decoded_errors: every maximal subpart of the decoded bytes and every
+// character whose category rest (deny less the form's own categories)
+// holds; with rest empty the plain oracle answers, which needs no Unicode
+// data files.
+std::vector<reference::error> decoded_errors(std::string_view bytes, const denied& rest);
 
 }  // namespace reference::percent
 
