@@ -100,16 +100,6 @@ std::string escaped_string(std::string_view s, bool ascii_only) {
   return out + "\"";
 }
 
-std::vector<std::string_view> lines_of(std::string_view b) {
-  std::vector<std::string_view> lines;
-  for (std::size_t at = 0; at < b.size();) {
-    const std::size_t lf = std::min(b.find('\n', at), b.size());
-    if (lf > at) lines.push_back(b.substr(at, lf - at));
-    at = lf + 1;
-  }
-  return lines;
-}
-
 // plain_document is a JSON array of the lines, raw, less every byte that
 // JSON would escape: no backslash anywhere.
 std::string plain_document(std::string_view text) {

@@ -79,13 +79,7 @@ enum class decoder { curl, uriparser };
 // pieces_of is the input whole, or its lines without their LF.
 std::vector<std::string_view> pieces_of(std::string_view b, bool per_line) {
   if (!per_line) return {b};
-  std::vector<std::string_view> lines;
-  for (std::size_t at = 0; at < b.size();) {
-    const std::size_t lf = std::min(b.find('\n', at), b.size());
-    if (lf > at) lines.push_back(b.substr(at, lf - at));
-    at = lf + 1;
-  }
-  return lines;
+  return lines_of(b);
 }
 
 // pipeline_agrees: on every piece, both decoders give percent_decode's bytes,

@@ -34,6 +34,16 @@ std::size_t count_errors(std::string_view bytes) {
   return count;
 }
 
+std::vector<std::string_view> lines_of(std::string_view bytes) {
+  std::vector<std::string_view> lines;
+  for (std::size_t at = 0; at < bytes.size();) {
+    const std::size_t lf = std::min(bytes.find('\n', at), bytes.size());
+    if (lf > at) lines.push_back(bytes.substr(at, lf - at));
+    at = lf + 1;
+  }
+  return lines;
+}
+
 std::size_t expected_errors(const input& in) {
   static std::map<const input*, std::size_t> cache;
   auto it = cache.find(&in);

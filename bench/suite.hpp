@@ -47,6 +47,10 @@ std::size_t expected_errors(const input& in);
 // finish) and returns how many errors it reported.
 std::size_t count_errors(std::string_view bytes);
 
+// lines_of is the input's lines without their LF, empty ones left out (the
+// paired pipelines of percent_paired.cpp and json_paired.cpp go line by line).
+std::vector<std::string_view> lines_of(std::string_view bytes);
+
 // stream feeds the whole input to v in chunks of `chunk` bytes, then
 // finishes: what a server does with a request body arriving in socket reads.
 utf8guard::result stream(utf8guard::validator& v, std::string_view bytes, std::size_t chunk);

@@ -63,8 +63,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "security", "vectors"))
-import check_percent_vectors  # noqa: E402  (the manifests' headers and reader)
-import check_vectors  # noqa: E402
+import check_vectors  # noqa: E402  (vectors.tsv's header)
+import encoded_vectors  # noqa: E402  (percent.tsv's and json.tsv's header)
 with open(os.path.join(ROOT, "fuzz", "targets.txt")) as targets_file:
     TARGETS = [line.split()[0] for line in targets_file
                if line.strip() and not line.startswith("#")]
@@ -371,7 +371,7 @@ def json_vector_seeds(tsv):
     """security/vectors/json.tsv: each JSON text under its row's profile."""
     return {"json_vec_%s" % safe_name(row["id"]):
             row["encoded"].encode() + controls(PROFILE_BITS[row["profile"]])
-            for row in tsv_rows(tsv, check_percent_vectors.HEADER)}
+            for row in tsv_rows(tsv, encoded_vectors.HEADER)}
 
 
 def tsv_rows(tsv, header):
@@ -403,7 +403,7 @@ def percent_vector_seeds(tsv):
     profiles = {"strict": 0, "url": URL_PROFILE}
     return {"pct_vec_%s" % safe_name(row["id"]):
             row["encoded"].encode() + controls(profiles[row["profile"]])
-            for row in tsv_rows(tsv, check_percent_vectors.HEADER) if row["profile"] in profiles}
+            for row in tsv_rows(tsv, encoded_vectors.HEADER) if row["profile"] in profiles}
 
 
 MULTIPART_TARGET = "multipart"

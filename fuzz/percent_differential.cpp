@@ -29,13 +29,12 @@
 // in the payload's first 64 decoded bytes, or just before it. One input in
 // eight is padded: a padded input costs about a hundred unpadded ones.
 //
-// Data layout (data_reader): last two bytes = the policy's category bits,
-// then a count and that many 16-bit split values, then the padding byte;
-// the rest is the payload.
+// Data layout: fuzz::encoded_input (encoded_input.hpp).
 #include <uriparser/Uri.h>
 
 #include <cstdlib>
 
+#include "encoded_input.hpp"
 #include "fuzz_common.hpp"
 #include "percent_reference.hpp"
 #include "percent_support.hpp"
@@ -213,18 +212,10 @@ void check_streams(std::string_view input, const std::vector<std::string_view>& 
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   fuzz::require_ucd(kTarget);
-  fuzz::data_reader reader(data, size);
-  const utf8guard::policy p = fuzz::take_policy(reader);
-  const std::vector<std::uint16_t> raw = fuzz::take_splits(reader);
-  const unsigned pad = reader.take_byte();
-  std::string padded;
-  std::string_view input = reader.rest();
-  if (pad % 8 == 1) {
-    for (unsigned k = 4032 + (pad >> 3) * 4; k > 0; --k) padded += "%41";
-    padded += input;
-    input = padded;
-  }
-  const std::vector<std::string_view> chunks = fuzz::chunks_of(input, raw);
+  const fuzz::encoded_input in(data, size, "%41");
+  const utf8guard::policy p = in.policy;
+  const std::string_view input = in.input;
+  const std::vector<std::string_view>& chunks = in.chunks;
 
   const std::string decoded = uriparser_decode(input);
   const reference::percent::decoded oracle = reference::percent::decode(input);

@@ -19,10 +19,9 @@ the library:
   character's UTF-8 bytes;
 - a row without malformed escapes is JSON text: json.loads must read it.
 
-It also checks the format (check_vectors.manifest_rows, as for percent.tsv:
-the exact header, one TAB between 12 columns, unique lowercase-dashed ids),
-printable ASCII inputs, and the required rows (README.md, "Required rows").
-Exit 0 when the manifest is right, 1 with one line per problem otherwise.
+Each row's report is then held against these findings by encoded_vectors.check,
+which also audits the format and the required rows as for percent.tsv. Exit
+status: 0 when the manifest is right, else 1 and one line per problem.
 """
 import json
 import os
@@ -34,10 +33,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import policy_oracle  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import check_percent_vectors  # noqa: E402  (the same header)
-import check_vectors  # noqa: E402  (manifest_rows, main_for)
+import check_vectors  # noqa: E402  (main_for)
+import encoded_vectors  # noqa: E402  (the header and row audit shared with percent.tsv)
 
-HEADER = check_percent_vectors.HEADER
 KINDS = {"none", "disallowed", "surrogate"}
 SHORT = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 HEX = re.compile(r"[0-9A-Fa-f]{4}")
@@ -104,48 +102,8 @@ def expected_errors(text, deny):
 
 
 def check(path):
-    problems = []
-    ids = {}
-    for where, cols in check_vectors.manifest_rows(path, HEADER, problems, ids):
-        vid, text, profile, kind, category = cols[:5]
-        numbers = [cols[5], cols[6], cols[7], cols[8], cols[10]]
-        cp_text, what = cols[9], cols[11]
-        if not re.fullmatch(r"[\x21-\x7E]+", text):
-            problems.append(f"{where}: encoded '{text}' is not printable ASCII")
-        if profile not in policy_oracle.PROFILES:
-            problems.append(f"{where}: profile '{profile}' is not one of "
-                            f"{sorted(policy_oracle.PROFILES)}")
-            continue
-        if kind not in KINDS:
-            problems.append(f"{where}: unknown kind '{kind}'")
-        if not all(n.isdigit() for n in numbers):
-            problems.append(f"{where}: offsets, lengths and errors must be decimal")
-            continue
-        if not re.fullmatch(r"-|U\+[0-9A-F]{4,6}", cp_text):
-            problems.append(f"{where}: code_point '{cp_text}' is not '-' or U+XXXX")
-            continue
-        if not what.strip():
-            problems.append(f"{where}: empty 'what'")
-        try:
-            errors = expected_errors(text, policy_oracle.PROFILES[profile])
-        except ValueError as e:
-            problems.append(f"{where}: {vid}: {e}")
-            continue
-        first = errors[0] if errors else (0, "none", "none", 0, 0, 0, 0)
-        cp = 0 if cp_text == "-" else int(cp_text[2:], 16)
-        got = (int(numbers[0]), kind, category, int(numbers[1]), int(numbers[2]), int(numbers[3]),
-               cp, int(numbers[4]))
-        want = first + (len(errors),)
-        if got != want:
-            problems.append(f"{where}: {vid}: manifest says {got}, Python's json and "
-                            f"docs/design.md say {want} (offset, kind, category, length, decoded "
-                            f"offset and length, code point, errors)")
-        if (kind == "disallowed") != (cp_text != "-"):
-            problems.append(f"{where}: {vid}: a code point goes with kind disallowed alone")
-    for vid in REQUIRED:
-        if vid not in ids:
-            problems.append(f"{path}: required row {vid} is missing")
-    return problems, len(ids)
+    return encoded_vectors.check(path, policy_oracle.PROFILES, KINDS, REQUIRED, expected_errors,
+                                 "Python's json")
 
 
 def main():

@@ -16,13 +16,11 @@ nothing with the library:
   table (Bidi_Control from Unicode's PropList.txt), the percent-only ones
   from the walk.
 
-It also checks the format (check_vectors.manifest_rows, as for vectors.tsv:
-the exact header, one TAB between 12 columns, unique lowercase-dashed ids),
-printable ASCII inputs, and the required rows (README.md, "Required rows").
+encoded_vectors.check, shared with the json.tsv checker, holds each row's
+report against these findings, and checks the format and the required rows.
 Exit 0 when the manifest is right, 1 with one line per problem otherwise.
 """
 import os
-import re
 import sys
 import urllib.parse
 
@@ -31,10 +29,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import utf8_oracle  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import check_vectors  # noqa: E402  (manifest_rows, main_for: what both checkers share)
+import check_vectors  # noqa: E402  (main_for)
+import encoded_vectors  # noqa: E402  (the header and row audit shared with json.tsv)
 
-HEADER = ["id", "encoded", "profile", "kind", "category", "offset", "length", "decoded_offset",
-          "decoded_length", "code_point", "errors", "what"]
 KINDS = {"none", "disallowed", *utf8_oracle.KINDS}
 HEX_DIGITS = b"0123456789abcdefABCDEF"
 
@@ -123,47 +120,9 @@ def expected_errors(data, deny):
 
 
 def check(path):
-    problems = []
-    ids = {}
-    for where, cols in check_vectors.manifest_rows(path, HEADER, problems, ids):
-        vid, encoded, profile, kind, category = cols[:5]
-        numbers = [cols[5], cols[6], cols[7], cols[8], cols[10]]  # offsets, lengths, errors
-        cp_text, what = cols[9], cols[11]
-        if not re.fullmatch(r"[\x21-\x7E]+", encoded):
-            problems.append(f"{where}: encoded '{encoded}' is not printable ASCII")
-        if profile not in PROFILES:
-            problems.append(f"{where}: profile '{profile}' is not one of {sorted(PROFILES)}")
-            continue
-        if kind not in KINDS:
-            problems.append(f"{where}: unknown kind '{kind}'")
-        if not all(n.isdigit() for n in numbers):
-            problems.append(f"{where}: offsets, lengths and errors must be decimal")
-            continue
-        if not re.fullmatch(r"-|U\+[0-9A-F]{4,6}", cp_text):
-            problems.append(f"{where}: code_point '{cp_text}' is not '-' or U+XXXX")
-            continue
-        if not what.strip():
-            problems.append(f"{where}: empty 'what'")
-        try:
-            errors = expected_errors(encoded.encode("ascii"), PROFILES[profile])
-        except (ValueError, UnicodeEncodeError) as e:
-            problems.append(f"{where}: {vid}: {e}")
-            continue
-        first = errors[0] if errors else (0, "none", "none", 0, 0, 0, 0)
-        cp = 0 if cp_text == "-" else int(cp_text[2:], 16)
-        got = (int(numbers[0]), kind, category, int(numbers[1]), int(numbers[2]), int(numbers[3]),
-               cp, int(numbers[4]))
-        want = first + (len(errors),)
-        if got != want:
-            problems.append(f"{where}: {vid}: manifest says {got}, Python and docs/design.md say "
-                            f"{want} (offset, kind, category, length, decoded offset and length, "
-                            f"code point, errors)")
-        if (kind == "disallowed") != (cp_text != "-"):
-            problems.append(f"{where}: {vid}: a code point goes with kind disallowed alone")
-    for vid in REQUIRED:
-        if vid not in ids:
-            problems.append(f"{path}: required row {vid} is missing")
-    return problems, len(ids)
+    return encoded_vectors.check(path, PROFILES, KINDS, REQUIRED,
+                                 lambda encoded, deny: expected_errors(encoded.encode("ascii"), deny),
+                                 "Python")
 
 
 def main():

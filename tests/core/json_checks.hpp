@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "encoded_checks.hpp"
 #include "json_reference.hpp"
 #include "percent_checks.hpp"
 
@@ -80,40 +81,11 @@ inline void check_one_shot(std::string_view in, policy p, const expected& want) 
   EXPECT_EQ(hex(out.substr(0, written)), hex(want.sanitized));
 }
 
-// check_cut streams the input as in[0, cut) and in[cut, n): the final
-// answers equal the oracle's, and what the first feed reported is right (a
-// prefix of the findings, the first finding or nothing) and complete (every
-// finding the first piece decides).
+// check_cut streams the input cut in two at cut (encoded_checks.hpp).
 inline void check_cut(std::string_view in, std::size_t cut, policy p,
                       const std::vector<encoded_result>& want) {
-  const encoded_result first = first_of(want);
-  const std::string_view a = in.substr(0, cut);
-  const std::string_view b = in.substr(cut);
-  json::validator v(p);
-  json::scanner s(p);
-  std::vector<encoded_result> got;
-  const auto add = [&got](const encoded_result& r) { got.push_back(r); };
-  const encoded_result early = v.feed(a);
-  ASSERT_TRUE(s.feed(a, add));
-  const std::size_t early_count = got.size();
-  ASSERT_TRUE(early.ok() || early == first)
-      << "cut " << cut << ": the first feed said " << ::testing::PrintToString(early);
-  if (!first.ok() && decided_by(in, first) <= cut) {
-    ASSERT_EQ(early, first) << "cut " << cut << ": decided by the first feed";
-  }
-  v.feed(b);
-  ASSERT_TRUE(s.feed(b, add));
-  ASSERT_EQ(v.finish(), first) << "cut " << cut;
-  ASSERT_EQ(v.bytes_fed(), in.size());
-  ASSERT_TRUE(s.finish(add));
-  ASSERT_EQ(got, want) << "cut " << cut;
-  ASSERT_EQ(s.errors(), want.size());
-  for (std::size_t k = 0; k < want.size(); ++k) {
-    if (decided_by(in, want[k]) <= cut) {
-      ASSERT_LT(k, early_count) << "cut " << cut << ": finding " << k
-                                << " decided by the first feed";
-    }
-  }
+  check_cut_in_two<json::validator, json::scanner>(
+      in, cut, p, want, [in](const encoded_result& e) { return decided_by(in, e); });
 }
 
 // check_pieces feeds the input cut at the given ascending positions to the
@@ -190,15 +162,7 @@ inline void check_case(const json_case& c) {
 
 // check_cases checks every case on every kernel.
 inline void check_cases(const std::vector<json_case>& cases) {
-  on_every_kernel([&cases](const std::string& kernel) {
-    for (const json_case& c : cases) {
-      check_case(c);
-      if (::testing::Test::HasFailure()) {
-        FAIL() << "kernel " << kernel << ", input [" << c.in << "] = " << hex(c.in) << ", "
-               << policy_bits(c.p);
-      }
-    }
-  });
+  check_every_case(cases, [](const json_case& c) { check_case(c); });
 }
 
 // The pieces generated inputs are made of: escapes of every kind (short

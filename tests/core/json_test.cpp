@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "kernels.hpp"
+#include "percent_support.hpp"
 #include "utf8guard/utf8guard.h"
 #include "utf8guard/utf8guard.hpp"
 
@@ -25,30 +26,17 @@ namespace {
 
 class Json : public EveryKernel {};
 
-encoded_result at(error kind, std::size_t offset, std::size_t length, std::size_t decoded_offset,
-                  std::size_t decoded_length, category c = category::none, char32_t cp = 0) {
-  encoded_result r;
-  r.kind = kind;
-  r.offset = offset;
-  r.length = length;
-  r.category = c;
-  r.code_point = cp;
-  r.decoded_offset = decoded_offset;
-  r.decoded_length = decoded_length;
-  return r;
-}
-
 encoded_result lone_at(std::size_t offset, std::size_t decoded_offset) {
-  return at(error::surrogate, offset, 6, decoded_offset, 3);
+  return encoded_at(error::surrogate, offset, 6, decoded_offset, 3);
 }
 
 encoded_result denied_at(std::size_t offset, std::size_t length, std::size_t decoded_offset,
                          std::size_t decoded_length, category c, char32_t cp) {
-  return at(error::disallowed, offset, length, decoded_offset, decoded_length, c, cp);
+  return encoded_at(error::disallowed, offset, length, decoded_offset, decoded_length, c, cp);
 }
 
 encoded_result bad_escape_at(std::size_t offset, std::size_t decoded_offset) {
-  return at(error::disallowed, offset, 1, decoded_offset, 1, category::bad_escape, U'\\');
+  return encoded_at(error::disallowed, offset, 1, decoded_offset, 1, category::bad_escape, U'\\');
 }
 
 utf8guard_encoded_result to_c_result(const encoded_result& r) {
@@ -162,17 +150,19 @@ TEST_P(Json, EscapedPairsPass) {
 
 TEST_P(Json, RawErrorsKeepTheirOffsets) {
   // {"a":" is 6 bytes; \u00e9 decodes to 2.
-  check_all("{\"a\":\"\\u00e9\xC0x\"}", policy(), {at(error::overlong, 12, 1, 8, 1)});
+  check_all("{\"a\":\"\\u00e9\xC0x\"}", policy(), {encoded_at(error::overlong, 12, 1, 8, 1)});
   check_all("\xED\xA0\x80", policy(),
-            {at(error::surrogate, 0, 1, 0, 1), at(error::unexpected_continuation, 1, 1, 1, 1),
-             at(error::unexpected_continuation, 2, 1, 2, 1)});
-  check_all("x\xE2\x82", policy(), {at(error::incomplete, 1, 2, 1, 2)});
+            {encoded_at(error::surrogate, 0, 1, 0, 1),
+             encoded_at(error::unexpected_continuation, 1, 1, 1, 1),
+             encoded_at(error::unexpected_continuation, 2, 1, 2, 1)});
+  check_all("x\xE2\x82", policy(), {encoded_at(error::incomplete, 1, 2, 1, 2)});
   // A raw character cut by an escape: truncated, and the escape is its own.
-  check_all("\xE2\x82\\u00ac", policy(), {at(error::truncated, 0, 2, 0, 2)});
+  check_all("\xE2\x82\\u00ac", policy(), {encoded_at(error::truncated, 0, 2, 0, 2)});
   check_all("\xE2\\u0041\xAC", policy(),
-            {at(error::truncated, 0, 1, 0, 1), at(error::unexpected_continuation, 7, 1, 2, 1)});
+            {encoded_at(error::truncated, 0, 1, 0, 1),
+             encoded_at(error::unexpected_continuation, 7, 1, 2, 1)});
   // After an escaped character, a continuation byte continues nothing.
-  check_all("\\u00e9\xA9", policy(), {at(error::unexpected_continuation, 6, 1, 2, 1)});
+  check_all("\\u00e9\xA9", policy(), {encoded_at(error::unexpected_continuation, 6, 1, 2, 1)});
   // Raw denied characters as in raw input.
   check_all("a\xE2\x80\xAE\\n", policy::field(),
             {denied_at(1, 3, 1, 3, category::bidi, 0x202E),
@@ -192,7 +182,8 @@ TEST_P(Json, MalformedEscapes) {
   check_all(R"(a\q\)", policy::url(), {bad_escape_at(1, 1), bad_escape_at(3, 3)});
   check_all(R"(\u00e9\z)", policy::url(), {bad_escape_at(6, 2)});
   // A bad escape cuts a raw sequence, as a raw backslash would.
-  check_all("\xC3\\z", policy::url(), {at(error::truncated, 0, 1, 0, 1), bad_escape_at(1, 1)});
+  check_all("\xC3\\z", policy::url(),
+            {encoded_at(error::truncated, 0, 1, 0, 1), bad_escape_at(1, 1)});
 }
 
 TEST_P(Json, LoneSurrogates) {
@@ -210,7 +201,7 @@ TEST_P(Json, LoneSurrogates) {
   check_all(R"(\ud800\u)", policy::url(), {lone_at(0, 0), bad_escape_at(6, 3)});
   check_all(R"(\ud800\)", policy::url(), {lone_at(0, 0), bad_escape_at(6, 3)});
   // Ill-formed raw bytes before it come first.
-  check_all("\xC3\\ud800", policy(), {at(error::truncated, 0, 1, 0, 1), lone_at(1, 1)});
+  check_all("\xC3\\ud800", policy(), {encoded_at(error::truncated, 0, 1, 0, 1), lone_at(1, 1)});
 }
 
 TEST_P(Json, DeniedEscapesOfEveryLength) {
@@ -250,7 +241,7 @@ TEST_P(Json, AcrossTheDecodingWindow) {
     in += "\xE2\x82";
     const std::vector<encoded_result> want = {
         denied_at(bidi, 3, decoded, 3, category::bidi, 0x202E), lone_at(lone, decoded + 3),
-        at(error::incomplete, raw, 2, decoded + 6, 2)};
+        encoded_at(error::incomplete, raw, 2, decoded + 6, 2)};
     SCOPED_TRACE(pad);
     EXPECT_EQ(json::validate(in, policy::field()), want.front());
     EXPECT_FALSE(json::is_valid(in, policy::field()));

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels.hpp"
+#include "encoded_checks.hpp"
 #include "percent_support.hpp"
 #include "policy_support.hpp"
 
@@ -23,15 +23,6 @@ namespace utf8guard::testing {
 inline std::string escape(unsigned char b, bool lower) {
   const char* digits = lower ? "0123456789abcdef" : "0123456789ABCDEF";
   return {'%', digits[b >> 4], digits[b & 15]};
-}
-
-// policy_bits names a policy in failure messages by its categories.
-inline std::string policy_bits(policy p) {
-  std::string out = "policy {";
-  for (const auto& [name, c] : kCategoryNames) {
-    if (p.denies(c)) out.append(out.back() == '{' ? "" : " ").append(name);
-  }
-  return out + "}";
 }
 
 // decided_by is how many encoded bytes must have arrived, at most, before a
@@ -74,39 +65,11 @@ inline void check_one_shot(std::string_view in, policy p, const expected& want) 
   EXPECT_EQ(hex(out.substr(0, written)), hex(want.decoded));
 }
 
-// check_cut streams the input as in[0, cut) and in[cut, n): the final
-// answers equal the oracle's, and what the first feed reported is right (a
-// prefix of the errors, the first error or nothing) and complete (every
-// error the first piece decides).
+// check_cut streams the input cut in two at cut (encoded_checks.hpp).
 inline void check_cut(std::string_view in, std::size_t cut, policy p,
                       const std::vector<encoded_result>& want) {
-  const encoded_result first = first_of(want);
-  const std::string_view a = in.substr(0, cut);
-  const std::string_view b = in.substr(cut);
-  percent::validator v(p);
-  percent::scanner s(p);
-  std::vector<encoded_result> got;
-  const auto add = [&got](const encoded_result& r) { got.push_back(r); };
-  const encoded_result early = v.feed(a);
-  ASSERT_TRUE(s.feed(a, add));
-  const std::size_t early_count = got.size();
-  ASSERT_TRUE(early.ok() || early == first)
-      << "cut " << cut << ": the first feed said " << ::testing::PrintToString(early);
-  if (!first.ok() && decided_by(first) <= cut) {
-    ASSERT_EQ(early, first) << "cut " << cut << ": decided by the first feed";
-  }
-  v.feed(b);
-  ASSERT_TRUE(s.feed(b, add));
-  ASSERT_EQ(v.finish(), first) << "cut " << cut;
-  ASSERT_EQ(v.bytes_fed(), in.size());
-  ASSERT_TRUE(s.finish(add));
-  ASSERT_EQ(got, want) << "cut " << cut;
-  ASSERT_EQ(s.errors(), want.size());
-  for (std::size_t k = 0; k < want.size(); ++k) {
-    if (decided_by(want[k]) <= cut) {
-      ASSERT_LT(k, early_count) << "cut " << cut << ": error " << k << " decided by the first feed";
-    }
-  }
+  check_cut_in_two<percent::validator, percent::scanner>(
+      in, cut, p, want, [](const encoded_result& e) { return decided_by(e); });
 }
 
 // check_cuts: one-shot, and the stream cut at each of cuts (those past the
@@ -138,33 +101,9 @@ inline space_case make_case(std::string in, policy p, std::vector<std::size_t> c
   return {std::move(in), p, std::move(want), std::move(cuts)};
 }
 
-// on_every_kernel runs check(kernel) once per usable kernel, forced through
-// the public set_kernel() and checked to be the one every entry point calls.
-// The large spaces ask the oracle once and check every kernel against that
-// answer in one test, which keeps them cheap under the sanitizers.
-template <class Check>
-void on_every_kernel(const Check& check) {
-  for (const std::string& kernel : usable_kernels()) {
-    const forced_kernel forced(kernel);
-    ASSERT_TRUE(forced.ok()) << kernel;
-    ASSERT_TRUE(is_active(kernel)) << kernel;
-    check(kernel);
-    ASSERT_TRUE(is_active(kernel)) << "the checks ended on another kernel than " << kernel;
-    if (::testing::Test::HasFailure()) return;
-  }
-}
-
 // check_cases checks every case on every kernel.
 inline void check_cases(const std::vector<space_case>& cases) {
-  on_every_kernel([&cases](const std::string& kernel) {
-    for (const space_case& c : cases) {
-      check_cuts(c.in, c.p, c.want, c.cuts);
-      if (::testing::Test::HasFailure()) {
-        FAIL() << "kernel " << kernel << ", input [" << c.in << "] = " << hex(c.in) << ", "
-               << policy_bits(c.p);
-      }
-    }
-  });
+  check_every_case(cases, [](const space_case& c) { check_cuts(c.in, c.p, c.want, c.cuts); });
 }
 
 // Policies for the oracle comparisons: none, each percent category alone,

@@ -5,7 +5,7 @@
 //     Table 3-7's rows, alone and across the blocks a vector decoder reads;
 //   - raw runs next to escapes.
 // Each test asks the oracle once per case and checks every usable kernel
-// against it (percent_checks.hpp: on_every_kernel), since the oracle is most
+// against it (encoded_checks.hpp: on_every_kernel), since the oracle is most
 // of the cost under the sanitizers.
 #include <gtest/gtest.h>
 

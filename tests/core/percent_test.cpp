@@ -30,30 +30,18 @@ class Percent : public EveryKernel {};
 
 // ---- Hand-worked answers ------------------------------------------------
 
-encoded_result at(error kind, std::size_t offset, std::size_t length, std::size_t decoded_offset,
-                  std::size_t decoded_length, category c = category::none, char32_t cp = 0) {
-  encoded_result r;
-  r.kind = kind;
-  r.offset = offset;
-  r.length = length;
-  r.category = c;
-  r.code_point = cp;
-  r.decoded_offset = decoded_offset;
-  r.decoded_length = decoded_length;
-  return r;
-}
-
 // refused is a refused call's answer, as a result: its offset is the
 // stream's position, length 0. Where it puts decoded_offset the contract does
 // not say, so a encoded_result is compared with it by its result part alone.
 result refused(std::size_t position) { return {error::invalid_argument, position, 0}; }
 
 encoded_result bad_escape_at(std::size_t offset, std::size_t decoded_offset) {
-  return at(error::disallowed, offset, 1, decoded_offset, 1, category::bad_escape, U'%');
+  return encoded_at(error::disallowed, offset, 1, decoded_offset, 1, category::bad_escape, U'%');
 }
 
 encoded_result double_encoding_at(std::size_t offset, std::size_t decoded_offset) {
-  return at(error::disallowed, offset, 3, decoded_offset, 1, category::double_encoding, U'%');
+  return encoded_at(error::disallowed, offset, 3, decoded_offset, 1, category::double_encoding,
+                    U'%');
 }
 
 struct vec {
@@ -68,29 +56,32 @@ const std::vector<vec>& hand_vectors() {
   static const std::vector<vec> v = {
       {"caf%C3%A9", policy(), {}, "caf\xC3\xA9"},
       {"caf%c3%a9", policy::url(), {}, "caf\xC3\xA9"},
-      {"%C3", policy(), {at(error::incomplete, 0, 3, 0, 1)}, "\xC3"},
-      {"%80", policy(), {at(error::unexpected_continuation, 0, 3, 0, 1)}, "\x80"},
+      {"%C3", policy(), {encoded_at(error::incomplete, 0, 3, 0, 1)}, "\xC3"},
+      {"%80", policy(), {encoded_at(error::unexpected_continuation, 0, 3, 0, 1)}, "\x80"},
       {"%c0%af",
        policy(),
-       {at(error::overlong, 0, 3, 0, 1), at(error::unexpected_continuation, 3, 3, 1, 1)},
+       {encoded_at(error::overlong, 0, 3, 0, 1),
+        encoded_at(error::unexpected_continuation, 3, 3, 1, 1)},
        "\xC0\xAF"},
       {"..%E0%80%AF..",
        policy(),
-       {at(error::overlong, 2, 3, 2, 1), at(error::unexpected_continuation, 5, 3, 3, 1),
-        at(error::unexpected_continuation, 8, 3, 4, 1)},
+       {encoded_at(error::overlong, 2, 3, 2, 1),
+        encoded_at(error::unexpected_continuation, 5, 3, 3, 1),
+        encoded_at(error::unexpected_continuation, 8, 3, 4, 1)},
        "..\xE0\x80\xAF.."},
       // A subpart carried by an escape and a raw byte: 3 + 1 encoded bytes.
       {"%F0\x9F"
        "x",
        policy(),
-       {at(error::truncated, 0, 4, 0, 2)},
+       {encoded_at(error::truncated, 0, 4, 0, 2)},
        "\xF0\x9F"
        "x"},
-      {"%E2%82", policy(), {at(error::incomplete, 0, 6, 0, 2)}, "\xE2\x82"},
+      {"%E2%82", policy(), {encoded_at(error::incomplete, 0, 6, 0, 2)}, "\xE2\x82"},
       {"a%ED%A0%80",
        policy(),
-       {at(error::surrogate, 1, 3, 1, 1), at(error::unexpected_continuation, 4, 3, 2, 1),
-        at(error::unexpected_continuation, 7, 3, 3, 1)},
+       {encoded_at(error::surrogate, 1, 3, 1, 1),
+        encoded_at(error::unexpected_continuation, 4, 3, 2, 1),
+        encoded_at(error::unexpected_continuation, 7, 3, 3, 1)},
        "a\xED\xA0\x80"},
       // Malformed escapes: the '%' is a literal byte, decoding resumes after it.
       {"%", policy(category::bad_escape), {bad_escape_at(0, 0)}, "%"},
@@ -107,16 +98,19 @@ const std::vector<vec>& hand_vectors() {
       {"%41%", policy::url(), {bad_escape_at(3, 1)}, "A%"},
       {"%41%4", policy::url(), {bad_escape_at(3, 1)}, "A%4"},
       // Bad escapes next to multibyte sequences: '%' cuts a sequence.
-      {"%C3%", policy::url(), {at(error::truncated, 0, 3, 0, 1), bad_escape_at(3, 1)}, "\xC3%"},
-      {"%C3%", policy(), {at(error::truncated, 0, 3, 0, 1)}, "\xC3%"},
+      {"%C3%",
+       policy::url(),
+       {encoded_at(error::truncated, 0, 3, 0, 1), bad_escape_at(3, 1)},
+       "\xC3%"},
+      {"%C3%", policy(), {encoded_at(error::truncated, 0, 3, 0, 1)}, "\xC3%"},
       {"%E2%82%G",
        policy::url(),
-       {at(error::truncated, 0, 6, 0, 2), bad_escape_at(6, 2)},
+       {encoded_at(error::truncated, 0, 6, 0, 2), bad_escape_at(6, 2)},
        "\xE2\x82%G"},
       {"\xC3%\xA9",
        policy::url(),
-       {at(error::truncated, 0, 1, 0, 1), bad_escape_at(1, 1),
-        at(error::unexpected_continuation, 2, 1, 2, 1)},
+       {encoded_at(error::truncated, 0, 1, 0, 1), bad_escape_at(1, 1),
+        encoded_at(error::unexpected_continuation, 2, 1, 2, 1)},
        "\xC3%\xA9"},
       {"%C3%A9%zz\xC3\xA9", policy::url(), {bad_escape_at(6, 2)}, "\xC3\xA9%zz\xC3\xA9"},
       // Double encoding: %25 whose '%' is followed by two decoded hex digits.
@@ -134,55 +128,61 @@ const std::vector<vec>& hand_vectors() {
       // Policies over the decoded characters.
       {"a%00b",
        policy::url(),
-       {at(error::disallowed, 1, 3, 1, 1, category::nul, 0)},
+       {encoded_at(error::disallowed, 1, 3, 1, 1, category::nul, 0)},
        std::string("a\0b", 3)},
-      {"%0a", policy::url(), {at(error::disallowed, 0, 3, 0, 1, category::newline, 0x0A)}, "\n"},
+      {"%0a",
+       policy::url(),
+       {encoded_at(error::disallowed, 0, 3, 0, 1, category::newline, 0x0A)},
+       "\n"},
       {"x%E2%80%AEy",
        policy::url(),
-       {at(error::disallowed, 1, 9, 1, 3, category::bidi, 0x202E)},
+       {encoded_at(error::disallowed, 1, 9, 1, 3, category::bidi, 0x202E)},
        "x\xE2\x80\xAEy"},
       {"%E2\x80%ae",
        policy::url(),
-       {at(error::disallowed, 0, 7, 0, 3, category::bidi, 0x202E)},
+       {encoded_at(error::disallowed, 0, 7, 0, 3, category::bidi, 0x202E)},
        "\xE2\x80\xAE"},
       {"%EF%BB%BFok", policy::source(), {}, "\xEF\xBB\xBFok"},
       {"%EF\xBB%bfok", policy(category::bom), {}, "\xEF\xBB\xBFok"},
       {"ok%EF%BB%BF",
        policy(category::bom),
-       {at(error::disallowed, 2, 9, 2, 3, category::bom, 0xFEFF)},
+       {encoded_at(error::disallowed, 2, 9, 2, 3, category::bom, 0xFEFF)},
        "ok\xEF\xBB\xBF"},
       // "%41" decodes to one byte: the BOM after it is not at decoded byte 0.
       {"%41\xEF\xBB\xBF",
        policy(category::bom),
-       {at(error::disallowed, 3, 3, 1, 3, category::bom, 0xFEFF)},
+       {encoded_at(error::disallowed, 3, 3, 1, 3, category::bom, 0xFEFF)},
        "A\xEF\xBB\xBF"},
       {"+%2B+", policy::url(), {}, "+++"},
       // Without a '%' the input is its own decoding (validated where it lies).
       {"\xEF\xBB\xBFok", policy(category::bom), {}, "\xEF\xBB\xBFok"},
       {"ok\xEF\xBB\xBF",
        policy(category::bom),
-       {at(error::disallowed, 2, 3, 2, 3, category::bom, 0xFEFF)},
+       {encoded_at(error::disallowed, 2, 3, 2, 3, category::bom, 0xFEFF)},
        "ok\xEF\xBB\xBF"},
       {std::string("a\0b", 3),
        policy::url(),
-       {at(error::disallowed, 1, 1, 1, 1, category::nul, 0)},
+       {encoded_at(error::disallowed, 1, 1, 1, 1, category::nul, 0)},
        std::string("a\0b", 3)},
       {"a\xC0\xAF\x07",
        policy::url(),
-       {at(error::overlong, 1, 1, 1, 1), at(error::unexpected_continuation, 2, 1, 2, 1),
-        at(error::disallowed, 3, 1, 3, 1, category::control, 7)},
+       {encoded_at(error::overlong, 1, 1, 1, 1),
+        encoded_at(error::unexpected_continuation, 2, 1, 2, 1),
+        encoded_at(error::disallowed, 3, 1, 3, 1, category::control, 7)},
        "a\xC0\xAF\x07"},
       {"x\xE2\x80\xAE",
        policy::url(),
-       {at(error::disallowed, 1, 3, 1, 3, category::bidi, 0x202E)},
+       {encoded_at(error::disallowed, 1, 3, 1, 3, category::bidi, 0x202E)},
        "x\xE2\x80\xAE"},
       // The attacks of security/vectors/percent.tsv in one input.
       {"%c0%ae%c0%ae/%255c%00%E2%80%AE%",
        policy::url(),
-       {at(error::overlong, 0, 3, 0, 1), at(error::unexpected_continuation, 3, 3, 1, 1),
-        at(error::overlong, 6, 3, 2, 1), at(error::unexpected_continuation, 9, 3, 3, 1),
-        double_encoding_at(13, 5), at(error::disallowed, 18, 3, 8, 1, category::nul, 0),
-        at(error::disallowed, 21, 9, 9, 3, category::bidi, 0x202E), bad_escape_at(30, 12)},
+       {encoded_at(error::overlong, 0, 3, 0, 1),
+        encoded_at(error::unexpected_continuation, 3, 3, 1, 1),
+        encoded_at(error::overlong, 6, 3, 2, 1),
+        encoded_at(error::unexpected_continuation, 9, 3, 3, 1), double_encoding_at(13, 5),
+        encoded_at(error::disallowed, 18, 3, 8, 1, category::nul, 0),
+        encoded_at(error::disallowed, 21, 9, 9, 3, category::bidi, 0x202E), bad_escape_at(30, 12)},
        std::string("\xC0\xAE\xC0\xAE/%5c\0\xE2\x80\xAE%", 13)},
   };
   return v;
@@ -287,8 +287,8 @@ TEST_P(Percent, EscapesCutAcrossFeeds) {
   EXPECT_TRUE(v.feed("%").ok());
   EXPECT_TRUE(v.feed("C").ok());
   // The cut escape turns out to be a lead followed by a non-continuation.
-  EXPECT_EQ(v.feed("0%"), at(error::overlong, 7, 3, 3, 1));
-  EXPECT_EQ(v.finish(), at(error::overlong, 7, 3, 3, 1));
+  EXPECT_EQ(v.feed("0%"), encoded_at(error::overlong, 7, 3, 3, 1));
+  EXPECT_EQ(v.finish(), encoded_at(error::overlong, 7, 3, 3, 1));
   EXPECT_EQ(v.bytes_fed(), 11u);
 
   // A bad escape at the end is decided by finish().
@@ -300,13 +300,13 @@ TEST_P(Percent, EscapesCutAcrossFeeds) {
   // Byte by byte, the scanner reports everything, in order.
   const std::string in = "%c0%ae%c0%ae/%255c%00%E2%80%AE%";
   const std::vector<encoded_result> want = {
-      at(error::overlong, 0, 3, 0, 1),
-      at(error::unexpected_continuation, 3, 3, 1, 1),
-      at(error::overlong, 6, 3, 2, 1),
-      at(error::unexpected_continuation, 9, 3, 3, 1),
+      encoded_at(error::overlong, 0, 3, 0, 1),
+      encoded_at(error::unexpected_continuation, 3, 3, 1, 1),
+      encoded_at(error::overlong, 6, 3, 2, 1),
+      encoded_at(error::unexpected_continuation, 9, 3, 3, 1),
       double_encoding_at(13, 5),
-      at(error::disallowed, 18, 3, 8, 1, category::nul, 0),
-      at(error::disallowed, 21, 9, 9, 3, category::bidi, 0x202E),
+      encoded_at(error::disallowed, 18, 3, 8, 1, category::nul, 0),
+      encoded_at(error::disallowed, 21, 9, 9, 3, category::bidi, 0x202E),
       bad_escape_at(30, 12),
   };
   percent::scanner s(policy::url());

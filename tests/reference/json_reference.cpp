@@ -1,7 +1,6 @@
 // json_reference.cpp - see json_reference.hpp.
 #include "json_reference.hpp"
 
-#include <algorithm>
 #include <stdexcept>
 
 namespace reference::json {
@@ -91,8 +90,7 @@ unit unit_at(std::string_view in, std::size_t i) {
 }
 
 // policy_part is deny without bad_escape, which only the decoding pass
-// finds: when it is empty the plain oracle answers, which needs no Unicode
-// data files.
+// finds.
 denied policy_part(const denied& deny) {
   denied out = deny;
   out.erase("bad_escape");
@@ -122,9 +120,7 @@ decoded decode(std::string_view in) {
 
 std::vector<error> all_errors(std::string_view encoded, const denied& deny) {
   const decoded d = decode(encoded);
-  const denied rest = policy_part(deny);
-  const std::vector<reference::error> found =
-      rest.empty() ? reference::all_errors(d.bytes) : reference::all_errors(d.bytes, rest);
+  const std::vector<reference::error> found = percent::decoded_errors(d.bytes, policy_part(deny));
   // A finding over decoded bytes [first, first + count) covers the units
   // that carry them, which follow one another in the input.
   auto mapped = [&d](reference::error e, std::size_t first, std::size_t count) {
@@ -154,17 +150,12 @@ std::vector<error> all_errors(std::string_view encoded, const denied& deny) {
   }
   // No two findings start at the same unit: a lone surrogate's bytes hold
   // no other finding, and a malformed escape's backslash has no category.
-  std::stable_sort(out.begin(), out.end(),
-                   [](const error& a, const error& b) { return a.offset < b.offset; });
+  percent::in_input_order(out);
   return out;
 }
 
 error first_error(std::string_view encoded, const denied& deny) {
-  const std::vector<error> all = all_errors(encoded, deny);
-  if (!all.empty()) return all.front();
-  error none;
-  none.kind = "none";
-  return none;
+  return percent::first_or_none(all_errors(encoded, deny));
 }
 
 std::string sanitize(std::string_view encoded, const denied& deny) {

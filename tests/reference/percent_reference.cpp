@@ -16,8 +16,7 @@ int digit_value(char c) {
 
 bool is_hex_digit(char c) { return digit_value(c) >= 0; }
 
-// policy_part is deny without the two percent-only categories: when it is
-// empty the plain oracle answers, which needs no Unicode data files.
+// policy_part is deny without the two percent-only categories.
 denied policy_part(const denied& deny) {
   denied out = deny;
   out.erase("bad_escape");
@@ -52,9 +51,7 @@ decoded decode(std::string_view in) {
 
 std::vector<error> all_errors(std::string_view encoded, const denied& deny) {
   const decoded d = decode(encoded);
-  const denied rest = policy_part(deny);
-  const std::vector<reference::error> found =
-      rest.empty() ? reference::all_errors(d.bytes) : reference::all_errors(d.bytes, rest);
+  const std::vector<reference::error> found = decoded_errors(d.bytes, policy_part(deny));
   std::vector<error> out;
   // An error covering decoded bytes [first, first + count) covers the units
   // that carry them, which follow one another in the input.
@@ -86,17 +83,28 @@ std::vector<error> all_errors(std::string_view encoded, const denied& deny) {
   }
   // Two events never start at the same encoded byte: a bad escape and a
   // double encoding decode to '%', which no error or category starts with.
-  std::stable_sort(out.begin(), out.end(),
-                   [](const error& a, const error& b) { return a.offset < b.offset; });
+  in_input_order(out);
   return out;
 }
 
 error first_error(std::string_view encoded, const denied& deny) {
-  const std::vector<error> all = all_errors(encoded, deny);
+  return first_or_none(all_errors(encoded, deny));
+}
+
+void in_input_order(std::vector<error>& found) {
+  std::stable_sort(found.begin(), found.end(),
+                   [](const error& a, const error& b) { return a.offset < b.offset; });
+}
+
+error first_or_none(const std::vector<error>& all) {
   if (!all.empty()) return all.front();
   error none;
   none.kind = "none";
   return none;
+}
+
+std::vector<reference::error> decoded_errors(std::string_view bytes, const denied& rest) {
+  return rest.empty() ? reference::all_errors(bytes) : reference::all_errors(bytes, rest);
 }
 
 }  // namespace reference::percent

@@ -49,6 +49,17 @@ struct error : reference::error {
 std::vector<error> all_errors(std::string_view encoded, const denied& deny);
 error first_error(std::string_view encoded, const denied& deny);
 
+// What the JSON oracle shares: in_input_order sorts findings by encoded
+// offset (stable: findings at one offset keep their order), first_or_none
+// is the first of all or one of kind "none".
+void in_input_order(std::vector<error>& found);
+error first_or_none(const std::vector<error>& all);
+// decoded_errors: every maximal subpart of the decoded bytes and every
+// character whose category rest (deny less the form's own categories)
+// holds; with rest empty the plain oracle answers, which needs no Unicode
+// data files.
+std::vector<reference::error> decoded_errors(std::string_view bytes, const denied& rest);
+
 }  // namespace reference::percent
 
 #endif  // UTF8GUARD_TESTS_PERCENT_REFERENCE_HPP

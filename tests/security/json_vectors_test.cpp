@@ -8,80 +8,22 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "attack_vectors.hpp"
+#include "encoded_manifest.hpp"
 #include "guard_page.hpp"
 #include "json_reference.hpp"
 #include "kernels.hpp"
 #include "percent_support.hpp"
-#include "vectors_manifest.hpp"
 
 namespace utf8guard::security {
 namespace {
 
-// One row of json.tsv: the input, its profile, and the expected first
-// report and number of findings.
-struct json_vector {
-  std::string id;
-  std::string text;
-  std::string profile;
-  encoded_result want;
-  std::size_t errors = 0;
-  int line = 0;
-};
-
-std::vector<json_vector> load_json_manifest(const std::string& path) {
-  std::vector<json_vector> rows;
-  const char* header =
-      "id\tencoded\tprofile\tkind\tcategory\toffset\tlength\tdecoded_offset\t"
-      "decoded_length\tcode_point\terrors\twhat";
-  for_each_row(path, header, 12,
-               [&rows](const std::vector<std::string>& cols, const std::string& where, int number) {
-                 json_vector v;
-                 v.id = cols[0];
-                 v.text = cols[1];
-                 v.profile = cols[2];
-                 v.line = number;
-                 v.want.kind = testing::kind_named(cols[3]);
-                 v.want.category = testing::category_named(cols[4] == "none" ? "" : cols[4]);
-                 try {
-                   v.want.offset = std::stoul(cols[5]);
-                   v.want.length = std::stoul(cols[6]);
-                   v.want.decoded_offset = std::stoul(cols[7]);
-                   v.want.decoded_length = std::stoul(cols[8]);
-                   if (cols[9] != "-") {
-                     if (cols[9].rfind("U+", 0) != 0) throw std::runtime_error("not U+XXXX");
-                     v.want.code_point =
-                         static_cast<char32_t>(std::stoul(cols[9].substr(2), nullptr, 16));
-                   }
-                   v.errors = std::stoul(cols[10]);
-                 } catch (const std::exception& e) {
-                   throw std::runtime_error(where + e.what());
-                 }
-                 rows.push_back(std::move(v));
-               });
+const std::vector<encoded_vector>& manifest() {
+  static const std::vector<encoded_vector> rows = load_encoded_manifest(UTF8GUARD_JSON_VECTORS_TSV);
   return rows;
-}
-
-const std::vector<json_vector>& manifest() {
-  static const std::vector<json_vector> rows = load_json_manifest(UTF8GUARD_JSON_VECTORS_TSV);
-  return rows;
-}
-
-policy profile_of(const json_vector& v) {
-  policy p;
-  if (!profile_from_name(v.profile, p)) throw std::runtime_error("unknown profile " + v.profile);
-  return p;
-}
-
-encoded_result shifted(encoded_result want, std::size_t n) {
-  if (want.ok()) return want;
-  want.offset += n;
-  want.decoded_offset += n;
-  return want;
 }
 
 // streamed_errors feeds in, cut at cuts, to a json::validator and a
@@ -106,7 +48,7 @@ std::pair<encoded_result, std::vector<encoded_result>> streamed_errors(
 
 TEST(JsonVectorManifest, HoldsTheRequiredAttackRows) {
   std::vector<std::string> ids;
-  for (const json_vector& v : manifest()) ids.push_back(v.id);
+  for (const encoded_vector& v : manifest()) ids.push_back(v.id);
   for (const char* required : {"python-json-lone-high-surrogate",
                                "simdjson-1870-lone-low-surrogate", "simd-json-481-lone-high-to-nul",
                                "escaped-bidi-override", "escaped-nul-postgresql-jsonb"}) {
@@ -116,8 +58,8 @@ TEST(JsonVectorManifest, HoldsTheRequiredAttackRows) {
 
 TEST(JsonVectorManifest, AgreesWithTheOracle) {
   if (!reference::ucd_available()) GTEST_SKIP() << "no Unicode data files";
-  for (const json_vector& v : manifest()) {
-    const auto all = reference::json::all_errors(v.text, testing::denied_names(profile_of(v)));
+  for (const encoded_vector& v : manifest()) {
+    const auto all = reference::json::all_errors(v.encoded, testing::denied_names(profile_of(v)));
     ASSERT_EQ(all.size(), v.errors) << v.id;
     if (all.empty()) {
       EXPECT_TRUE(v.want.ok()) << v.id;
@@ -130,11 +72,11 @@ TEST(JsonVectorManifest, AgreesWithTheOracle) {
 class JsonAttackVectors : public testing::EveryKernel {};
 
 TEST_P(JsonAttackVectors, EveryEntryPointPrefixAndCut) {
-  for (const json_vector& v : manifest()) {
-    SCOPED_TRACE(v.id + " (line " + std::to_string(v.line) + "): " + v.text);
+  for (const encoded_vector& v : manifest()) {
+    SCOPED_TRACE(v.id + " (line " + std::to_string(v.line) + "): " + v.encoded);
     const policy p = profile_of(v);
     for (std::size_t n = 0; n < 64; ++n) {
-      const std::string in = ascii_run(n) + v.text;
+      const std::string in = ascii_run(n) + v.encoded;
       const encoded_result want = shifted(v.want, n);
       ASSERT_EQ(json::validate(in, p), want) << "prefix " << n;
       ASSERT_EQ(json::is_valid(in, p), want.ok());
@@ -144,27 +86,27 @@ TEST_P(JsonAttackVectors, EveryEntryPointPrefixAndCut) {
       ASSERT_EQ(whole.first, want);
       ASSERT_EQ(whole.second.size(), v.errors);
     }
-    const std::vector<encoded_result> all = streamed_errors(v.text, {}, p).second;
+    const std::vector<encoded_result> all = streamed_errors(v.encoded, {}, p).second;
     std::vector<std::size_t> every;
-    for (std::size_t cut = 0; cut <= v.text.size(); ++cut) {
-      const auto two = streamed_errors(v.text, {cut}, p);
+    for (std::size_t cut = 0; cut <= v.encoded.size(); ++cut) {
+      const auto two = streamed_errors(v.encoded, {cut}, p);
       ASSERT_EQ(two.first, v.want) << "cut " << cut;
       ASSERT_EQ(two.second, all) << "cut " << cut;
-      if (cut > 0 && cut < v.text.size()) every.push_back(cut);
+      if (cut > 0 && cut < v.encoded.size()) every.push_back(cut);
     }
-    const auto bytes = streamed_errors(v.text, every, p);
+    const auto bytes = streamed_errors(v.encoded, every, p);
     ASSERT_EQ(bytes.first, v.want);
     ASSERT_EQ(bytes.second, all);
     // Sanitized, the row holds nothing the profile refuses, and is still
     // ASCII JSON text: every finding became \ufffd.
-    const std::string clean = json::sanitize(v.text, p);
+    const std::string clean = json::sanitize(v.encoded, p);
     ASSERT_TRUE(json::is_valid(clean, p)) << clean;
     if (reference::ucd_available()) {
-      ASSERT_EQ(clean, reference::json::sanitize(v.text, testing::denied_names(p)));
+      ASSERT_EQ(clean, reference::json::sanitize(v.encoded, testing::denied_names(p)));
     }
     for (const char c : clean) ASSERT_LT(static_cast<unsigned char>(c), 0x80) << clean;
     for (const auto side : {testing::guarded_buffer::at_end, testing::guarded_buffer::at_start}) {
-      const testing::guarded_buffer g(v.text, side);
+      const testing::guarded_buffer g(v.encoded, side);
       ASSERT_EQ(json::validate(g.view(), p), v.want);
       ASSERT_EQ(streamed_errors(g.view(), {}, p).second, all);
     }

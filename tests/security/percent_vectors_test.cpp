@@ -7,11 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "attack_vectors.hpp"
+#include "encoded_manifest.hpp"
 #include "guard_page.hpp"
 #include "kernels.hpp"
 #include "percent_support.hpp"
@@ -19,75 +19,16 @@
 namespace utf8guard::security {
 namespace {
 
-// One row of percent.tsv: the input, its profile, and the expected first
-// report and number of errors.
-struct percent_vector {
-  std::string id;
-  std::string encoded;
-  std::string profile;
-  utf8guard::encoded_result want;
-  std::size_t errors = 0;
-  int line = 0;
-};
-
-// load_percent_manifest reads percent.tsv.
-std::vector<percent_vector> load_percent_manifest(const std::string& path) {
-  std::vector<percent_vector> rows;
-  const char* header =
-      "id\tencoded\tprofile\tkind\tcategory\toffset\tlength\tdecoded_offset\t"
-      "decoded_length\tcode_point\terrors\twhat";
-  for_each_row(path, header, 12,
-               [&rows](const std::vector<std::string>& cols, const std::string& where, int number) {
-                 percent_vector v;
-                 v.id = cols[0];
-                 v.encoded = cols[1];
-                 v.profile = cols[2];
-                 v.line = number;
-                 v.want.kind = testing::kind_named(cols[3]);
-                 v.want.category = testing::category_named(cols[4] == "none" ? "" : cols[4]);
-                 try {
-                   v.want.offset = std::stoul(cols[5]);
-                   v.want.length = std::stoul(cols[6]);
-                   v.want.decoded_offset = std::stoul(cols[7]);
-                   v.want.decoded_length = std::stoul(cols[8]);
-                   if (cols[9] != "-") {
-                     if (cols[9].rfind("U+", 0) != 0) throw std::runtime_error("not U+XXXX");
-                     v.want.code_point =
-                         static_cast<char32_t>(std::stoul(cols[9].substr(2), nullptr, 16));
-                   }
-                   v.errors = std::stoul(cols[10]);
-                 } catch (const std::exception& e) {
-                   throw std::runtime_error(where + e.what());
-                 }
-                 rows.push_back(std::move(v));
-               });
+const std::vector<encoded_vector>& manifest() {
+  static const std::vector<encoded_vector> rows =
+      load_encoded_manifest(UTF8GUARD_PERCENT_VECTORS_TSV);
   return rows;
-}
-
-const std::vector<percent_vector>& manifest() {
-  static const std::vector<percent_vector> rows =
-      load_percent_manifest(UTF8GUARD_PERCENT_VECTORS_TSV);
-  return rows;
-}
-
-policy profile_of(const percent_vector& v) {
-  policy p;
-  if (!profile_from_name(v.profile, p)) throw std::runtime_error("unknown profile " + v.profile);
-  return p;
-}
-
-// shifted is want for the input after a prefix of n raw ASCII bytes.
-utf8guard::encoded_result shifted(utf8guard::encoded_result want, std::size_t n) {
-  if (want.ok()) return want;
-  want.offset += n;
-  want.decoded_offset += n;
-  return want;
 }
 
 // The URL attacks security/vectors/README.md lists as required keep their rows.
 TEST(PercentVectorManifest, HoldsTheRequiredAttackRows) {
   std::vector<std::string> ids;
-  for (const percent_vector& v : manifest()) ids.push_back(v.id);
+  for (const encoded_vector& v : manifest()) ids.push_back(v.id);
   for (const char* required :
        {"iis-cve-2000-0884-percent", "tomcat-cve-2008-2938-percent",
         "iis-cve-2001-0333-double-decode", "nul-path-truncation", "encoded-bidi-override"}) {
@@ -99,7 +40,7 @@ TEST(PercentVectorManifest, HoldsTheRequiredAttackRows) {
 // Unicode data files).
 TEST(PercentVectorManifest, AgreesWithTheOracle) {
   if (!reference::ucd_available()) GTEST_SKIP() << "no Unicode data files";
-  for (const percent_vector& v : manifest()) {
+  for (const encoded_vector& v : manifest()) {
     const std::vector<utf8guard::encoded_result> all =
         testing::oracle_percent_errors(v.encoded, profile_of(v));
     EXPECT_EQ(testing::first_of(all), v.want) << v.id;
@@ -110,7 +51,7 @@ TEST(PercentVectorManifest, AgreesWithTheOracle) {
 class PercentAttackVectors : public testing::EveryKernel {};
 
 TEST_P(PercentAttackVectors, EveryEntryPointPrefixAndCut) {
-  for (const percent_vector& v : manifest()) {
+  for (const encoded_vector& v : manifest()) {
     SCOPED_TRACE(v.id + " (line " + std::to_string(v.line) + "): " + v.encoded);
     const policy p = profile_of(v);
     for (std::size_t n = 0; n < 64; ++n) {

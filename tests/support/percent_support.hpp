@@ -28,6 +28,23 @@ inline void PrintTo(const encoded_result& r, std::ostream* os) {
 
 namespace utf8guard::testing {
 
+// encoded_at is a report worked out by hand: kind, encoded offset and
+// length, decoded offset and length, and for kind disallowed the category
+// and code point.
+inline encoded_result encoded_at(error kind, std::size_t offset, std::size_t length,
+                                 std::size_t decoded_offset, std::size_t decoded_length,
+                                 category c = category::none, char32_t cp = 0) {
+  encoded_result r;
+  r.kind = kind;
+  r.offset = offset;
+  r.length = length;
+  r.category = c;
+  r.code_point = cp;
+  r.decoded_offset = decoded_offset;
+  r.decoded_length = decoded_length;
+  return r;
+}
+
 inline encoded_result from_reference(const reference::percent::error& e) {
   encoded_result r;
   static_cast<result&>(r) = from_reference(static_cast<const reference::error&>(e));

@@ -1,6 +1,7 @@
 // vectors_manifest.hpp - the one C++ reader of the security manifests
-// (security/vectors/vectors.tsv and percent.tsv; their format:
-// security/vectors/README.md), for the tests and the fuzz replay.
+// (security/vectors/vectors.tsv here, percent.tsv and json.tsv through
+// encoded_manifest.hpp; their format: security/vectors/README.md), for the
+// tests and the fuzz replay.
 #ifndef UTF8GUARD_TESTS_SUPPORT_VECTORS_MANIFEST_HPP
 #define UTF8GUARD_TESTS_SUPPORT_VECTORS_MANIFEST_HPP
 
