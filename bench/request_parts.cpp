@@ -18,7 +18,7 @@
 //     first text whose name starts with "Latin" among the files given (the
 //     Latin lipsum, or its stand-in) form-encoded as requests.lua does with
 //     UTF8GUARD_BENCH_FORM_TEXT: mostly ASCII, as most forms are.
-//   - pair_form_body_is_valid: the same percent_validator | is_valid under
+//   - pair_form_body_is_valid: the same percent::validator | is_valid under
 //     url,-newline of the same bodies percent-decoded before timing, in one
 //     call: what decoding costs over validating its output. op_ns, base_ns:
 //     per body.
@@ -146,7 +146,7 @@ void form_pair(const std::string& name, std::shared_ptr<const std::string> body,
       });
 }
 
-// form_check_pair: the same percent_validator | is_valid under the same
+// form_check_pair: the same percent::validator | is_valid under the same
 // policy of the body percent-decoded before timing, in one call: what
 // decoding adds to validating the decoded bytes.
 void form_check_pair(const std::string& name, std::shared_ptr<const std::string> body,
@@ -155,12 +155,12 @@ void form_check_pair(const std::string& name, std::shared_ptr<const std::string>
       bench_name("pair_form_body_is_valid", k, name).c_str(), [body, k](benchmark::State& state) {
         if (!force_kernel(state, k)) return;
         const std::string_view b = *body;
-        const std::string decoded = utf8guard::percent_decode(b);
+        const std::string decoded = utf8guard::percent::decode(b);
         const utf8guard::policy policy = form_policy();
         const auto check = [b, &policy] {
-          utf8guard::percent_validator v(policy);
+          utf8guard::percent::validator v(policy);
           for (std::size_t at = 0; at < b.size(); at += kChunk) {
-            const utf8guard::percent_result r = v.feed(b.substr(at, kChunk));
+            const utf8guard::encoded_result r = v.feed(b.substr(at, kChunk));
             if (!r.ok()) return r;
           }
           return v.finish();
