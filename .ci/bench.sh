@@ -95,7 +95,7 @@ fi
 
 # make_readme.py on this run (run.sh's layout: run.json, gcc.json, short-gcc.json), into a
 # copy of bench/README.md: every section it writes must appear, and the file stay within
-# 400 lines.
+# 500 lines (a guide to the benchmarks: each suite's prose and one run's tables).
 cp "$tmp/smoke.json" "$tmp/results/gcc.json"
 python3 -c 'import json,sys; json.dump({"commit": sys.argv[1], "dirty": False, "cpu": "smoke",
   "command": ".ci/bench.sh"}, open(sys.argv[2], "w"))' "$(git rev-parse HEAD)" "$tmp/results/run.json"
@@ -106,8 +106,10 @@ for section in "## Results" "### Library and competitors" "### Ratios timed side
   grep -q "^$section" "$tmp/README.md" ||
     { echo "bench: make_readme.py wrote no \"$section\"" >&2; exit 1; }
 done
-[ "$(wc -l <"$tmp/README.md")" -le 400 ] ||
-  { echo "bench: make_readme.py made bench/README.md longer than 400 lines" >&2; exit 1; }
+readme_lines=$(wc -l <"$tmp/README.md")
+echo "bench: make_readme.py wrote bench/README.md in $readme_lines lines"
+[ "$readme_lines" -le 500 ] ||
+  { echo "bench: make_readme.py made bench/README.md longer than 500 lines" >&2; exit 1; }
 kernels=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"]
   ["utf8guard_kernels"].replace(",", " "))' "$tmp/smoke.json")
 for k in $kernels; do

@@ -16,7 +16,7 @@
 //
 // The decoder is timed on 10 MiB form bodies (bench/inputs.hpp): form-
 // requests (with UTF8GUARD_BENCH_DATA, or its stand-in) and form-FILE for
-// each FILE, decoded as the percent engine does (src/stream/
+// each FILE without a '%', decoded as the percent engine does (src/stream/
 // percent_engine.hpp): 4 KiB windows into a buffer, stopping at bad escapes
 // and %25. decode/BODY/FORM is the decoder alone; decode+check/BODY/FORM
 // then validates each decoded window with the same side's scan_open, the
@@ -222,8 +222,12 @@ int main(int argc, char** argv) {
   static std::vector<std::pair<std::string, std::string>> forms;
   const auto requests = bench::requests_input();
   forms.emplace_back("form-requests", bench::form_of_requests(requests->bytes()));
-  for (const auto& t : texts)
+  for (const auto& t : texts) {
+    // A text with a '%' of its own makes %25 units, which the vector decoder
+    // leaves to the engine's scalar loop: no decoder timing of its form.
+    if (t->bytes().find('%') != std::string_view::npos) continue;
     forms.emplace_back("form-" + t->name(), bench::form_of_text(t->bytes()));
+  }
   for (const body& b : usable_bodies()) {
     for (const auto& t : texts) {
       const std::string tail = std::string("/") + b.name + "/" + t->name();
