@@ -157,6 +157,9 @@ function contentTypes(kind) {
         [server, [['Content-Type', 'text/plain'], ['Content-Encoding', 'gzip']], 'header Content-Encoding'],
         [declared, [['Content-Type', 'text/plain'], ['Content-Encoding', 'gzip']], null],
         [server, [['Content-Type', 'text/plain'], ['Content-Encoding', 'identity']], 'body'],
+        // Parsers disagree on which of two wins: the guard refuses both.
+        [server, [['Content-Type', 'application/octet-stream'],
+          ['Content-Type', 'application/x-www-form-urlencoded']], 'header Content-Type'],
       ];
       for (const [s, headers, refused] of cases) {
         const res = await send(s.port, [raw(headers, bad)]);
@@ -170,6 +173,14 @@ function contentTypes(kind) {
         const doc = JSON.parse(res.body);
         assert.ok(doc.detail.startsWith(`the request's ${refused} is not acceptable text: `), `${label}: ${doc.detail}`);
       }
+      // The same bytes chunked, one byte a chunk, with no Content-Length.
+      const chunked = Buffer.concat([
+        head('POST', '/ct', [['Content-Type', 'text/plain'], ['Transfer-Encoding', 'chunked']]),
+        ...[...bad].map((b) => Buffer.concat([Buffer.from('1\r\n'), Buffer.from([b]), Buffer.from('\r\n')])),
+        Buffer.from('0\r\n\r\n')]);
+      const res = await send(server.port, [chunked]);
+      assert.equal(res.status, 400, 'chunked');
+      assert.ok(JSON.parse(res.body).detail.startsWith("the request's body is not acceptable text: "), res.body);
     } finally {
       await server.close();
       await declared.close();
