@@ -47,9 +47,11 @@ HEADER = "X-Title: Lorem ipsum dolor sit amet, caf\u00e9 \u00fcber \u6587\u5b57"
 
 _FIELDS = {
     "title": "Lorem ipsum dolor sit amet, caf\u00e9 \u00fcber \u6587\u5b57",
-    "name": "\u0410\u0434\u0438\u043f\u0438\u0441\u0446\u0438\u043d\u0433 \u043f\u0440\u043e\u0444\u0438",
+    "name": "\u0410\u0434\u0438\u043f\u0438\u0441\u0446\u0438\u043d\u0433 "
+            "\u043f\u0440\u043e\u0444\u0438",
     "city": "\u6771\u4eac\u90fd \u6e0b\u8c37\u533a",
-    "note": "\u0623\u062e\u0631 \u0628\u0644\u062f \u0641\u064a \u0627\u0644\u0639\u0627\u0644\u0645 " * 4,
+    "note": "\u0623\u062e\u0631 \u0628\u0644\u062f \u0641\u064a "
+            "\u0627\u0644\u0639\u0627\u0644\u0645 " * 4,
     "text": "Quisque \u00e9l\u00e9ment na\u00efve co\u00f6perate \u2014 stra\u00dfe. " * 6,
 }
 # (method, path, Content-Type, body) of each request.
