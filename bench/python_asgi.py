@@ -11,11 +11,12 @@ rounds; prints each round, and per request the medians' ratio and the median
 of the rounds' ratios (each round's two runs are neighbours in time). Every
 run is bounded (wrk -d S, a timeout) and both servers stop at the end.
 
-Beside the requests per second, the servers' CPU time a request (user +
-system, of the server's processes, from /proc, over each run): on a loaded
-machine wrk's figure follows the scheduler, while the CPU time a request
-follows the code. Its ratio is written as requests per second (without /
-with), so that both read the same way.
+Beside the requests per second, the servers' CPU time a request (the time
+the server's processes ran, from /proc, over each run): wrk's figure
+depends on how the machine's other work shares the cores, the CPU time on
+what the server does for a request (which contention inflates too). Its
+ratio is written as requests per second (without / with), so that both read
+the same way.
 
 The requests (--request, repeatable; default get): "get", a GET whose path,
 query and a header carry percent-encoded or raw multilingual text, so the
@@ -78,7 +79,8 @@ def script(directory, kind):
 
 
 def cpu_seconds(pid):
-    """User + system CPU seconds of process |pid| and its children, so far."""
+    """CPU seconds that process |pid|, its children and their threads have
+    run so far (the scheduler's nanoseconds, /proc/PID/task/TID/schedstat)."""
     pids = [pid]
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -88,15 +90,14 @@ def cpu_seconds(pid):
                 continue
             if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
                 pids.append(int(entry))
-    ticks = 0
+    ns = 0
     for p in pids:
         try:
-            stat = Path(f"/proc/{p}/stat").read_text()
+            for task in os.listdir(f"/proc/{p}/task"):
+                ns += int(Path(f"/proc/{p}/task/{task}/schedstat").read_text().split()[0])
         except OSError:
             continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
+    return ns / 1e9
 
 
 def wrk(port, pid, seconds, kind, lua):
