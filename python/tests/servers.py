@@ -31,6 +31,14 @@ def server(kind, detect=False, plain=False, log=None):
     """Runs uvicorn + Starlette ("asgi"), gunicorn + Flask ("wsgi"), or Django
     under either ("django-asgi", "django-wsgi") on a free loopback port; yields
     the port; stops the server on the way out."""
+    with server_process(kind, detect, plain, log) as (port, _):
+        yield port
+
+
+@contextlib.contextmanager
+def server_process(kind, detect=False, plain=False, log=None):
+    """server(), yielding (port, the server's process: gunicorn's master or
+    uvicorn)."""
     port = free_port()
     env = dict(os.environ, UTF8GUARD_TEST_SERVER=kind, UTF8GUARD_TEST_DETECT="1" if detect else "0",
                UTF8GUARD_TEST_PLAIN="1" if plain else "0",
@@ -49,7 +57,7 @@ def server(kind, detect=False, plain=False, log=None):
                 if time.monotonic() > deadline:
                     raise RuntimeError(f"{kind} server did not listen on {port}")
                 time.sleep(0.05)
-        yield port
+        yield port, proc
     finally:
         proc.terminate()
         try:

@@ -164,12 +164,12 @@ class BodyChecker:
     def feed(self, chunk):
         """A Rejection for the first finding, or None while the body is clean."""
         result = self._validator.feed(chunk)
-        return None if result else Rejection("body", result)
+        return None if result.kind is None else Rejection("body", result)
 
     def finish(self):
         """The body has ended: a Rejection for a sequence it left open, or None."""
         result = self._validator.finish()
-        return None if result else Rejection("body", result)
+        return None if result.kind is None else Rejection("body", result)
 
 
 class MultipartChecker:
@@ -202,7 +202,7 @@ class Rules:
     being how the part is read (None: raw, "percent", or "json": JSON text,
     its escapes meeting the rule as the characters they stand for)."""
 
-    __slots__ = ("path", "query", "headers", "bodies")
+    __slots__ = ("path", "query", "headers", "bodies", "head")
 
     def __init__(self, func, values, base=None):
         rules = {}
@@ -223,6 +223,10 @@ class Rules:
         self.headers = rules["headers"]
         self.bodies = [rules.get(_BODY_PARTS.get(i)) if i in _BODY_PARTS else None
                        for i in range(len(_utf8guard.SLOTS))]
+        # The path's, the query's and the headers' policy bits (None: off),
+        # as the core's one-call check of a request's head takes them.
+        self.head = tuple(None if r is None else r[0]
+                          for r in (self.path, self.query, self.headers))
 
     def body_checker(self, slot, boundary=None):
         """A checker for a body the core puts in |slot| (len(SLOTS) for

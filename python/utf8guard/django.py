@@ -28,7 +28,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpResponse
 
 from ._http import Guard, RequestRejected, exempt, is_exempt
-from .wsgi import Body, _Exchange, body_rule, check_head, has_body, read_lead, target
+from .wsgi import (Body, _Exchange, body_rule, check_head, has_body, read_lead,
+                   request_context)
 
 __all__ = ["Utf8GuardMiddleware", "exempt", "RequestRejected"]
 
@@ -83,7 +84,7 @@ class Utf8GuardMiddleware:
     def _after(self, request, response):
         """The refusal in place of the view's answer, when the body the view
         read held a finding."""
-        exchange = getattr(request, _STATE, None)
+        exchange = request.__dict__.get(_STATE)
         if exchange is not None:
             exchange.drain()
             if exchange.rejection is not None:
@@ -103,56 +104,61 @@ class Utf8GuardMiddleware:
         if rules is None:
             return None
         scope = request.__dict__.get("scope")  # ASGIRequest's; a WSGIRequest has none
-        method = request.method
-        if scope is not None:  # ASGI
-            raw_path = scope.get("raw_path")
-            encoded = raw_path is not None
-            if not encoded:
-                raw_path = request.path.encode("utf-8", "surrogateescape")
-            headers = scope.get("headers", ())
-            client = (scope.get("client") or (None,))[0]
-            rejection = guard.check_head(rules, raw_path, scope.get("query_string", b""), headers,
-                                         encoded)
-        else:
-            raw_path, encoded, query = target(request.META)
-            if not encoded:
-                # Without RAW_URI or REQUEST_URI (the test Client, runserver),
-                # WSGIRequest has written PATH_INFO back with the bytes that
-                # are not UTF-8 percent-encoded again: checked decoded.
-                encoded = True
-            client = request.META.get("REMOTE_ADDR")
-            rejection = check_head(guard, rules, request.META, raw_path, encoded, query)
-        if rejection is not None and guard.found(rejection, method, raw_path, client):
-            return _answer(guard.answer(rejection))
         if scope is not None:
-            types = tuple(v for n, v in headers if n.lower() == b"content-type")
-            codings = [v for n, v in headers if n.lower() == b"content-encoding"]
-            checker, rejection = guard.body(rules, types, codings[-1] if codings else None)
-        elif not has_body(request.META):
+            return self._check_asgi(guard, rules, request, scope)
+        meta = request.META
+        # Without RAW_URI or REQUEST_URI (the test Client, runserver),
+        # WSGIRequest has written PATH_INFO back with the bytes that are not
+        # UTF-8 percent-encoded again: checked decoded.
+        rejection = check_head(guard, rules, meta, path_is_encoded=True)
+        if rejection is not None and guard.found(rejection, *request_context(meta, request.method)):
+            return _answer(guard.answer(rejection))
+        if not has_body(meta):
             return None
-        else:
-            checker, rejection = body_rule(guard, rules, request.META)
-        if rejection is not None and guard.found(rejection, method, raw_path, client):
+        checker, rejection = body_rule(guard, rules, meta)
+        if rejection is not None and guard.found(rejection, *request_context(meta, request.method)):
             return _answer(guard.answer(rejection))
         stream = getattr(request, "_stream", None)
         if checker is None or stream is None or hasattr(request, "_body"):
             return None
-        context = (method, raw_path, client)
-        if scope is not None:
-            rejection = self._check_file(checker, request)
-            if rejection is not None and guard.found(rejection, *context):
-                return _answer(guard.answer(rejection))
-            return None
-        body = Body({"wsgi.input": stream, "wsgi.input_terminated": True})
-        held, size, rejection = read_lead(body, checker, guard.buffer)
-        if rejection is not None and guard.found(rejection, *context):
+        # The stream's read(size) is Body's, whose end is the stream's.
+        held, size, rejection = read_lead(stream, checker, guard.buffer)
+        if rejection is not None and guard.found(rejection, *request_context(meta, request.method)):
             return _answer(guard.answer(rejection))
         if rejection is None and size <= guard.buffer:
             request._stream = io.BytesIO(b"".join(held))
             return None
-        exchange = _Exchange(guard, None if rejection else checker, body, held, context, None)
+        body = Body({"wsgi.input": stream, "wsgi.input_terminated": True})
+        exchange = _Exchange(guard, None if rejection else checker, body, held,
+                             request_context(meta, request.method), None)
         setattr(request, _STATE, exchange)
         request._stream = _Stream(exchange)
+        return None
+
+    def _check_asgi(self, guard, rules, request, scope):
+        """process_view under ASGI: the head from the scope, the body from
+        its file."""
+        raw_path = scope.get("raw_path")
+        encoded = raw_path is not None
+        if not encoded:
+            raw_path = request.path.encode("utf-8", "surrogateescape")
+        headers = scope.get("headers", ())
+        context = (request.method, raw_path, (scope.get("client") or (None,))[0])
+        rejection = guard.check_head(rules, raw_path, scope.get("query_string", b""), headers,
+                                     encoded)
+        if rejection is not None and guard.found(rejection, *context):
+            return _answer(guard.answer(rejection))
+        types = tuple(v for n, v in headers if n.lower() == b"content-type")
+        codings = [v for n, v in headers if n.lower() == b"content-encoding"]
+        checker, rejection = guard.body(rules, types, codings[-1] if codings else None)
+        if rejection is not None and guard.found(rejection, *context):
+            return _answer(guard.answer(rejection))
+        if checker is None or getattr(request, "_stream", None) is None or \
+                hasattr(request, "_body"):
+            return None
+        rejection = self._check_file(checker, request)
+        if rejection is not None and guard.found(rejection, *context):
+            return _answer(guard.answer(rejection))
         return None
 
     @staticmethod

@@ -77,22 +77,29 @@ def head(environ):
     return raw_path, encoded, query, headers
 
 
-def check_head(guard, rules, environ, raw_path, encoded, query):
+def check_head(guard, rules, environ, path_is_encoded=False):
     """Guard.check_head for a WSGI environ: the raw path, the query and the
     headers read in place first, in one call (the bytes the server read, as
     PEP 3333's latin-1 strings), part by part only when that finds
-    something."""
-    if encoded and _utf8guard.environ_clean(
-            environ, *(None if r is None else r[0] for r in (rules.path, rules.query,
-                                                              rules.headers))):
+    something. A path without RAW_URI or REQUEST_URI is checked as it is,
+    or percent-decoded with |path_is_encoded|."""
+    if _utf8guard.environ_clean(environ, *rules.head):
         return None
-    rejection = guard.check_target(rules, raw_path, query, encoded)
+    raw_path, encoded, query = target(environ)
+    rejection = guard.check_target(rules, raw_path, query, encoded or path_is_encoded)
     if rejection is not None or rules.headers is None:
         return rejection
     if _utf8guard.environ_headers_clean(environ, rules.headers[0]):
         return None
     headers = [(_header_name(k), _raw(v)) for k, v in _header_items(environ)]
     return guard.check_headers(rules, headers)
+
+
+def request_context(environ, method=None):
+    """(method, raw path, client): the request a finding is logged with."""
+    if method is None:
+        method = environ.get("REQUEST_METHOD", "")
+    return method, target(environ)[0], environ.get("REMOTE_ADDR")
 
 
 def route_path(environ):
@@ -229,24 +236,20 @@ class Utf8GuardWSGIMiddleware:
         rules = guard.rules_for(route_path(environ))
         if rules is None or (self._flask is not None and self._view_exempt(environ)):
             return self.app(environ, start_response)
-        raw_path, encoded, query = target(environ)
-        method = environ.get("REQUEST_METHOD", "")
-        client = environ.get("REMOTE_ADDR")
-        rejection = check_head(guard, rules, environ, raw_path, encoded, query)
-        if rejection is not None and guard.found(rejection, method, raw_path, client):
+        rejection = check_head(guard, rules, environ)
+        if rejection is not None and guard.found(rejection, *request_context(environ)):
             return start_answer(start_response, guard.answer(rejection))
         if "wsgi.input" not in environ or not has_body(environ):
             return self.app(environ, start_response)
         checker, rejection = body_rule(guard, rules, environ)
-        if rejection is not None and guard.found(rejection, method, raw_path, client):
+        if rejection is not None and guard.found(rejection, *request_context(environ)):
             return start_answer(start_response, guard.answer(rejection))
         if checker is None:
             return self.app(environ, start_response)
         body = Body(environ)
-        context = (method, raw_path, client)
         # A short body: read, checked, and handed over whole.
         held, size, rejection = read_lead(body, checker, guard.buffer)
-        if rejection is not None and guard.found(rejection, *context):
+        if rejection is not None and guard.found(rejection, *request_context(environ)):
             return start_answer(start_response, guard.answer(rejection))
         if rejection is None and size <= guard.buffer:
             data = b"".join(held)
@@ -255,8 +258,8 @@ class Utf8GuardWSGIMiddleware:
             return self.app(environ, start_response)
         # A long body (or one past its finding, in detect mode): checked as
         # the application reads it, after the bytes already held.
-        exchange = _Exchange(guard, None if rejection else checker, body, held, context,
-                             start_response)
+        exchange = _Exchange(guard, None if rejection else checker, body, held,
+                             request_context(environ), start_response)
         environ["wsgi.input"] = exchange
         try:
             result = self.app(environ, exchange.start_response)
