@@ -95,6 +95,7 @@ bool mark(window_state& w, std::size_t offset) noexcept {
 }
 
 void feed(window_state& w, const unsigned char* data, std::size_t len) noexcept {
+  if (len == 0) return;  // (nullptr, 0) too: memcpy must never see a null pointer
   if (w.priv_marked) {
     add(w, data, len, w.priv_fed);
   } else {
