@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/python_asgi.py [--build DIR] [--rounds N] [--seconds S] [--server KIND]
-[--request get|form|json ...] - requests per second of uvicorn + Starlette with
+[--request get|form|json|json-escaped ...] - requests per second of uvicorn + Starlette with
 utf8guard's ASGI middleware against the same application without it, measured
 by wrk on loopback (or, with --server, another of python/tests/servers.py's
 servers: wsgi for Flask under gunicorn, django-mw-wsgi and django-mw-asgi for
@@ -24,7 +24,8 @@ middleware checks every part; "form", a POST of an
 application/x-www-form-urlencoded body of the same text to /form, which the
 view reads as request.POST (Django) or request.form (Flask); "json", a POST of
 an application/json body of raw multilingual text, which the view reads
-whole. Each has the GET's header. Needs wrk and Debian's python3-uvicorn,
+whole; "json-escaped", the same body with every non-ASCII character escaped,
+as json.dumps writes it by default. Each has the GET's header. Needs wrk and Debian's python3-uvicorn,
 python3-starlette, gunicorn, Flask and Django; run with /usr/bin/python3."""
 
 import argparse
@@ -62,6 +63,8 @@ REQUESTS = {
              urlencode(_FIELDS).encode("ascii")),
     "json": ("POST", PATH, "application/json",
              json.dumps(_FIELDS, ensure_ascii=False).encode("utf-8")),
+    "json-escaped": ("POST", PATH, "application/json",
+                     json.dumps(_FIELDS).encode("ascii")),
 }
 
 

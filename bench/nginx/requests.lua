@@ -5,7 +5,10 @@
 -- instead: a POST of an N-byte application/x-www-form-urlencoded body made
 -- of those targets' queries, or with UTF8GUARD_BENCH_FORM_TEXT=FILE too, of
 -- that text's lines form-encoded, each a field "text" (mostly ASCII for a
--- Latin text, as most forms are).
+-- Latin text, as most forms are). With UTF8GUARD_BENCH_MULTIPART=N: a
+-- browser's multipart/form-data upload of an N-byte binary file (random
+-- bytes, as compressed images are) and three text fields in several scripts,
+-- the body bench/multipart_bench.cpp times.
 local headers = {
   ["Host"] = "bench.example",
   ["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Firefox/115.0",
@@ -38,7 +41,40 @@ local function form_encode(text)
   return (text:gsub(" ", "+"))
 end
 
-if form then
+local multipart = tonumber(os.getenv("UTF8GUARD_BENCH_MULTIPART") or "")
+local boundary = "----WebKitFormBoundary7MA4YWxkTrZu0gW"
+
+-- multipart_field: one text field of the upload.
+local function multipart_field(name, value)
+  return "--" .. boundary .. "\r\nContent-Disposition: form-data; name=\"" .. name ..
+         "\"\r\n\r\n" .. value .. "\r\n"
+end
+
+-- random_file: n bytes of a xorshift generator (LuaJIT's bit library): no
+-- delimiter, which needs "\r\n--" and the boundary's 38 bytes in a row.
+local function random_file(n)
+  local bytes, x = {}, 0x2545F491
+  for i = 1, n do
+    x = bit.bxor(x, bit.lshift(x, 13))
+    x = bit.bxor(x, bit.rshift(x, 17))
+    x = bit.bxor(x, bit.lshift(x, 5))
+    bytes[i] = string.char(bit.rshift(x, 24))
+  end
+  return table.concat(bytes)
+end
+
+if multipart then
+  local body = multipart_field("title", "Vacances d\195\169t\195\169 \226\128\148 Z\195\188rich") ..
+    multipart_field("caption", "\229\164\143\228\188\145\227\129\191\227\129\174\229\134\153\231\156\159 \209\132\208\190\209\130\208\190\208\179\209\128\208\176\209\132\208\184\209\143") ..
+    multipart_field("tags", "summer, lake, \216\181\217\138\217\129") ..
+    "--" .. boundary .. "\r\nContent-Disposition: form-data; name=\"photo\"; " ..
+    "filename=\"\230\185\150.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n" ..
+    random_file(multipart) .. "\r\n--" .. boundary .. "--\r\n"
+  local h = {}
+  for k, v in pairs(headers) do h[k] = v end
+  h["Content-Type"] = "multipart/form-data; boundary=" .. boundary
+  requests[1] = wrk.format("POST", "/upload", h, body)
+elseif form then
   local fields = {}
   local text = os.getenv("UTF8GUARD_BENCH_FORM_TEXT")
   if text then

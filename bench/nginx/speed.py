@@ -12,6 +12,11 @@ the OWASP CRS (nginx/compare_modsecurity.py's "CRS" setup), side by side.
   form-text the same with a text's lines form-encoded (--form-text FILE,
             else the data folder's lipsum/Latin-Lipsum.utf8.txt when it is
             there): a mostly ASCII form
+  multipart a browser's multipart/form-data upload, a 1 MiB binary file
+            (--multipart-bytes) and three text fields in several scripts,
+            the body bench/multipart_bench.cpp times, passed on the same
+            way: the module's multipart checker, whose boundary search runs
+            over the file's bytes
 
 The setups alternate, ROUNDS times each, DURATION seconds a run; the tables
 give each setup's median requests per second and the worker's median CPU time
@@ -20,6 +25,7 @@ figure), and the ratios of the medians to "module off".
 
 Usage: bench/nginx/speed.py --module PATH [--data FILE] [--form-text FILE]
        [--rounds N] [--duration S] [--connections C]
+       [--tables targets,form,form-text,multipart]
 The request lines ("METHOD TARGET HTTP/1.1", one a line): --data FILE, else
 $UTF8GUARD_BENCH_DATA/urls/requests_1MiB.txt (the benchmarks' data folder).
 """
@@ -86,7 +92,7 @@ def wrk(n, args, env):
     cpu = cpu_seconds(worker) - cpu0
     m = re.search(r"Requests/sec:\s+([\d.]+)", out)
     total = re.search(r"(\d+) requests in", out)
-    if not m or not total or "Non-2xx" in out:
+    if not m or not total or int(total.group(1)) == 0 or "Non-2xx" in out:
         raise RuntimeError("wrk: " + out)
     return float(m.group(1)), cpu * 1e6 / int(total.group(1))
 
@@ -129,6 +135,16 @@ def table(title, results, base):
     return "\n".join(lines)
 
 
+class Tables(list):
+    """The tables measured so far, each printed as it comes."""
+
+    def append(self, item):
+        title, result = item
+        print()
+        print(table(title, result, "module off"), flush=True)
+        super().append(item)
+
+
 def arguments(doc):
     """A parser with the options every nginx benchmark takes (--nginx,
     --module, --data) and the data folder, $UTF8GUARD_BENCH_DATA."""
@@ -163,40 +179,47 @@ def main():
     parser.add_argument("--form-bytes", type=int, default=10 << 20)
     latin = folder and os.path.join(folder, "lipsum", "Latin-Lipsum.utf8.txt")
     parser.add_argument("--form-text", default=latin if latin and os.path.isfile(latin) else None)
+    parser.add_argument("--multipart-bytes", type=int, default=1 << 20)
+    parser.add_argument("--tables", default="targets,form,form-text,multipart",
+                        help="the tables to measure, comma-separated")
     args = parse(parser)
+    tables = set(args.tables.split(","))
     env = dict(os.environ, UTF8GUARD_BENCH_REQUESTS=os.path.abspath(args.data))
 
-    scratch = h.Nginx(modules=[])  # a prefix for ModSecurity's rules file
-    try:
-        crs = dict(modsec.setups(scratch.prefix))["CRS"]
-        on = dict(modules=[h.MODULE], http="utf8guard on;", off="utf8guard off;")
-        bare = dict(modules=[], http="", off="")
-        crs = dict(modules=crs["modules"], http=crs["http"], off="modsecurity off;")
-        targets = measure([("module on", on), ("module off", bare), ("ModSecurity+CRS", crs)],
-                          args, env, form=False)
-        form_env = dict(env, UTF8GUARD_BENCH_FORM=str(args.form_bytes))
-        form = measure([("module on", on), ("module off", bare)], args, form_env, form=True)
-        form_text = None
-        if args.form_text:
-            text_env = dict(form_env, UTF8GUARD_BENCH_FORM_TEXT=os.path.abspath(args.form_text))
-            form_text = measure([("module on", on), ("module off", bare)], args, text_env,
-                                form=True)
-    finally:
-        scratch.__exit__(None, None, None)
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                             stdout=subprocess.PIPE).stdout.decode().strip()
     print("commit %s, %s, %d CPUs; wrk -t1 -c%d -d%ds, %d rounds; nginx %s, 1 worker" %
           (commit, cpu_name(), os.cpu_count(), args.connections, args.duration, args.rounds,
            nginx_version(args.nginx)))
     print("Ratios are to \"module off\" (the CPU ratio as off/on: above 1 is cheaper).")
-    print()
-    print(table("targets + 12 headers", targets, "module off"))
-    print()
-    print(table("10 MiB form POST", form, "module off"))
-    if form_text:
-        print()
-        print(table("10 MiB form POST, %s form-encoded" % os.path.basename(args.form_text),
-                    form_text, "module off"))
+    scratch = h.Nginx(modules=[])  # a prefix for ModSecurity's rules file
+    try:
+        crs = dict(modsec.setups(scratch.prefix))["CRS"]
+        on = dict(modules=[h.MODULE], http="utf8guard on;", off="utf8guard off;")
+        bare = dict(modules=[], http="", off="")
+        crs = dict(modules=crs["modules"], http=crs["http"], off="modsecurity off;")
+        results = Tables()
+        if "targets" in tables:
+            results.append(("targets + 12 headers", measure(
+                [("module on", on), ("module off", bare), ("ModSecurity+CRS", crs)], args, env,
+                form=False)))
+        form_env = dict(env, UTF8GUARD_BENCH_FORM=str(args.form_bytes))
+        if "form" in tables:
+            results.append(("10 MiB form POST", measure([("module on", on), ("module off", bare)],
+                                                         args, form_env, form=True)))
+        if args.form_text and "form-text" in tables:
+            text_env = dict(form_env, UTF8GUARD_BENCH_FORM_TEXT=os.path.abspath(args.form_text))
+            results.append(("10 MiB form POST, %s form-encoded" % os.path.basename(args.form_text),
+                            measure([("module on", on), ("module off", bare)], args, text_env,
+                                    form=True)))
+        if "multipart" in tables:
+            upload_env = dict(env, UTF8GUARD_BENCH_MULTIPART=str(args.multipart_bytes))
+            results.append(("multipart upload, %d KiB file + 3 text fields" %
+                            (args.multipart_bytes >> 10),
+                            measure([("module on", on), ("module off", bare)], args, upload_env,
+                                    form=True)))
+    finally:
+        scratch.__exit__(None, None, None)
 
 
 if __name__ == "__main__":

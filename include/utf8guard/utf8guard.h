@@ -761,6 +761,95 @@ UTF8GUARD_NODISCARD UTF8GUARD_EXPORT utf8guard_status utf8guard_json_scanner_fin
  * or SIZE_MAX for a NULL or uninitialised |s|. */
 UTF8GUARD_EXPORT size_t utf8guard_json_scanner_errors(const utf8guard_json_stream* s);
 
+/* ---- Finding windows -------------------------------------------------------
+ * utf8guard_finding_window keeps, for input that arrives in chunks, the bytes
+ * the message of one finding reads: the describe window of the input's form
+ * (UTF8GUARD_DESCRIBE_BEHIND before the finding's offset and
+ * UTF8GUARD_DESCRIBE_AHEAD from it; the _PERCENT_ and _JSON_ constants for
+ * those forms), or without UTF8GUARD_DESCRIBE_HINT the bytes that carry the 4
+ * the message shows from the offset (4 input bytes, 12 percent-encoded ones,
+ * 30 of JSON text: three escapes and an escaped pair). Every streaming caller keeps its findings'
+ * bytes with it (the CLI, the nginx module, the Python and Node streams), so that all of them show
+ * the same message, and it is the message of the whole input:
+ *  - _feed takes every chunk of the input, in order. Before a finding it
+ *    keeps the last UTF8GUARD_FINDING_WINDOW_HISTORY bytes fed; after one,
+ *    the bytes of its window.
+ *  - _mark(offset) says where the finding is. Call it before feeding the
+ *    chunk whose check reported it: a stream reports a finding when the
+ *    byte deciding it arrives, so its offset may lie in that chunk or up to
+ *    UTF8GUARD_FINDING_WINDOW_LATE bytes before it. The first mark stands.
+ *  - _finish says the input has ended (a finding its _finish reported is
+ *    marked before or after it).
+ *  - _ready says that the window holds every byte the message reads: the
+ *    AHEAD bytes from the finding's offset have been fed, or the input has
+ *    ended. Then utf8guard_describe with those flags (and explain, with
+ *    UTF8GUARD_DESCRIBE_HINT), or the form's, over _bytes gives what it gives
+ *    over the whole input, wherever the chunks were cut. Before that, _bytes
+ *    holds the bytes fed so far, but for a percent escape their end cuts,
+ *    which the message would otherwise show as a literal '%'.
+ * A window is one finding's: a caller that reports several keeps one window
+ * for the stream and gives each finding a copy of it (a plain struct), marked
+ * with that finding's offset. Offsets count from the first byte fed. Memory is
+ * constant, nothing is allocated, and a NULL window or a (NULL, len > 0) chunk
+ * is ignored. The fields are private. */
+typedef enum utf8guard_form {
+  UTF8GUARD_FORM_RAW = 0,     /* the bytes are the text (utf8guard_describe) */
+  UTF8GUARD_FORM_PERCENT = 1, /* percent-encoded (utf8guard_percent_describe) */
+  UTF8GUARD_FORM_JSON = 2     /* JSON text (utf8guard_json_describe) */
+} utf8guard_form;
+
+#define UTF8GUARD_FINDING_WINDOW_HISTORY 64
+#define UTF8GUARD_FINDING_WINDOW_LATE 32
+#define UTF8GUARD_FINDING_WINDOW_MAX \
+  (UTF8GUARD_DESCRIBE_JSON_BEHIND + UTF8GUARD_DESCRIBE_JSON_AHEAD)
+
+typedef struct utf8guard_finding_window {
+  size_t priv_fed;    /* bytes fed so far */
+  size_t priv_offset; /* the finding's offset, once marked */
+  size_t priv_base;   /* offset of priv_bytes[0] */
+  unsigned char priv_history[UTF8GUARD_FINDING_WINDOW_HISTORY]; /* the last bytes fed */
+  unsigned char priv_bytes[UTF8GUARD_FINDING_WINDOW_MAX];       /* the finding's window */
+  unsigned char priv_history_len;
+  unsigned char priv_len;
+  unsigned char priv_behind; /* the form's describe window */
+  unsigned char priv_ahead;
+  unsigned char priv_marked;
+  unsigned char priv_ended;
+  unsigned char priv_form;
+} utf8guard_finding_window;
+
+/* utf8guard_finding_window_init starts |w| for a new input of |form| (an
+ * unknown form is taken as UTF8GUARD_FORM_RAW), whose finding will be
+ * described with |flags| (UTF8GUARD_DESCRIBE_HINT or 0). */
+UTF8GUARD_EXPORT void utf8guard_finding_window_init(utf8guard_finding_window* w,
+                                                    utf8guard_form form, unsigned flags);
+
+/* utf8guard_finding_window_mark places the finding at |offset|: its window
+ * starts the form's BEHIND bytes before it, or at the oldest byte kept. It
+ * returns false, changing nothing, when a finding is marked already. */
+UTF8GUARD_EXPORT bool utf8guard_finding_window_mark(utf8guard_finding_window* w, size_t offset);
+
+/* utf8guard_finding_window_feed takes the next chunk of the input. */
+UTF8GUARD_EXPORT void utf8guard_finding_window_feed(utf8guard_finding_window* w, const char* data,
+                                                    size_t len);
+
+/* utf8guard_finding_window_finish ends the input. */
+UTF8GUARD_EXPORT void utf8guard_finding_window_finish(utf8guard_finding_window* w);
+
+/* utf8guard_finding_window_marked says whether a finding is marked;
+ * utf8guard_finding_window_ready whether its message is final. */
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT bool utf8guard_finding_window_marked(
+    const utf8guard_finding_window* w);
+UTF8GUARD_NODISCARD UTF8GUARD_EXPORT bool utf8guard_finding_window_ready(
+    const utf8guard_finding_window* w);
+
+/* utf8guard_finding_window_bytes returns the finding's window, the |data| and
+ * |base| that describe and explain take, and stores its length in |*len|
+ * (which may be NULL), and the offset of its first byte in |*base| (which may
+ * be NULL): an empty window at offset 0 when no finding is marked. */
+UTF8GUARD_EXPORT const char* utf8guard_finding_window_bytes(const utf8guard_finding_window* w,
+                                                            size_t* len, size_t* base);
+
 /* ---- Code points ---------------------------------------------------------- */
 
 /* utf8guard_decode_one decodes the sequence at the start of data[0..len). On

@@ -601,6 +601,38 @@ validate_percent_encoded(std::string_view bytes, policy p = {}) noexcept;
 using percent_validator [[deprecated("use percent::validator")]] = percent::validator;
 using percent_scanner [[deprecated("use percent::scanner")]] = percent::scanner;
 
+// form is what a stream's bytes are: the text itself, or its percent-encoded
+// or JSON form (the functions of namespaces percent and json).
+enum class form : unsigned char {
+  raw = UTF8GUARD_FORM_RAW,
+  percent = UTF8GUARD_FORM_PERCENT,
+  json = UTF8GUARD_FORM_JSON
+};
+
+// finding_window keeps the bytes the message of one finding of a stream
+// reads, described with flags (describe_hint or 0), so that describe and
+// explain over bytes() give the whole input's message however it was cut
+// (utf8guard_finding_window says how): feed() every chunk; mark() a finding
+// before feeding the chunk whose check reported it; finish() at the end; the
+// message is final once ready(). A caller with several findings copies the
+// stream's window for each.
+class UTF8GUARD_EXPORT finding_window {
+ public:
+  explicit finding_window(form f = form::raw, unsigned flags = describe_hint) noexcept;
+  // mark returns false, changing nothing, when a finding is marked already.
+  bool mark(std::size_t offset) noexcept;
+  void feed(std::string_view chunk) noexcept;
+  void finish() noexcept;
+  [[nodiscard]] bool marked() const noexcept;
+  [[nodiscard]] bool ready() const noexcept;
+  // bytes is the window, which starts at input offset base().
+  [[nodiscard]] std::string_view bytes() const noexcept;
+  [[nodiscard]] std::size_t base() const noexcept;
+
+ private:
+  utf8guard_finding_window state_;
+};
+
 // decoded is one decoded sequence: on success kind is error::none, value the
 // scalar value and length the bytes used (1..4).
 struct decoded {

@@ -509,10 +509,11 @@ static ngx_int_t ngx_http_utf8guard_body_chain(ngx_http_request_t* r,
         break;
       }
     }
-    /* A finding that waits for the bytes its message shows (at most
-     * UTF8GUARD_DESCRIBE_PERCENT_AHEAD) lets them go on meanwhile: a body
-     * filter that keeps nginx's buffers unread breaks its buffer reuse. In
-     * buffered mode nothing has reached the handler before the body ends. */
+    /* A finding that waits for the bytes its message shows (its form's
+     * UTF8GUARD_DESCRIBE_*_AHEAD, the library's finding window) lets them go
+     * on meanwhile: a body filter that keeps nginx's buffers unread breaks
+     * its buffer reuse. In buffered mode nothing has reached the handler
+     * before the body ends. */
   }
   return NGX_DECLINED;
 }

@@ -22,16 +22,6 @@ static ug_encoding slot_encoding(ug_slot slot) {
   }
 }
 
-/* The stream's window must hold what each form's message reads. */
-typedef char ug_window_fits[UG_STREAM_BEHIND >= UTF8GUARD_DESCRIBE_PERCENT_BEHIND &&
-                                    UG_STREAM_BEHIND >= UTF8GUARD_DESCRIBE_JSON_BEHIND &&
-                                    UG_STREAM_BEHIND >= UTF8GUARD_DESCRIBE_BEHIND &&
-                                    UG_STREAM_AHEAD >= UTF8GUARD_DESCRIBE_PERCENT_AHEAD &&
-                                    UG_STREAM_AHEAD >= UTF8GUARD_DESCRIBE_JSON_AHEAD &&
-                                    UG_STREAM_AHEAD >= UTF8GUARD_DESCRIBE_AHEAD
-                                ? 1
-                                : -1];
-
 const char* ug_slot_directive(ug_slot slot) {
   return (unsigned)slot < UG_SLOT_COUNT ? directives[slot] : NULL;
 }
@@ -449,88 +439,47 @@ void ug_stream_init(ug_stream* s, const ug_rule* rule) {
     utf8guard_json_validator_init(&s->check.json, rule->policy);
   else
     utf8guard_validator_init_policy(&s->check.raw, rule->policy);
+  utf8guard_finding_window_init(&s->window, (utf8guard_form)rule->encoding,
+                                UTF8GUARD_DESCRIBE_HINT);
 }
 
-/* Appends the bytes of data[0..len) (absolute offsets from |at|) that fall in
- * the finding's window. */
-static void window_add(ug_stream* s, const unsigned char* data, size_t len, size_t at) {
-  size_t end = s->window_base + sizeof s->window;
-  size_t from = s->window_base + s->window_len; /* the next byte the window wants */
-  if (at + len <= from || from >= end) return;
-  size_t skip = from > at ? from - at : 0;
-  size_t take = len - skip;
-  if (take > end - from) take = end - from;
-  memcpy(s->window + s->window_len, data + skip, take);
-  s->window_len += take;
-}
-
-/* Whether the window holds every byte the finding's message reads. */
-static bool window_full(const ug_stream* s) {
-  size_t ahead = s->rule.encoding == UG_ENCODING_PERCENT ? UTF8GUARD_DESCRIBE_PERCENT_AHEAD
-                 : s->rule.encoding == UG_ENCODING_JSON  ? UTF8GUARD_DESCRIBE_JSON_AHEAD
-                                                         : UTF8GUARD_DESCRIBE_AHEAD;
-  return s->window_base + s->window_len >= s->found.error.offset + ahead ||
-         s->window_len == sizeof s->window;
+void ug_stream_describe(const ug_stream* s, const char* label, ug_finding* finding) {
+  size_t len = 0;
+  size_t base = 0;
+  const char* bytes = utf8guard_finding_window_bytes(&s->window, &len, &base);
+  describe(finding, label, s->rule.encoding, bytes, len, base, s->found);
 }
 
 static bool hand_out(ug_stream* s, ug_finding* finding) {
-  describe(finding, "body", s->rule.encoding, (const char*)s->window, s->window_len, s->window_base,
-           s->found);
+  ug_stream_describe(s, "body", finding);
   s->state = UG_STREAM_FOUND;
   return true;
 }
 
-/* Keeps the last bytes fed: the window of a finding reported by a later
- * chunk starts among them. */
-static void history_add(ug_stream* s, const unsigned char* data, size_t len) {
-  size_t cap = sizeof s->history;
-  if (len >= cap) {
-    memcpy(s->history, data + len - cap, cap);
-    s->history_len = cap;
-    return;
-  }
-  size_t keep = s->history_len + len > cap ? cap - len : s->history_len;
-  memmove(s->history, s->history + s->history_len - keep, keep);
-  memcpy(s->history + keep, data, len);
-  s->history_len = keep + len;
-}
-
-/* A finding is known: its window starts UG_STREAM_BEHIND bytes before it
- * (or at byte 0) and takes what the history and this chunk hold. */
-static void found(ug_stream* s, utf8guard_encoded_result r, const unsigned char* data, size_t len) {
+/* A finding is known: the window keeps the bytes its message reads. */
+static void found(ug_stream* s, utf8guard_encoded_result r) {
   s->found = r;
   s->state = UG_STREAM_PENDING;
-  size_t offset = r.error.offset;
-  s->window_base = offset > UG_STREAM_BEHIND ? offset - UG_STREAM_BEHIND : 0;
-  s->window_len = 0;
-  size_t chunk_at = s->fed;
-  if (s->window_base < chunk_at - s->history_len) s->window_base = chunk_at - s->history_len;
-  window_add(s, s->history, s->history_len, chunk_at - s->history_len);
-  window_add(s, data, len, chunk_at);
+  (void)utf8guard_finding_window_mark(&s->window, r.error.offset);
 }
 
 bool ug_stream_feed(ug_stream* s, const char* data, size_t len, ug_finding* finding) {
-  const unsigned char* bytes = (const unsigned char*)data;
-  if (s->state == UG_STREAM_FOUND || len == 0) return false;
-  if (s->state == UG_STREAM_PENDING) {
-    window_add(s, bytes, len, s->fed);
-    s->fed += len;
-    return window_full(s) && hand_out(s, finding);
+  if (s->state == UG_STREAM_FOUND || s->finished || len == 0) return false;
+  if (s->state == UG_STREAM_CLEAN) {
+    utf8guard_encoded_result r;
+    memset(&r, 0, sizeof r);
+    if (s->rule.encoding == UG_ENCODING_PERCENT)
+      r = utf8guard_percent_validator_feed(&s->check.percent, data, len);
+    else if (s->rule.encoding == UG_ENCODING_JSON)
+      r = utf8guard_json_validator_feed(&s->check.json, data, len);
+    else
+      r.error = utf8guard_validator_feed(&s->check.raw, data, len);
+    if (r.error.kind != UTF8GUARD_ERROR_NONE) found(s, r);
   }
-  utf8guard_encoded_result r;
-  memset(&r, 0, sizeof r);
-  if (s->rule.encoding == UG_ENCODING_PERCENT)
-    r = utf8guard_percent_validator_feed(&s->check.percent, data, len);
-  else if (s->rule.encoding == UG_ENCODING_JSON)
-    r = utf8guard_json_validator_feed(&s->check.json, data, len);
-  else
-    r.error = utf8guard_validator_feed(&s->check.raw, data, len);
-  if (r.error.kind != UTF8GUARD_ERROR_NONE)
-    found(s, r, bytes, len);
-  else
-    history_add(s, bytes, len);
+  utf8guard_finding_window_feed(&s->window, data, len);
   s->fed += len;
-  return s->state == UG_STREAM_PENDING && window_full(s) && hand_out(s, finding);
+  return s->state == UG_STREAM_PENDING && utf8guard_finding_window_ready(&s->window) &&
+         hand_out(s, finding);
 }
 
 bool ug_stream_finish(ug_stream* s, ug_finding* finding) {
@@ -543,8 +492,9 @@ bool ug_stream_finish(ug_stream* s, ug_finding* finding) {
       r = utf8guard_json_validator_finish(&s->check.json);
     else
       r.error = utf8guard_validator_finish(&s->check.raw);
-    if (r.error.kind == UTF8GUARD_ERROR_NONE) return false;
-    found(s, r, NULL, 0);
+    if (r.error.kind != UTF8GUARD_ERROR_NONE) found(s, r);
   }
+  utf8guard_finding_window_finish(&s->window);
+  s->finished = true;
   return s->state == UG_STREAM_PENDING && hand_out(s, finding);
 }

@@ -45,9 +45,10 @@ typedef enum ug_slot {
 /* How a part's bytes are read: as themselves, percent-decoded (the target,
  * form bodies), or as JSON text (its escapes decoded). */
 typedef enum ug_encoding {
-  UG_ENCODING_RAW = 0,
-  UG_ENCODING_PERCENT = 1, /* utf8guard_percent_* */
-  UG_ENCODING_JSON = 2     /* utf8guard_json_*: escapes meet the rule as the characters they are */
+  UG_ENCODING_RAW = UTF8GUARD_FORM_RAW,
+  UG_ENCODING_PERCENT = UTF8GUARD_FORM_PERCENT, /* utf8guard_percent_* */
+  UG_ENCODING_JSON =
+      UTF8GUARD_FORM_JSON /* utf8guard_json_*: escapes meet the rule as the characters they are */
 } ug_encoding;
 
 /* A part's rule: off, or checked under |policy|, read as |encoding| (fixed
@@ -212,13 +213,10 @@ bool ug_check_part(const ug_rule* rule, const char* label, const char* data, siz
                    ug_finding* finding);
 
 /* A body as it streams in: constant memory, any chunking. The first finding
- * is kept with the bytes around it that its message shows, so it is ready
- * (its text final, equal to ug_check_part's over the whole body) once the
- * bytes the message reads after it have arrived (UTF8GUARD_DESCRIBE_AHEAD,
- * UTF8GUARD_DESCRIBE_PERCENT_AHEAD or UTF8GUARD_DESCRIBE_JSON_AHEAD in the
- * encoded forms), or at the end. */
-#define UG_STREAM_BEHIND 32 /* >= UTF8GUARD_DESCRIBE_*BEHIND */
-#define UG_STREAM_AHEAD 48  /* >= UTF8GUARD_DESCRIBE_*AHEAD */
+ * is kept with the bytes around it that its message shows, in the library's
+ * finding window (utf8guard_finding_window), so it is ready (its text final,
+ * equal to ug_check_part's over the whole body) once the bytes the message
+ * reads after it have arrived, or at the end. */
 typedef enum ug_stream_state {
   UG_STREAM_CLEAN = 0,   /* no finding so far */
   UG_STREAM_PENDING = 1, /* a finding, waiting for the bytes its message shows */
@@ -232,14 +230,11 @@ typedef struct ug_stream {
     utf8guard_percent_stream percent;
     utf8guard_json_stream json;
   } check;
-  size_t fed;                                  /* bytes fed so far */
-  unsigned char history[2 * UG_STREAM_BEHIND]; /* the last bytes fed */
-  size_t history_len;
-  utf8guard_encoded_result found;                           /* the first finding (raw: .error) */
-  unsigned char window[UG_STREAM_BEHIND + UG_STREAM_AHEAD]; /* bytes around it */
-  size_t window_base;                                       /* absolute offset of window[0] */
-  size_t window_len;
+  size_t fed;                      /* bytes fed so far */
+  utf8guard_encoded_result found;  /* the first finding (raw: .error) */
+  utf8guard_finding_window window; /* the bytes its message reads */
   ug_stream_state state;
+  bool finished; /* ug_stream_finish has ended the body */
 } ug_stream;
 
 /* ug_stream_init starts a body checked under |rule| (which must be on). */
@@ -252,6 +247,10 @@ bool ug_stream_feed(ug_stream* s, const char* data, size_t len, ug_finding* find
 /* ug_stream_finish ends the body (an unfinished sequence is "incomplete") and
  * returns true if a finding not yet handed out is ready. */
 bool ug_stream_finish(ug_stream* s, ug_finding* finding);
+
+/* ug_stream_describe writes the message of the stream's finding over the
+ * bytes its window holds ("LABEL: ..."): final once it is ready. */
+void ug_stream_describe(const ug_stream* s, const char* label, ug_finding* finding);
 
 #ifdef __cplusplus
 }

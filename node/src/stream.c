@@ -94,8 +94,10 @@ static napi_value construct(napi_env env, napi_callback_info info) {
 static napi_value handed_out(napi_env env, native_stream* s, const ug_finding* f) {
   if (s->multipart) return ug_text_finding(env, "multipart", f->text, f->len);
   const ug_stream* st = &s->stream;
-  napi_value obj = ug_make_finding(env, s->form, (const char*)st->window, st->window_len,
-                                   st->window_base, st->found);
+  size_t len = 0;
+  size_t base = 0;
+  const char* bytes = utf8guard_finding_window_bytes(&st->window, &len, &base);
+  napi_value obj = ug_make_finding(env, s->form, bytes, len, base, st->found);
   if (obj != NULL && s->labelled) {
     napi_value text;
     napi_create_string_utf8(env, f->text, f->len, &text);

@@ -2,9 +2,12 @@
  *
  * It is request_check's body stream (ug_stream, nginx/src/request_check.h),
  * the one that the nginx module uses: the library's validator (or its percent
- * or JSON stream) and the bytes kept around the first finding so that its
- * message reads as over the whole input. A finding is reported by the feed() that
- * finds it, described over the bytes known then.
+ * or JSON stream) and the library's finding window, the bytes kept around the
+ * first finding so that its message reads as over the whole input. A finding
+ * is reported by the feed() that finds it, described over the bytes its
+ * window holds then; when the bytes its message reads after it come later,
+ * the feed() that brings them (or finish()) returns it again with its final
+ * message, the whole input's, and from then on every call returns that.
  *
  * One object serves one thread at a time: every method first takes the
  * object's |busy| flag (under the GIL) and a second thread that finds it
@@ -119,15 +122,28 @@ static void validator_dealloc(validator_object* self) {
   Py_DECREF(type);
 }
 
-/* The Result of the stream's first finding, described over the bytes it
- * kept: when the bytes its message reads after it have not all come yet,
- * ug_stream_finish hands it out with those it has. */
+/* The Result of the stream's first finding, described over the bytes its
+ * window holds: final once the window is ready (the bytes its message reads
+ * after it have come, or the input has ended). */
 static PyObject* finding(validator_object* self) {
-  ug_finding text;
-  if (self->stream.state == UG_STREAM_PENDING) (void)ug_stream_finish(&self->stream, &text);
   const ug_stream* s = &self->stream;
-  return ug_result_object(state_of(self), (const char*)s->window, s->window_len, s->window_base,
-                          s->found.error, &s->found, (ug_form)self->form);
+  size_t len = 0;
+  size_t base = 0;
+  const char* bytes = utf8guard_finding_window_bytes(&s->window, &len, &base);
+  return ug_result_object(state_of(self), bytes, len, base, s->found.error, &s->found,
+                          (ug_form)self->form);
+}
+
+/* Keeps self->result the finding's Result: made when the finding is found,
+ * made again once, when its window becomes ready. 0 on failure. */
+static int update_result(validator_object* self, int was_ready) {
+  if (self->stream.state == UG_STREAM_CLEAN) return 1;
+  if (self->result != NULL && (was_ready || !utf8guard_finding_window_ready(&self->stream.window)))
+    return 1;
+  PyObject* out = finding(self);
+  if (out == NULL) return 0;
+  Py_XSETREF(self->result, out);
+  return 1;
 }
 
 static PyObject* validator_feed(validator_object* self, PyObject* const* args, Py_ssize_t nargs) {
@@ -140,20 +156,18 @@ static PyObject* validator_feed(validator_object* self, PyObject* const* args, P
   if (self->state == FINISHED) {
     PyErr_SetString(state_of(self)->stream_error,
                     "feed() after finish(): call reset() to start a new input");
-  } else if (self->result != NULL) {
-    /* The first finding stands; later chunks are not read. */
-    out = Py_NewRef(self->result);
   } else {
+    /* After a finding, later chunks only fill its window. */
     ug_input in;
     if (ug_input_get(args[0], &in, "feed", 0, NULL) == 0) {
       ug_finding text;
-      UG_CALL(in.len, (void)ug_stream_feed(&self->stream, in.data, (size_t)in.len, &text));
-      if (self->stream.state == UG_STREAM_CLEAN) {
-        out = Py_NewRef(state_of(self)->clean);
-      } else {
-        out = finding(self);
-        Py_XINCREF(out);
-        self->result = out;
+      const int was_ready =
+          self->result != NULL && utf8guard_finding_window_ready(&self->stream.window);
+      if (!was_ready) {
+        UG_CALL(in.len, (void)ug_stream_feed(&self->stream, in.data, (size_t)in.len, &text));
+      }
+      if (update_result(self, was_ready)) {
+        out = Py_NewRef(self->result != NULL ? self->result : state_of(self)->clean);
       }
       ug_input_release(&in);
     }
@@ -166,13 +180,12 @@ static PyObject* validator_finish(validator_object* self, PyObject* unused) {
   (void)unused;
   if (!take(self, "finish", 0)) return NULL;
   int failed = 0;
-  if (self->state == OPEN && self->result == NULL) {
+  if (self->state == OPEN) {
     ug_finding text;
+    const int was_ready =
+        self->result != NULL && utf8guard_finding_window_ready(&self->stream.window);
     (void)ug_stream_finish(&self->stream, &text);
-    if (self->stream.state != UG_STREAM_CLEAN) {
-      self->result = finding(self);
-      failed = self->result == NULL;
-    }
+    failed = !update_result(self, was_ready);
   }
   PyObject* out = NULL;
   if (!failed) {
@@ -257,7 +270,9 @@ static PyMethodDef validator_methods[] = {
      "Check the next chunk (any bytes-like object) and return the first finding so\n"
      "far: a Result that is true while the input is clean. A character cut between\n"
      "chunks is judged when its last byte arrives; 'incomplete' only by finish().\n"
-     "Raises StreamError after finish() or close()."},
+     "A finding's message shows the bytes around it: when those after it come in a\n"
+     "later chunk, that feed() (or finish()) returns the finding again, its message\n"
+     "now the whole input's. Raises StreamError after finish() or close()."},
     {"finish", (PyCFunction)validator_finish, METH_NOARGS,
      "finish()\n--\n\n"
      "End the input and return its first finding, including a sequence left\n"

@@ -138,10 +138,50 @@ def test_validator_misuse():
 
 def test_validator_keeps_first_finding():
     v = utf8guard.Validator(profile="field")
-    first = v.feed(b"ok \x00 then")
+    first = v.feed(b"ok \x00 then more")
     assert (first.kind, first.category, first.offset) == ("disallowed", "nul", 3)
     assert v.feed(b"\xff") is first
     assert v.finish() is first
+    # A finding whose message waits for the bytes after it: the feed() that
+    # brings them returns it again, final, and from then on that one.
+    v = utf8guard.Validator(profile="field")
+    early = v.feed(b"ok \x00 th")
+    assert (early.kind, early.category, early.offset) == ("disallowed", "nul", 3)
+    final = v.feed(b"en\xff")
+    assert (final.kind, final.offset) == (early.kind, early.offset)
+    assert final.message == utf8guard.validate(b"ok \x00 then\xff", profile="field").message
+    assert v.feed(b"more") is final
+    assert v.finish() is final
+
+
+def test_validator_message_is_the_whole_inputs():
+    """The library's finding window: wherever the input is cut, the Result
+    the Validator settles on (from finish()) has the whole input's message
+    and hint, in each form."""
+    cases = [({}, b"ab\xed\xa0\xbd\xed\xb8\x80cdefgh"),
+             ({"profile": "field"}, b"x\xe2\x80\xaey"),
+             ({"form": "percent"}, b"q=%C0%AF%2E%2E%41%42&x=1"),
+             ({"form": "json", "policy": "field"}, b'{"a": "photo\\u202egpj.exe"}')]
+    for kwargs, data in cases:
+        whole = utf8guard.Validator(**kwargs)
+        whole.feed(data)
+        expected = whole.finish()
+        assert not expected
+        for cut in range(len(data) + 1):
+            v = utf8guard.Validator(**kwargs)
+            first = v.feed(data[:cut])
+            second = v.feed(data[cut:])
+            last = v.finish()
+            assert (last.kind, last.offset, last.message, last.hint) == \
+                (expected.kind, expected.offset, expected.message, expected.hint), (data, cut)
+            for r in (first, second):
+                assert r or (r.kind, r.offset) == (expected.kind, expected.offset)
+    # The whole input's message is the one-shot one.
+    data = cases[0][1]
+    v = utf8guard.Validator()
+    v.feed(data[:3])
+    v.feed(data[3:])
+    assert v.finish().message == utf8guard.validate(data).message
 
 
 def test_gil_released_on_large_inputs():

@@ -17,13 +17,14 @@
 // there. Pipes cannot be re-read and are counted as they stream by.
 //
 // Errors can be reported up to 3 bytes before the chunk that reveals them (the
-// library carries an unfinished sequence across chunks), and the text report
-// shows up to 3 bytes after the error's first byte. So the last bytes of the
-// stream stay in front of the read area, the position tracker stops 3 bytes
-// short of each chunk's end, and an error whose 4 context bytes are not all
-// here yet waits (at most 3 do) until the next chunk or the end of input.
-// With --hints an error also keeps the 3 bytes before it (so 6 stay in front
-// of the read area) and waits for 6 bytes after it: what explain() may read.
+// library carries an unfinished sequence across chunks). So the last bytes of
+// the stream stay in front of the read area and the position tracker stops 3
+// bytes short of each chunk's end. The bytes a message reads around an error
+// are kept by the library's finding window, the one every streaming caller
+// uses: the checker's window sees every chunk, each error to report gets a
+// copy of it marked at its offset, and the error waits until its window is
+// ready (6 bytes after it have come: what describe and explain may read) or
+// the input ends.
 //
 // A pipe or terminal is checked as it arrives: each read(2) that returns is
 // checked at once, and the output is flushed (when it is live) before the
@@ -36,12 +37,12 @@
 //
 // Percent-encoded input (--percent) is checked and reported in decoded bytes
 // but read, counted and located in encoded ones, and one decoded byte takes
-// up to 3 encoded bytes (an escape). So every distance above is scaled by 3
-// (and an error may come 2 bytes earlier still: the escape that decides it
-// may have begun before its chunk), and the library decodes the encoded bytes
-// kept around an error when it is reported (percent::describe).
-// JSON text (--json-text) is read the same way, with kJsonUnitMax input
-// bytes kept per checked byte (json::describe).
+// up to 3 encoded bytes (an escape). So the distance an error may come late
+// is scaled by 3 (and an error may come 2 bytes earlier still: the escape
+// that decides it may have begun before its chunk), the window keeps the
+// percent form's bytes, and the library decodes them when the error is
+// reported (percent::describe). JSON text (--json-text) is read the same way,
+// with up to 8 input bytes per checked byte (json::describe).
 #include "check_input.hpp"
 
 #include <poll.h>
@@ -61,50 +62,36 @@
 namespace utf8guard::cli {
 namespace {
 
-bool is_hex(unsigned char b) noexcept {
-  return (b >= '0' && b <= '9') || ((b | 0x20) >= 'a' && (b | 0x20) <= 'f');
-}
-
 // What differs between UTF-8 input and encoded input: the library's
 // streaming classes, what a column counts, how many input bytes carry one
-// checked byte at most (kUnitMax), and uncut(p, n): how many of the n input
-// bytes kept after an error, from its offset, to hand to the library, which
-// takes the window's end for the input's. Unless the input ends there, an
-// escape the end may cut is left out, not shown as a literal.
+// checked byte at most (kUnitMax), and the window's form and reach: how many
+// input bytes a message reads from an error's offset (kAhead), which is also
+// how many errors may wait for them at once (each starts its own unit).
 struct utf8_input {
   using validator_type = validator;
   using scanner_type = error_scanner;
   using tracker_type = position_tracker;
   static constexpr unsigned kUnitMax = 1;
   static constexpr input_form kForm = input_form::raw;
-  static unsigned uncut(const unsigned char*, unsigned n) noexcept { return n; }
+  static constexpr unsigned kAhead = UTF8GUARD_DESCRIBE_AHEAD;
 };
 
 struct percent_input {
   using validator_type = percent::validator;
   using scanner_type = percent::scanner;
   using tracker_type = byte_position_tracker;
-  static constexpr unsigned kUnitMax = cli::kUnitMax;
+  static constexpr unsigned kUnitMax = 3;
   static constexpr input_form kForm = input_form::percent;
-  // A '%' in the last two bytes, only hex digits after it.
-  static unsigned uncut(const unsigned char* p, unsigned n) noexcept {
-    if (n >= 1 && p[n - 1] == '%') return n - 1;
-    if (n >= 2 && p[n - 2] == '%' && is_hex(p[n - 1])) return n - 2;
-    return n;
-  }
+  static constexpr unsigned kAhead = UTF8GUARD_DESCRIBE_PERCENT_AHEAD;
 };
 
 struct json_input {
   using validator_type = json::validator;
   using scanner_type = json::scanner;
   using tracker_type = byte_position_tracker;
-  static constexpr unsigned kUnitMax = kJsonUnitMax;
+  static constexpr unsigned kUnitMax = 8;
   static constexpr input_form kForm = input_form::json;
-  // Nothing is left out: the checked bytes a report or a hint reads (4 or
-  // 6) come from at most 3 or 5 escapes of 6 bytes and one of 12 (a pair)
-  // after the offset, which the kJsonUnitMax bytes per checked byte kept
-  // hold whole; the library decodes no further.
-  static unsigned uncut(const unsigned char*, unsigned n) noexcept { return n; }
+  static constexpr unsigned kAhead = UTF8GUARD_DESCRIBE_JSON_AHEAD;
 };
 
 // How long an error waits for the bytes after it on a pipe or terminal.
@@ -127,11 +114,8 @@ class input_checker {
   // one that decides it, whose own unit may have begun up to kUnitMax - 1
   // bytes before the chunk that completes it.
   static constexpr std::size_t kLate = 3 * Input::kUnitMax + (Input::kUnitMax - 1);
-  // At most, the input bytes that carry the checked bytes a hint reads
-  // before an error, and after it (a report without hints shows fewer).
-  static constexpr unsigned kBehind = kHintBehind * Input::kUnitMax;
-  static constexpr unsigned kAhead = kHintAhead * Input::kUnitMax;
-  static constexpr std::size_t kLookBehind = kLate + kBehind;
+  static_assert(kLate <= UTF8GUARD_FINDING_WINDOW_LATE, "the window cannot start that early");
+  static constexpr unsigned kAhead = Input::kAhead;
 
  public:
   // reread_fd is a descriptor for pread(2) when the input is a regular file,
@@ -144,9 +128,6 @@ class input_checker {
       : data_(buffer.get() + kPad),
         reporter_(rep),
         context_(rep != nullptr && rep->needs_context()),
-        shown_want_(settings.hint_bytes ? kHintAhead : kContextBytes),
-        context_want_(shown_want_ * Input::kUnitMax),
-        hints_(settings.hint_bytes),
         show_hints_(settings.hints),
         lines_(settings.lines),
         stop_at_max_(settings.stop_at_max),
@@ -161,6 +142,7 @@ class input_checker {
         reread_from_(reread_from),
         validator_(settings.deny),
         scanner_(settings.deny),
+        window_(Input::kForm, settings.hint_bytes ? describe_hint : 0),
         proven_(proven),
         base_(proven),
         end_(proven) {}
@@ -171,9 +153,10 @@ class input_checker {
   // (stopped() says whether because nothing more is wanted).
   bool consume(std::size_t n) {
     end_ += n;
-    fill_contexts(n);
-    if (pending_cr_ && !settle_cr(data_[0] == '\n')) return false;
     const std::string_view chunk(reinterpret_cast<const char*>(data_), n);
+    fill_contexts(chunk);
+    chunk_ = chunk;  // the chunk a new error's window takes next
+    if (pending_cr_ && !settle_cr(data_[0] == '\n')) return false;
     switch (phase_) {
       case phase::first_error: {
         const result r = validator_.feed(chunk);
@@ -186,6 +169,8 @@ class input_checker {
         break;
       case phase::drain: break;
     }
+    chunk_ = {};
+    if (phase_ != phase::drain) window_.feed(chunk);
     if (tracking()) track_to(end_ >= kLate ? end_ - kLate : 0);
     keep_tail(n);
     if (!emit_ready(false)) return false;
@@ -245,15 +230,10 @@ class input_checker {
     drain,         // nothing left to find; read to the end for the size
   };
 
-  // waiting_error is an error waiting for the input bytes after it; ahead
-  // and behind hold input bytes (encoded ones with --percent), which become
-  // report.context and report.before when it is reported.
+  // waiting_error is an error waiting for the input bytes after it, which
+  // its report's window takes as they come.
   struct waiting_error {
     found_error report;
-    unsigned char ahead[kAhead];
-    unsigned ahead_len;
-    unsigned char behind[kBehind];
-    unsigned behind_len;
   };
 
   [[nodiscard]] bool tracking() const noexcept {
@@ -346,23 +326,16 @@ class input_checker {
     e.code_point = r.code_point;
     e.want_hint = show_hints_;
     e.form = Input::kForm;
-    w.behind_len = 0;
-    if (hints_) {
-      // SAFETY: the kept tail reaches kLookBehind bytes before the read area,
-      // and an error starts at most kLate bytes before it.
-      const std::uint64_t kept = offset - (base_ - tail_);
-      w.behind_len = static_cast<unsigned>(kept < kBehind ? kept : kBehind);
-      std::memcpy(w.behind, at(offset - w.behind_len), w.behind_len);
-    }
+    // The checker's window has seen every chunk before this one (the library
+    // counts from proven_); this error's copy takes the rest.
+    e.window = window_;
+    e.window_origin = proven_;
+    e.window.mark(r.offset);
+    e.window.feed(chunk_);
+    if (input_ended_) e.window.finish();
     e.line = tracker_.line();
     e.column = tracker_.column();
     if (r.kind == error::unexpected_continuation) tracker_.lone_continuation();
-    w.ahead_len = 0;
-    if (context_) {
-      const std::uint64_t here = end_ - offset;
-      w.ahead_len = here < context_want_ ? static_cast<unsigned>(here) : context_want_;
-      std::memcpy(w.ahead, at(offset), w.ahead_len);
-    }
     if (++reported_ >= max_reported_) {
       phase_ = count_every_ && phase_ == phase::every_error ? phase::count_errors : phase::drain;
       stop_wanted_ = stop_wanted_ || (stop_at_max_ && phase_ == phase::drain);
@@ -370,32 +343,20 @@ class input_checker {
     return emit_ready(false);
   }
 
-  // fill_contexts gives the waiting errors their next bytes from the chunk
-  // just read (each still needs the bytes right after the previous chunk).
-  void fill_contexts(std::size_t n) noexcept {
-    for (std::size_t i = 0; i < waiting_count_; ++i) {
-      waiting_error& w = waiting_[i];
-      const std::size_t want = context_want_ - w.ahead_len;
-      const std::size_t take = want < n ? want : n;
-      std::memcpy(w.ahead + w.ahead_len, data_, take);
-      w.ahead_len += static_cast<unsigned>(take);
-    }
+  // fill_contexts gives the waiting errors' windows the chunk just read.
+  void fill_contexts(std::string_view chunk) noexcept {
+    for (std::size_t i = 0; i < waiting_count_; ++i) waiting_[i].report.window.feed(chunk);
   }
 
-  // emit_ready reports the waiting errors that are complete, in order.
+  // emit_ready reports the waiting errors that are complete, in order: at
+  // the end of the input, or when no more bytes are to be waited for
+  // (at_end), each with the bytes its window holds.
   bool emit_ready(bool at_end) {
     std::size_t done = 0;
     bool ok = true;
-    while (done < waiting_count_ &&
-           (at_end || waiting_[done].ahead_len == context_want_ || !context_)) {
-      waiting_error& w = waiting_[done++];
-      found_error& e = w.report;
-      const bool ends_input = input_ended_ && w.ahead_len < context_want_;
-      const unsigned ahead = ends_input ? w.ahead_len : Input::uncut(w.ahead, w.ahead_len);
-      std::memcpy(e.window, w.behind, w.behind_len);
-      std::memcpy(e.window + w.behind_len, w.ahead, ahead);
-      e.window_at = w.behind_len;
-      e.window_len = w.behind_len + ahead;
+    while (done < waiting_count_ && (at_end || waiting_[done].report.window.ready() || !context_)) {
+      found_error& e = waiting_[done++].report;
+      if (input_ended_) e.window.finish();
       ok = reporter_->error(e);
       if (!ok) break;
     }
@@ -410,7 +371,7 @@ class input_checker {
   // keep_tail moves the stream's last bytes in front of the read area.
   void keep_tail(std::size_t n) noexcept {
     const std::size_t have = tail_ + n;
-    const std::size_t keep = have < kLookBehind ? have : kLookBehind;
+    const std::size_t keep = have < kLate ? have : kLate;
     std::memmove(data_ - keep, data_ + n - keep, keep);
     tail_ = keep;
     base_ = end_;
@@ -419,10 +380,7 @@ class input_checker {
   unsigned char* data_;
   reporter* reporter_;
   bool context_;
-  unsigned shown_want_;    // checked bytes an error's report holds from its offset
-  unsigned context_want_;  // input bytes an error waits for, to hold them
-  bool hints_;             // keep the bytes a hint reads
-  bool show_hints_;        // --hints: the report names it
+  bool show_hints_;  // --hints: the report names it
   bool lines_;
   bool stop_at_max_;
   std::uint64_t max_reported_;
@@ -435,6 +393,8 @@ class input_checker {
   typename Input::validator_type validator_;
   typename Input::scanner_type scanner_;
   typename Input::tracker_type tracker_;
+  finding_window window_;   // every chunk fed so far: each error's copy starts from it
+  std::string_view chunk_;  // the chunk being checked, while it is
 
   std::uint64_t proven_;    // offset where the validator started (sections.hpp)
   std::uint64_t base_ = 0;  // offset of data_[0]
@@ -450,8 +410,7 @@ class input_checker {
   kind_counts kinds_{};
   // Errors waiting for their context bytes: each starts a different unit
   // within kAhead bytes of the end (6, or 18 with --percent, 48 with
-  // --json-text, when hints are asked for), so at most kAhead wait, plus the
-  // one being added.
+  // --json-text), so at most kAhead wait, plus the one being added.
   waiting_error waiting_[kAhead + 1];
   std::size_t waiting_count_ = 0;
 };

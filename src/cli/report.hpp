@@ -17,34 +17,21 @@
 
 namespace utf8guard::cli {
 
-// kContextBytes: the checked bytes a report shows from an error's offset.
-// kHintAhead and kHintBehind: the checked bytes around it that a hint may
-// read (explain()). kUnitMax: the input bytes that carry one checked byte at
-// most (an escape %XX with --percent). kJsonUnitMax: the input bytes kept
-// per checked byte with --json-text, where an escape of 6 bytes may carry
-// one, and the last one shown may start an escaped pair of 12.
+// kContextBytes: the input bytes from an error's offset that a fingerprint
+// reads (a report shows 4 checked bytes from there, which these begin).
 inline constexpr unsigned kContextBytes = 4;
-inline constexpr unsigned kHintAhead = UTF8GUARD_DESCRIBE_AHEAD;
-inline constexpr unsigned kHintBehind = UTF8GUARD_DESCRIBE_BEHIND;
-inline constexpr unsigned kUnitMax = 3;
-inline constexpr unsigned kJsonUnitMax = 8;
-static_assert(kHintAhead * kUnitMax == UTF8GUARD_DESCRIBE_PERCENT_AHEAD &&
-              kHintBehind * kUnitMax == UTF8GUARD_DESCRIBE_PERCENT_BEHIND);
-static_assert(kHintAhead * kJsonUnitMax == UTF8GUARD_DESCRIBE_JSON_AHEAD &&
-              kHintBehind * kJsonUnitMax >= UTF8GUARD_DESCRIBE_JSON_BEHIND);
 
 // input_form is what the checked bytes are: the input's own, or decoded
 // from it (--percent, --json-text).
-enum class input_form : unsigned char { raw, percent, json };
+using input_form = utf8guard::form;
 
 // found_error is one maximal subpart, or one denied character (kind
 // disallowed, with its category and code point), with its position. window
 // holds the input bytes kept around it (the encoded ones with --percent and
-// --json-text):
-// window_at of them before offset, then the subpart and what follows, as many
-// as the report shows (its checked bytes: 4, or 6 when hints are asked for,
-// fewer only at the end of the input). The library's describe and explain
-// read them: one formatter for the CLI and every other caller.
+// --json-text): the library's finding window, whose offsets count from input
+// offset window_origin (where the library's stream began). The library's
+// describe and explain read it: one window and one formatter for the CLI and
+// every other caller.
 struct found_error {
   error kind = error::none;
   std::uint64_t offset = 0;
@@ -53,9 +40,8 @@ struct found_error {
   std::uint64_t column = 0;
   utf8guard::category category = utf8guard::category::none;
   char32_t code_point = 0;
-  unsigned char window[(kHintBehind + kHintAhead) * kJsonUnitMax] = {};
-  unsigned window_len = 0;
-  unsigned window_at = 0;
+  finding_window window;
+  std::uint64_t window_origin = 0;
   input_form form = input_form::raw;
   bool want_hint = false;  // --hints: the description names the hint
   // the_hint is explain() over the window: exact, because a hint reads no

@@ -20,18 +20,14 @@ encoded_result as_result(const found_error& e) noexcept {
   return r;
 }
 
-std::string_view window_of(const found_error& e) noexcept {
-  return {reinterpret_cast<const char*>(e.window), e.window_len};
-}
-
 }  // namespace
 
 hint found_error::the_hint() const noexcept {
   const encoded_result r = as_result(*this);
-  const std::uint64_t base = offset - window_at;
-  if (form == input_form::percent) return percent::explain(window_of(*this), r, base);
-  if (form == input_form::json) return json::explain(window_of(*this), r, base);
-  const hint h = explain(window_of(*this), window_at);
+  const std::uint64_t base = window_origin + window.base();
+  if (form == input_form::percent) return percent::explain(window.bytes(), r, base);
+  if (form == input_form::json) return json::explain(window.bytes(), r, base);
+  const hint h = offset >= base ? explain(window.bytes(), offset - base) : hint{};
   if (h.kind == hint_kind::utf16_bom && offset != 0) return {};
   return h;
 }
@@ -39,9 +35,9 @@ hint found_error::the_hint() const noexcept {
 void found_error::describe(std::string& out) const {
   const encoded_result r = as_result(*this);
   const unsigned flags = want_hint ? describe_hint : 0;
-  const std::uint64_t base = offset - window_at;
+  const std::uint64_t base = window_origin + window.base();
   char text[describe_max];
-  const std::string_view kept = window_of(*this);
+  const std::string_view kept = window.bytes();
   const std::size_t n =
       form == input_form::percent ? percent::describe(kept, r, text, sizeof text, flags, base)
       : form == input_form::json  ? json::describe(kept, r, text, sizeof text, flags, base)
@@ -163,8 +159,10 @@ std::string fingerprint_source::next(const found_error* e) {
   if (e != nullptr) {
     // The input's first bytes from the offset (encoded ones with --percent),
     // as many as every format keeps, hints or not.
-    const unsigned kept = e->window_len - e->window_at;
-    mix(e->window + e->window_at, kept < kContextBytes ? kept : kContextBytes);
+    const std::string_view window = e->window.bytes();
+    const std::uint64_t at = e->offset - (e->window_origin + e->window.base());
+    const std::string_view kept = at < window.size() ? window.substr(at) : std::string_view();
+    mix(kept.data(), kept.size() < kContextBytes ? kept.size() : kContextBytes);
   }
   unsigned char count[8];
   for (unsigned k = 0; k < 8; ++k) count[k] = static_cast<unsigned char>(nth >> (8 * k));

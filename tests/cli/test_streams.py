@@ -49,6 +49,30 @@ class SlowStdin(CliTest):
         code, out, _ = self.feed_slowly(["sanitize"], data)
         self.assertEqual((code, out), (0, sanitized(data)))
 
+    def test_message_is_the_whole_inputs_at_every_cut(self):
+        # The library's finding window: an error cut from the bytes its
+        # message reads (before and after it, with --hints) is printed as
+        # over the whole input, wherever the one pause in the input falls.
+        cases = [(["--hints"], b"ab\xed\xa0\xbd\xed\xb8\x80cdefgh\n"),
+                 (["--hints", "--percent"], b"q=%C0%AF%2E%2E%41%42&x=1\n"),
+                 (["--all"], b"x\xc0\xafyz\xffw\n")]
+        for args, data in cases:
+            whole = run(["check"] + args + ["-"], input=data).stdout
+            self.assertIn(b"at byte", whole)
+            for cut in range(len(data) + 1):
+                proc = harness.popen(["check"] + args + ["-"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+                reader = harness.collect(proc.stdout)
+                proc.stdin.write(data[:cut])
+                time.sleep(0.005)
+                proc.stdin.write(data[cut:])
+                proc.stdin.close()
+                proc.stderr.read()
+                proc.wait(timeout=60 * harness.SLOWDOWN)
+                reader.join()
+                proc.stderr.close()
+                self.assertEqual(reader.data, whole, (args, cut))
+
     def test_stop_and_continue_while_reading(self):
         data = harness.hostile(random.Random(2), 20000)
         proc = harness.popen(["check", "--all"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,

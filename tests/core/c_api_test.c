@@ -558,6 +558,41 @@ static void test_json_text(void) {
   CHECK(utf8guard_json_truncate(body, len, 13, UTF8GUARD_TRUNCATE_WELL_FORMED) == 7);
 }
 
+/* A stream's finding window, from C99: a finding cut from the bytes after it
+ * is described as over the whole input once the window is ready. */
+static void test_finding_window(void) {
+  static const char in[] =
+      "abc\xC0\xAF"
+      "defgh";
+  const size_t n = sizeof in - 1;
+  utf8guard_validator v;
+  utf8guard_finding_window w;
+  utf8guard_result r;
+  char whole[UTF8GUARD_DESCRIBE_MAX];
+  char kept[UTF8GUARD_DESCRIBE_MAX];
+  size_t len = 0;
+  size_t base = 0;
+  const char* bytes;
+  utf8guard_validator_init(&v);
+  utf8guard_finding_window_init(&w, UTF8GUARD_FORM_RAW, UTF8GUARD_DESCRIBE_HINT);
+  CHECK(!utf8guard_finding_window_marked(&w));
+  r = utf8guard_validator_feed(&v, in, 5);
+  CHECK(r.kind == UTF8GUARD_ERROR_OVERLONG && r.offset == 3);
+  CHECK(utf8guard_finding_window_mark(&w, r.offset));
+  CHECK(!utf8guard_finding_window_mark(&w, 4));
+  utf8guard_finding_window_feed(&w, in, 5);
+  CHECK(utf8guard_finding_window_marked(&w));
+  CHECK(!utf8guard_finding_window_ready(&w));
+  utf8guard_finding_window_feed(&w, in + 5, n - 5);
+  CHECK(utf8guard_finding_window_ready(&w));
+  utf8guard_finding_window_finish(&w);
+  bytes = utf8guard_finding_window_bytes(&w, &len, &base);
+  CHECK(base == 0 && len == UTF8GUARD_DESCRIBE_BEHIND + UTF8GUARD_DESCRIBE_AHEAD);
+  (void)utf8guard_describe(in, n, 0, r, UTF8GUARD_DESCRIBE_HINT, whole, sizeof whole);
+  (void)utf8guard_describe(bytes, len, base, r, UTF8GUARD_DESCRIBE_HINT, kept, sizeof kept);
+  CHECK(strcmp(whole, kept) == 0);
+}
+
 static void test_truncate(void) {
   static const char text[] = "h\xC3\xA9llo \xF0\x9F\x98\x80!"; /* 12 bytes */
   static const char broken[] =
@@ -602,6 +637,7 @@ int main(void) {
   test_kernel_list();
   test_codec();
   test_policy_parse();
+  test_finding_window();
   for (i = 0; i < utf8guard_kernel_count(); ++i) {
     bool usable = false;
     const char* name = utf8guard_kernel_name(i, &usable);
