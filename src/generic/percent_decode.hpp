@@ -111,8 +111,7 @@ struct decode_state {
 // false, writing nothing, when it holds an event of stops.
 template <class Load>
 UTF8GUARD_SIMD_INLINE bool block(const Load& load, std::uint64_t lanes, std::uint8_t* out,
-                                 const stop_masks& stops, const hex_tables& t,
-                                 decode_state& st) {
+                                 const stop_masks& stops, const hex_tables& t, decode_state& st) {
   const simd8 v0 = load(0);
   const std::uint64_t percents = v0.eq_bits('%') & lanes;
   if ((st.carried | percents) == 0) {
