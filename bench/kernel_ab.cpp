@@ -17,7 +17,7 @@
 // The decoder is timed on 10 MiB form bodies (bench/inputs.hpp): form-
 // requests (with UTF8GUARD_BENCH_DATA, or its stand-in) and form-FILE for
 // each FILE without a '%', decoded as the percent engine does (src/stream/
-// percent_engine.hpp): 4 KiB windows into a buffer, stopping at bad escapes
+// percent_engine.hpp): 16 KiB windows into a buffer, stopping at bad escapes
 // and %25. decode/BODY/FORM is the decoder alone; decode+check/BODY/FORM
 // then validates each decoded window with the same side's scan_open, the
 // second pass the engine makes over it, so that the difference is what that
@@ -175,7 +175,7 @@ void scan(benchmark::State& state, scan_fn f, std::string_view text) {
 
 // The percent engine's window and stops under the form policy
 // (src/stream/percent_engine.hpp).
-constexpr std::size_t kWindow = 4096;
+constexpr std::size_t kWindow = 16384;
 constexpr unsigned kFormStops = kStopBadEscape | kStopPercent25;
 
 void decode(benchmark::State& state, side s, bool check, std::string_view form) {

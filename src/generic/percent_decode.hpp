@@ -29,7 +29,7 @@ alignas(16) inline constexpr std::uint8_t kHexLow[16] = {1, 3, 3, 3, 3, 3, 3, 1,
 alignas(16) inline constexpr std::uint8_t kClassAdd[16] = {
     0x80, 0, 9, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80};
 // kHexValue128[b] is the value of the hex digit b, 0x80 for any other byte
-// below 0x80: the one-step lookup of wrappers with lookup128.
+// below 0x80: the table of wrappers with lookup128.
 alignas(64) inline constexpr std::array<std::uint8_t, 128> kHexValue128 = [] {
   std::array<std::uint8_t, 128> t{};
   for (std::size_t b = 0; b < t.size(); ++b) t[b] = kHexValue[b] != kNotHex ? kHexValue[b] : 0x80;
@@ -84,6 +84,18 @@ UTF8GUARD_SIMD_INLINE S merge(S v0, S value, S digits, std::uint64_t escapes) {
   }
 }
 
+// The events a decoder stops at (kStopBadEscape, kStopPercent25), as masks
+// of every lane or none: a block tests both with one branch.
+struct stop_masks {
+  std::uint64_t bad_escape;
+  std::uint64_t percent25;
+};
+
+inline stop_masks stop_masks_of(unsigned stops) {
+  return {(stops & kStopBadEscape) != 0 ? ~std::uint64_t{0} : 0,
+          (stops & kStopPercent25) != 0 ? ~std::uint64_t{0} : 0};
+}
+
 // The decoder's state between blocks: how much it wrote, which of the next
 // block's first two bytes are digits of an escape that began before, and
 // the escapes of the last block that held a '%'.
@@ -99,7 +111,7 @@ struct decode_state {
 // false, writing nothing, when it holds an event of stops.
 template <class Load>
 UTF8GUARD_SIMD_INLINE bool block(const Load& load, std::uint64_t lanes, std::uint8_t* out,
-                                 unsigned stops, const hex_tables& t, decode_state& st) {
+                                 const stop_masks& stops, const hex_tables& t, decode_state& st) {
   const simd8 v0 = load(0);
   const std::uint64_t percents = v0.eq_bits('%') & lanes;
   if ((st.carried | percents) == 0) {
@@ -112,10 +124,10 @@ UTF8GUARD_SIMD_INLINE bool block(const Load& load, std::uint64_t lanes, std::uin
   const simd8 digits = d1 | d2;  // top bit set where the two bytes are not both digits
   const std::uint64_t escapes = percents & ~digits.bits();
   const simd8 value = d1.low_nibble_lookup(t.times16) | d2;
-  if (stops != 0) {
-    const bool bad = (stops & kStopBadEscape) != 0 && percents != escapes;
-    const bool pct25 = (stops & kStopPercent25) != 0 && (value.eq_bits(0x25) & escapes) != 0;
-    if (bad || pct25) return false;
+  // A '%' without two digits after it, or an escape of '%' (a %25).
+  if ((((percents ^ escapes) & stops.bad_escape) |
+       (value.eq_bits(0x25) & escapes & stops.percent25)) != 0) {
+    return false;
   }
   const simd8 merged = merge(v0, value, digits, escapes);
   const std::uint64_t keep = ~(escapes << 1 | escapes << 2 | st.carried) & lanes;
@@ -142,6 +154,7 @@ inline decode_progress decode(const std::uint8_t* p, std::size_t n, std::size_t 
   constexpr std::size_t width = simd8::width;
   constexpr std::uint64_t all = width == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
   const hex_tables t = make_hex_tables();
+  const stop_masks stop = stop_masks_of(stops);
   decode_state st;
   std::size_t i = 0;
   // SAFETY: a block is read only when p[i .. i + width + 2) is in the input.
@@ -151,7 +164,7 @@ inline decode_progress decode(const std::uint8_t* p, std::size_t n, std::size_t 
     // memory.
     if (n - i > kPrefetchAhead) __builtin_prefetch(p + i + kPrefetchAhead);
     const auto whole = [p, i](std::size_t k) { return simd8::load(p + i + k); };
-    if (!block(whole, all, out, stops, t, st)) {
+    if (!block(whole, all, out, stop, t, st)) {
       return {i + static_cast<std::size_t>(__builtin_popcountll(st.carried)), st.o};
     }
   }
@@ -173,7 +186,7 @@ inline decode_progress decode(const std::uint8_t* p, std::size_t n, std::size_t 
     return load_up_to(p + i + k, left > k ? left - k : 0);
   };
   st.escapes = 0;
-  if (!block(partial, m == width ? all : (std::uint64_t{1} << m) - 1, out, stops, t, st)) {
+  if (!block(partial, m == width ? all : (std::uint64_t{1} << m) - 1, out, stop, t, st)) {
     return {boundary, st.o};
   }
   const std::size_t beyond =

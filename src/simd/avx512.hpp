@@ -215,11 +215,14 @@ struct simd8 {
   static UTF8GUARD_SIMD_INLINE simd8 select_bits(std::uint64_t m, simd8 if_set, simd8 if_clear) {
     return {_mm512_mask_blend_epi8(m, if_clear.v, if_set.v)};
   }
-  // lookup128 (with VBMI) gives each byte below 0x80 its entry in the
-  // 128-byte table lo:hi (lo holds entries 0-63) and leaves the others as
-  // they are: one vpermi2b, merging where the top bit is set.
+  // lookup128 (with VBMI) gives each byte b its entry for b & 0x7F in the
+  // 128-byte table lo:hi (lo holds entries 0-63), with b's top bit or-ed in:
+  // a byte below 0x80 gets its entry, any other a byte with the top bit set.
+  // One vpermi2b and one vpternlogd, with no opmask to build.
   static constexpr bool table128 = kVbmi;
   UTF8GUARD_SIMD_INLINE simd8 lookup128(simd8 lo, simd8 hi) const {
-    return {_mm512_mask2_permutex2var_epi8(lo.v, v, ~_mm512_movepi8_mask(v), hi.v)};
+    const __m512i entry = _mm512_permutex2var_epi8(lo.v, v, hi.v);
+    return {_mm512_ternarylogic_epi32(entry, v, _mm512_set1_epi8(static_cast<char>(0x80)),
+                                      0xF8)};  // entry | (v & 0x80)
   }
 };

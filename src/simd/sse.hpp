@@ -163,7 +163,7 @@ struct simd8 {
   }
   // eq_bits is eq(b).bits(). select_by_sign takes the lanes of if_set where
   // this register's top bit is set, of if_clear elsewhere. table128: whether
-  // lookup128 exists, a 128-entry byte lookup in one step; mask_registers:
+  // lookup128 exists, a 128-entry lookup of the ASCII bytes; mask_registers:
   // whether select_bits does, a select by bits (both avx512.hpp).
   UTF8GUARD_SIMD_INLINE std::uint64_t eq_bits(std::uint8_t b) const { return eq(b).bits(); }
   UTF8GUARD_SIMD_INLINE simd8 select_by_sign(simd8 if_set, simd8 if_clear) const {

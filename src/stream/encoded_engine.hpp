@@ -29,6 +29,8 @@
 //                             priv_recent_width[3]
 //   kEscape, kMaxHeld         the byte that starts every escape; the most
 //                             bytes of a cut unit
+//   kWindow                   the most encoded bytes of a window, whose
+//                             decoded bytes wait on the stack for the scanner
 //   Form(const state&)        one run's decoder
 //   raw_runs(s)               whether a run without kEscape may be fed as it
 //                             stands (no event waits on the bytes after it)
@@ -57,8 +59,9 @@
 namespace utf8guard::detail {
 namespace {
 
-// A window is at most this many decoded bytes; the buffer has the vector
-// decoder's slack after it.
+// A short input's window (decode_short), and the default of a form's
+// window (Form::kWindow): at most this many decoded bytes; a buffer has the
+// vector decoder's slack after it.
 constexpr std::size_t kEncodedWindow = 4096;
 constexpr std::size_t kEncodedSlack = 64;
 // A run without an escape shorter than this is decoded with the escapes
@@ -101,7 +104,7 @@ class encoded_run {
     s_.priv_position += n;
     std::size_t i = 0;
     if (s_.priv_pending_len != 0 && !resume_pending(p, n, base, i)) return false;
-    alignas(64) std::uint8_t buf[kEncodedWindow + kEncodedSlack];
+    alignas(64) std::uint8_t buf[Form::kWindow + kEncodedSlack];
     while (i < n) {
       if (form_.raw_runs(s_)) {
         const void* esc = std::memchr(p + i, Form::kEscape, n - i);
@@ -131,7 +134,7 @@ class encoded_run {
   // (room for n bytes) and returns how many: a cut unit at the end is decided
   // as the input's end. For a stream whose policy denies nothing.
   std::size_t decode_all(const std::uint8_t* p, std::size_t n, char* out) {
-    alignas(64) std::uint8_t buf[kEncodedWindow + kEncodedSlack];
+    alignas(64) std::uint8_t buf[Form::kWindow + kEncodedSlack];
     std::size_t i = 0;
     std::size_t total = 0;
     while (i < n) {
@@ -169,7 +172,7 @@ class encoded_run {
 
  private:
   static std::size_t limit_from(std::size_t n, std::size_t i) noexcept {
-    return n - i > kEncodedWindow ? i + kEncodedWindow : n;
+    return n - i > Form::kWindow ? i + Form::kWindow : n;
   }
 
   void hold(const std::uint8_t* q, std::size_t len) noexcept {

@@ -41,6 +41,7 @@ class json_form {
   using state = utf8guard_json_stream;
   static constexpr std::uint8_t kEscape = '\\';
   static constexpr std::size_t kMaxHeld = kJsonMaxHeld;
+  static constexpr std::size_t kWindow = kEncodedWindow;
 
   explicit json_form(const state& s) noexcept
       : deny_bad_((s.priv_policy & UTF8GUARD_CATEGORY_BAD_ESCAPE) != 0) {}

@@ -33,6 +33,10 @@ class percent_form {
   using state = utf8guard_percent_stream;
   static constexpr std::uint8_t kEscape = '%';
   static constexpr std::size_t kMaxHeld = 2;
+  // Each window costs a scanner feed whose setup weighs as much as checking
+  // a few KiB of decoded bytes; a body dense with escapes decodes to a third
+  // of its size, so its windows are made long. The decoded bytes stay in L1.
+  static constexpr std::size_t kWindow = 4 * kEncodedWindow;
 
   explicit percent_form(const state& s) noexcept
       : vector_(vector_percent_decoder()),
