@@ -169,10 +169,8 @@ std::size_t quiet_until(const std::uint8_t* p, std::size_t n, ascii_range range,
   // when n >= W, and a partial one (masked or from words) reads p[0..n)
   // only.
   // Blocks first: one branch per block, and four minima and maxima side by
-  // side, so that no chain of dependent operations sets the pace. Not with
-  // a stop byte: text with escapes has them every few hundred bytes, and
-  // the groups would read a block that holds one again.
-  for (; !Stop && n - i >= kQuietBlock; i += kQuietBlock) {
+  // side, so that no chain of dependent operations sets the pace.
+  for (; n - i >= kQuietBlock; i += kQuietBlock) {
     simd8 mn[4], mx[4], mk[4];
     for (std::size_t k = 0; k < 4; ++k) {
       mn[k] = mx[k] = load_once(p + i + k * W);
