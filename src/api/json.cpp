@@ -4,40 +4,129 @@
 // objects' life is every stream's, stream_life (stream/encoded_objects.hpp).
 #include <cstring>
 
+#include "api/one_shot.hpp"
+#include "api/validate.hpp"
 #include "core/convert.hpp"
+#include "kernels/dispatch.hpp"
 #include "stream/encoded_objects.hpp"
 
 namespace utf8guard {
 namespace detail {
 namespace {
 
+// raw_run is where a run of raw bytes ends (at a backslash, or the input's
+// end) and what json_raw_run found in it.
+struct raw_run {
+  std::size_t end;
+  result r;
+};
+
+// json_raw_run checks the raw bytes of p[0..n) up to the first backslash
+// (p[0], at absolute offset base, starts a character) as validate checks raw
+// text under deny, in its passes (api/one_shot.hpp), each of which also
+// stops at a backslash: the quiet ASCII prefix, the kernel's scan
+// (scan_no_backslash), the policy. end is the backslash's offset in p, or n;
+// r is validate's answer for p[0..n) when end is n, else ok, or some error
+// before end, which the engine places. A raw run ends every sequence before
+// the escape after it (an escape decodes to a whole character, whose first
+// byte is no continuation byte), so it is checked on its own.
+raw_run json_raw_run(const kernel& k, const std::uint8_t* p, std::size_t n, std::size_t base,
+                     utf8guard_policy deny) noexcept {
+  std::size_t q = 0;
+  if (deny != 0) {
+    q = quiet_ascii_prefix(p, n, deny, kBackslash);
+    if (q == n) return {n, {}};
+    if (p[q] == kBackslash) return {q, {}};
+  }
+  const std::uint8_t* rest = p + q;
+  std::size_t len = n - q;
+  std::size_t pos = k.scan_no_backslash(rest, len);
+  if (pos == kSawStop) {
+    // SAFETY: the scan met a backslash in rest[0..len).
+    const void* bs = std::memchr(rest, kBackslash, len);
+    len = static_cast<std::size_t>(static_cast<const std::uint8_t*>(bs) - rest);
+    pos = k.scan(rest, len);
+    if (pos != len) return {q + len, kRefused};
+  }
+  result r;
+  if (pos != len) {  // no backslash: validate's error, and the policy's before it
+    r = classify_scan(rest, len, pos).unpacked();
+    r.offset += base + q;
+    if (deny == 0 || r.offset == base + q) return {n, r};
+  }
+  if (deny != 0) r = policy_first(rest, len, r, base + q, deny, true);
+  return {q + len, r};
+}
+
+// What json_by_runs found: the input is valid, or not, or its escapes come
+// too densely for runs to pay.
+enum class by_runs { valid, invalid, dense };
+
+// json_by_runs checks p[0..n) from the escape at p[i] on, where p[0..i) is
+// valid: each raw run by json_raw_run, each escape decoded by json_unit_at
+// (the engine's decoder's) and its character held to deny, as the engine
+// holds it (stream/json_engine.hpp). Exact: the decoded text is valid exactly
+// when every run and every escape is. Runs of escapes denser than one per
+// kEncodedMinRun bytes, after the first few, are left to the engine, which
+// decodes them into a window that the kernel reads in one call.
+by_runs json_by_runs(const kernel& k, const std::uint8_t* p, std::size_t n, std::size_t i,
+                     utf8guard_policy deny) noexcept {
+  constexpr std::size_t kFewUnits = 8;
+  const bool deny_bad = (deny & UTF8GUARD_CATEGORY_BAD_ESCAPE) != 0;
+  std::size_t units = 0;
+  for (;;) {
+    do {  // the escapes from the backslash p[i]
+      if (++units > kFewUnits && units * kEncodedMinRun > i) return by_runs::dense;
+      const json_unit u = json_unit_at(p + i, n - i, true);
+      if (u.kind == json_unit_kind::lone) return by_runs::invalid;
+      if (u.kind == json_unit_kind::bad) {
+        // The literal backslash, in no category; the byte after it is raw,
+        // and never a backslash (a bad escape's second byte is none).
+        if (deny_bad) return by_runs::invalid;
+        i += 1;
+        break;
+      }
+      if ((category_of(u.value, i == 0) & deny) != 0) return by_runs::invalid;
+      i += u.width;
+    } while (i < n && p[i] == kBackslash);
+    if (i == n) return by_runs::valid;
+    const raw_run run = json_raw_run(k, p + i, n - i, i, deny);
+    if (!run.r.ok()) return by_runs::invalid;
+    i += run.end;
+    if (i == n) return by_runs::valid;
+  }
+}
+
 // The one-shot check is the first of these that answers. just_verdict: only
 // whether the input is valid matters (is_valid); the kind of an invalid
 // answer is then meaningless.
-//   1. Text without a backslash decodes to itself: validate's answer.
-//   2. A short text is decoded whole and validated in one call
+//   1. Text without a backslash decodes to itself: validate's answer, found
+//      in validate's passes (json_raw_run).
+//   2. Raw runs between escapes (json_by_runs), unless escapes are dense.
+//   3. A short text is decoded whole and validated in one call
 //      (encoded_short_valid), when no event comes up.
-//   3. Anything else, or an error to place, takes the validator's engine.
+//   4. Anything else, or an error to place, takes the validator's engine.
 encoded_result validate_json(std::string_view in, utf8guard_policy bits, bool just_verdict) {
-  if (bad_span(in)) return encoded_kind<json_form, 0>::refused();
-  if (in.empty()) return {};  // also keeps a (nullptr, 0) view away from memchr
+  using kind = encoded_kind<json_form, 0>;
+  if (bad_span(in)) return kind::refused();
+  if (in.empty()) return {};
   const std::uint8_t* p = bytes(in.data());
   const std::size_t n = in.size();
-  if (std::memchr(p, '\\', n) == nullptr) {
+  const kernel& k = active_kernel_ref();
+  const raw_run first = json_raw_run(k, p, n, 0, bits);
+  if (first.end == n) {
     encoded_result r;
-    if (just_verdict) {
-      if (!utf8guard::is_valid(in, policy::from_bits(bits))) r.kind = error::disallowed;
-      return r;
-    }
-    static_cast<result&>(r) =
-        bits == 0 ? utf8guard::validate(in) : utf8guard::validate(in, policy::from_bits(bits));
+    static_cast<result&>(r) = first.r;
     r.decoded_offset = r.offset;
     r.decoded_length = r.length;
     return r;
   }
-  if (n <= kEncodedWindow) {
+  const by_runs runs = first.r.ok() ? json_by_runs(k, p, n, first.end, bits) : by_runs::invalid;
+  if (runs == by_runs::valid) return {};
+  if (just_verdict && runs == by_runs::invalid) return kind::refused();  // any non-none kind
+  if (runs == by_runs::dense && n <= kEncodedWindow) {
     if (encoded_short_valid<json_form>(p, n, bits, just_verdict)) return {};
-    if (just_verdict) return encoded_kind<json_form, 0>::refused();  // any non-none kind: not valid
+    if (just_verdict) return kind::refused();
   }
   return encoded_by_stream<json_form>(p, n, bits);
 }

@@ -42,10 +42,8 @@ encoded_result validate_percent(std::string_view in, utf8guard_policy bits,
   const std::uint8_t* p = bytes(in.data());
   const std::size_t n = in.size();
   const kernel& k = active_kernel_ref();
-  const std::size_t pos = k.scan_no_percent != nullptr        ? k.scan_no_percent(p, n)
-                          : std::memchr(p, '%', n) != nullptr ? kSawPercent
-                                                              : k.scan(p, n);
-  if (pos != kSawPercent) return without_escapes(p, n, pos, bits);
+  const std::size_t pos = k.scan_no_percent(p, n);
+  if (pos != kSawStop) return without_escapes(p, n, pos, bits);
   if (n <= kEncodedWindow) {
     if (encoded_short_valid<percent_form>(p, n, bits, just_verdict)) return {};
     if (just_verdict)

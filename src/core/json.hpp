@@ -105,6 +105,30 @@ inline json_unit json_escape_at(const std::uint8_t* p, std::size_t m, bool final
   return {json_unit_kind::pair, 12, cp};
 }
 
+// json_unit_at is json_escape_at with the common escapes read first, inline:
+// \uXXXX of a character that is no surrogate, and a pair of them. The
+// engine's decoder (stream/json_engine.hpp) and the one-shot check
+// (api/json.cpp) read escapes through it.
+inline json_unit json_unit_at(const std::uint8_t* p, std::size_t m, bool final) noexcept {
+  if (m >= 6 && p[1] == 'u') {
+    const unsigned h0 = kHexValue[p[2]], h1 = kHexValue[p[3]];
+    const unsigned h2 = kHexValue[p[4]], h3 = kHexValue[p[5]];
+    const char32_t v = h0 << 12 | h1 << 8 | h2 << 4 | h3;
+    if ((h0 | h1 | h2 | h3) <= 0xF) {
+      if (v < 0xD800 || v > 0xDFFF) return {json_unit_kind::bmp, 6, v};
+      if (v <= 0xDBFF && m >= 12 && p[6] == '\\' && p[7] == 'u') {
+        const unsigned l0 = kHexValue[p[8]], l1 = kHexValue[p[9]];
+        const unsigned l2 = kHexValue[p[10]], l3 = kHexValue[p[11]];
+        const char32_t low = l0 << 12 | l1 << 8 | l2 << 4 | l3;
+        if ((l0 | l1 | l2 | l3) <= 0xF && low >= 0xDC00 && low <= 0xDFFF) {
+          return {json_unit_kind::pair, 12, 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)};
+        }
+      }
+    }
+  }
+  return json_escape_at(p, m, final);
+}
+
 // json_span is a unit's encoded width and decoded length.
 struct json_span {
   std::size_t width;

@@ -224,10 +224,11 @@ struct quiet_ascii_table {
 };
 inline constexpr quiet_ascii_table kQuietAscii{};
 
-// quiet_ascii_fn returns a length r such that p[0..r) lies in the range:
-// n, or where a byte outside it may be (generic/policy_prefilter.hpp).
-using quiet_ascii_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n,
-                                       ascii_range r) noexcept;
+// quiet_ascii_fn returns a length r such that p[0..r) lies in the range
+// and holds no stop byte (0: none): n, or the first byte that does not
+// (generic/policy_prefilter.hpp).
+using quiet_ascii_fn = std::size_t (*)(const std::uint8_t* p, std::size_t n, ascii_range r,
+                                       std::uint8_t stop) noexcept;
 
 // sequence_length is the length of the well-formed sequence led by b.
 constexpr std::size_t sequence_length(std::uint8_t b) noexcept {

@@ -75,11 +75,13 @@ using open_scan_fn = open_scan (*)(const std::uint8_t* p, std::size_t n,
                                    std::uint32_t prior) noexcept;
 
 // scan_no_percent(p, n) is scan for percent-encoded input (api/percent.cpp):
-// it returns kSawPercent as soon as it meets a '%' before a certain error,
-// and otherwise what scan returns, so that input without escapes is
-// validated in one pass.
+// it returns kSawStop as soon as it meets a '%' before a certain error, and
+// otherwise what scan returns, so that input without escapes is validated
+// in one pass. scan_no_backslash(p, n) is the same for JSON text
+// (api/json.cpp) and its backslash.
 inline constexpr std::uint8_t kPercent = '%';
-inline constexpr std::size_t kSawPercent = SIZE_MAX;
+inline constexpr std::uint8_t kBackslash = '\\';
+inline constexpr std::size_t kSawStop = SIZE_MAX;
 
 }  // namespace utf8guard::detail
 

@@ -112,17 +112,23 @@ inline std::uint64_t load_word(const std::uint8_t* q) noexcept {
 // quiet_ascii_words is the pass over quiet ASCII of a policy
 // (generic/policy_prefilter.hpp's quiet_ascii) for a short input, a word at a
 // time: it returns n when every byte of q[0..n) lies in [lo, hi] (ASCII, with
-// lo <= 0x20 <= hi), else the start of a word that holds one outside. A word
-// holds a byte below lo when subtracting lo from every byte borrows into a
-// byte whose top bit was clear, and a byte above hi when adding 0x7F - hi
-// carries into a top bit or one was set (exact tests of whether any byte
-// does, whatever the carries between bytes).
+// lo <= 0x20 <= hi) and is not stop (a printable byte, or 0: none), else the
+// start of a word that holds one that is. A word holds a byte below lo when
+// subtracting lo from every byte borrows into a byte whose top bit was
+// clear, a byte above hi when adding 0x7F - hi carries into a top bit or one
+// was set, and the stop byte when the word xor stops holds a zero byte:
+// subtracting 1 from every byte borrows into one whose top bit was clear
+// (exact tests of whether any byte does, whatever the carries between
+// bytes).
 inline std::size_t quiet_ascii_words(const std::uint8_t* q, std::size_t n, std::uint8_t lo,
-                                     std::uint8_t hi) noexcept {
+                                     std::uint8_t hi, std::uint8_t stop = 0) noexcept {
   constexpr std::uint64_t kOnes = 0x0101010101010101U, kTops = 0x8080808080808080U;
   const std::uint64_t below = kOnes * lo, above = kOnes * static_cast<std::uint8_t>(0x7F - hi);
-  const auto outside = [below, above](std::uint64_t w) {
-    return (((w - below) & ~w) | (w + above) | w) & kTops;
+  const std::uint64_t stops = kOnes * stop;
+  const auto outside = [below, above, stop, stops](std::uint64_t w) {
+    const std::uint64_t x = w ^ stops;
+    const std::uint64_t stopped = stop != 0 ? (x - kOnes) & ~x : 0;
+    return (((w - below) & ~w) | (w + above) | w | stopped) & kTops;
   };
   if (n < 8) {
     if (n == 0) return 0;

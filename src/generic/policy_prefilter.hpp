@@ -134,19 +134,35 @@ UTF8GUARD_SIMD_INLINE simd8 load_once(const std::uint8_t* p) {
 
 // quiet_ascii returns a length r such that every byte of p[0..r) is in
 // range, an interval of ASCII that the policy allows whole (core/policy.hpp's
-// kQuietAscii): r is n, or the start of the block, group or register where a
-// byte outside it was seen. Such bytes are one character each, so p[0..r) is
-// well-formed, holds no violation and ends at a character boundary. It is
-// the policy's fast path for ASCII: one pass in place of the kernel's scan
-// and the prefilter, at an unsigned minimum and maximum per register where
-// the scan's ASCII test costs an OR.
-inline std::size_t quiet_ascii(const std::uint8_t* p, std::size_t n, ascii_range range) noexcept {
+// kQuietAscii), and, with a stop byte (0: none), is not it: r is n, or the
+// first byte that is outside it or the stop byte. Such bytes are one
+// character each, so p[0..r) is well-formed, holds no violation and ends at
+// a character boundary. It is the policy's fast path for ASCII: one pass in
+// place of the kernel's scan and the prefilter, at an unsigned minimum and
+// maximum per register where the scan's ASCII test costs an OR.
+//
+// A stop byte (JSON text's backslash) is seen by the keys' minimum (simd8::
+// key: ASCII but the stop byte 1..7F, the stop byte 0, the rest 80 and
+// above): unsigned beside the minimum and maximum, or, where the range is
+// all ASCII (KeysOnly: 00..7F, the json profile's), signed and alone, as the
+// kernels' scan_no_backslash tests it, at the cost of the range's test.
+template <bool Stop, bool KeysOnly>
+std::size_t quiet_until(const std::uint8_t* p, std::size_t n, ascii_range range,
+                        std::uint8_t stop) noexcept {
   constexpr std::size_t W = simd8::width;
-  const simd8 lo = simd8::splat(range.lo), hi = simd8::splat(range.hi);
-  // outside is nonzero at the bytes of [mn, mx] below lo or above hi.
-  const auto outside = [&lo, &hi](const simd8& mn, const simd8& mx) {
-    return lo.saturating_sub(mn) | mx.saturating_sub(hi);
+  const simd8 lo = simd8::splat(range.lo), hi = simd8::splat(range.hi), one = simd8::splat(1);
+  // outside is nonzero at the bytes of [mn, mx] below lo or above hi, and
+  // with Stop where the keys' minimum mk is 0.
+  const auto outside = [&](const simd8& mn, const simd8& mx, const simd8& mk) {
+    const simd8 out = lo.saturating_sub(mn) | mx.saturating_sub(hi);
+    if constexpr (Stop) return out | one.saturating_sub(mk);
+    return out;
   };
+  // at is outside for one register: nonzero exactly at its bytes that stop.
+  const auto at = [&](const simd8& x) { return outside(x, x, Stop ? x.key(stop) : x); };
+  // quiet_keys says whether registers whose keys' signed minimum is mk are
+  // ASCII without the stop byte (KeysOnly).
+  const auto quiet_keys = [](const simd8& mk) { return mk.clean(); };
   std::size_t i = 0;
   // SAFETY: a block is read only when i + kQuietBlock <= n, a group when
   // i + 4 * W <= n, a register when i + W <= n, the last register at n - W
@@ -155,41 +171,68 @@ inline std::size_t quiet_ascii(const std::uint8_t* p, std::size_t n, ascii_range
   // Blocks first: one branch per block, and four minima and maxima side by
   // side, so that no chain of dependent operations sets the pace.
   for (; n - i >= kQuietBlock; i += kQuietBlock) {
-    simd8 mn[4], mx[4];
-    for (std::size_t k = 0; k < 4; ++k) mn[k] = mx[k] = load_once(p + i + k * W);
+    simd8 mn[4], mx[4], mk[4];
+    for (std::size_t k = 0; k < 4; ++k) {
+      mn[k] = mx[k] = load_once(p + i + k * W);
+      if constexpr (Stop) mk[k] = mn[k].key(stop);
+    }
     for (std::size_t r = 4; r < kQuietBlock / W; r += 4) {
       for (std::size_t k = 0; k < 4; ++k) {
         const simd8 x = load_once(p + i + (r + k) * W);
-        mn[k] = min_unsigned(mn[k], x);
-        mx[k] = max_unsigned(mx[k], x);
+        if constexpr (KeysOnly) {
+          mk[k] = min_signed(mk[k], x.key(stop));
+        } else {
+          mn[k] = min_unsigned(mn[k], x);
+          mx[k] = max_unsigned(mx[k], x);
+          if constexpr (Stop) mk[k] = min_unsigned(mk[k], x.key(stop));
+        }
       }
     }
-    if (outside(min_unsigned(min_unsigned(mn[0], mn[1]), min_unsigned(mn[2], mn[3])),
-                max_unsigned(max_unsigned(mx[0], mx[1]), max_unsigned(mx[2], mx[3])))
-            .any()) {
+    if constexpr (KeysOnly) {
+      if (!quiet_keys(min_signed(min_signed(mk[0], mk[1]), min_signed(mk[2], mk[3])))) break;
+    } else if (outside(min_unsigned(min_unsigned(mn[0], mn[1]), min_unsigned(mn[2], mn[3])),
+                       max_unsigned(max_unsigned(mx[0], mx[1]), max_unsigned(mx[2], mx[3])),
+                       min_unsigned(min_unsigned(mk[0], mk[1]), min_unsigned(mk[2], mk[3])))
+                   .any()) {
       break;  // the groups below find where
     }
   }
   for (; n - i >= 4 * W; i += 4 * W) {
     const simd8 x0 = simd8::load(p + i), x1 = simd8::load(p + i + W);
     const simd8 x2 = simd8::load(p + i + 2 * W), x3 = simd8::load(p + i + 3 * W);
-    const simd8 mn = min_unsigned(min_unsigned(x0, x1), min_unsigned(x2, x3));
-    const simd8 mx = max_unsigned(max_unsigned(x0, x1), max_unsigned(x2, x3));
-    if (outside(mn, mx).any()) return i;
+    if constexpr (KeysOnly) {
+      if (!quiet_keys(min_signed(min_signed(x0.key(stop), x1.key(stop)),
+                                 min_signed(x2.key(stop), x3.key(stop))))) {
+        break;
+      }
+    } else {
+      const simd8 mn = min_unsigned(min_unsigned(x0, x1), min_unsigned(x2, x3));
+      const simd8 mx = max_unsigned(max_unsigned(x0, x1), max_unsigned(x2, x3));
+      const simd8 mk = Stop ? min_unsigned(min_unsigned(x0.key(stop), x1.key(stop)),
+                                           min_unsigned(x2.key(stop), x3.key(stop)))
+                            : mn;
+      if (outside(mn, mx, mk).any()) break;  // the registers below find where
+    }
   }
   for (; n - i >= W; i += W) {
-    const simd8 x = simd8::load(p + i);
-    if (outside(x, x).any()) return i;
+    const std::size_t j = at(simd8::load(p + i)).first_nonzero();
+    if (j != W) return i + j;
   }
   if (i == n) return n;
   if (n >= W) {  // the last register, over bytes already found inside
-    const simd8 x = simd8::load(p + n - W);
-    return outside(x, x).any() ? i : n;
+    const std::size_t j = at(simd8::load(p + n - W)).first_nonzero();
+    return j == W ? n : n - W + j;
   }
-  // Shorter than a register: the zero padding is below lo, so only the
-  // flags before p[n] count.
-  const simd8 x = simd8::load_partial(p, n);
-  return outside(x, x).first_nonzero() >= n ? n : 0;
+  // Shorter than a register: the zero padding is below lo, or in range and
+  // no stop byte, so only the flags before p[n] count.
+  const std::size_t j = at(simd8::load_partial(p, n)).first_nonzero();
+  return j >= n ? n : j;
+}
+inline std::size_t quiet_ascii(const std::uint8_t* p, std::size_t n, ascii_range range,
+                               std::uint8_t stop) noexcept {
+  if (stop == 0) return quiet_until<false, false>(p, n, range, 0);
+  if (range.lo == 0 && range.hi == 0x7F) return quiet_until<true, true>(p, n, range, stop);
+  return quiet_until<true, false>(p, n, range, stop);
 }
 
 // quiet_prefix returns how many bytes from p[0] hold no byte that may start

@@ -243,25 +243,27 @@ inline std::size_t locate(const std::uint8_t* p, std::size_t n, std::size_t i, b
 // two statements per split: g++ evaluates the operands of | right to left,
 // and loaded a block from its end, which halved ASCII scans from memory).
 // Aligned says p is aligned to R's width (see ascii_blocks).
-// With Flag (scan_no_percent) the registers' keys (simd8::key) are reduced
-// by a signed minimum instead, which clean() tests.
-template <class R, std::size_t First, std::size_t Count, bool Aligned, bool Flag = false>
+// With a Stop byte (scan_no_percent, scan_no_backslash; 0: none) the
+// registers' keys (simd8::key) are reduced by a signed minimum instead,
+// which clean() tests.
+template <class R, std::size_t First, std::size_t Count, bool Aligned, std::uint8_t Stop = 0>
 UTF8GUARD_SIMD_INLINE R or_range(const std::uint8_t* p) {
   if constexpr (Count == 1) {
     const R x = Aligned ? R::load_aligned(p + First * R::width) : R::load(p + First * R::width);
-    if constexpr (Flag) return x.key(kPercent);
+    if constexpr (Stop != 0) return x.key(Stop);
     return x;
   } else {
-    const R low = or_range<R, First, Count / 2, Aligned, Flag>(p);
-    const R high = or_range<R, First + Count / 2, Count - Count / 2, Aligned, Flag>(p);
-    if constexpr (Flag) return min_signed(low, high);
+    const R low = or_range<R, First, Count / 2, Aligned, Stop>(p);
+    const R high = or_range<R, First + Count / 2, Count - Count / 2, Aligned, Stop>(p);
+    if constexpr (Stop != 0) return min_signed(low, high);
     return low | high;
   }
 }
-// all_ascii says whether the Regs registers (of type R) at p are all ASCII.
-template <std::size_t Regs, bool Aligned = false, class R = simd8, bool Flag = false>
+// all_ascii says whether the Regs registers (of type R) at p are all ASCII
+// (and, with a Stop byte, hold none).
+template <std::size_t Regs, bool Aligned = false, class R = simd8, std::uint8_t Stop = 0>
 UTF8GUARD_SIMD_INLINE bool all_ascii(const std::uint8_t* p) {
-  if constexpr (Flag) return or_range<R, 0, Regs, Aligned, Flag>(p).clean();
+  if constexpr (Stop != 0) return or_range<R, 0, Regs, Aligned, Stop>(p).clean();
   return or_range<R, 0, Regs, Aligned>(p).is_ascii();
 }
 
@@ -281,7 +283,7 @@ UTF8GUARD_SIMD_INLINE bool all_ascii(const std::uint8_t* p) {
 // The blocks are read by the wrapper's ascii_reg: AVX-512 reads them by
 // 32-byte registers, which stream from memory faster there (avx512.hpp).
 constexpr std::size_t kAsciiBytes = 1024;
-template <bool Flag = false>
+template <std::uint8_t Stop = 0>
 UTF8GUARD_SIMD_INLINE std::size_t ascii_blocks(const std::uint8_t* p, std::size_t n,
                                                std::size_t i) {
   if (n - i < kAsciiBytes) return i;  // short inputs first, at the cost of one compare
@@ -290,12 +292,12 @@ UTF8GUARD_SIMD_INLINE std::size_t ascii_blocks(const std::uint8_t* p, std::size_
   // SAFETY: the unaligned register and every block read are bounded by
   // n - i >= skew + kAsciiBytes, checked before each.
   if (skew != 0) {
-    if (n - i - kAsciiBytes < skew || !all_ascii<1, false, simd8, Flag>(p + i)) return i;
+    if (n - i - kAsciiBytes < skew || !all_ascii<1, false, simd8, Stop>(p + i)) return i;
     i += skew;
   }
   using R = simd8::ascii_reg;  // W-aligned is R-aligned: W is a multiple of its width
   while (n - i >= kAsciiBytes &&
-         all_ascii<kAsciiBytes / R::width, simd8::align_blocks, R, Flag>(p + i)) {
+         all_ascii<kAsciiBytes / R::width, simd8::align_blocks, R, Stop>(p + i)) {
     i += kAsciiBytes;
   }
   return i;
@@ -321,10 +323,10 @@ UTF8GUARD_SIMD_INLINE std::size_t ascii_run(const std::uint8_t* p, std::size_t n
 // scan_from is the algorithm over p[0..n), after the register start.prev
 // (the bytes before p[0]: a stream's carried bytes, or zeros) and its lead
 // flags. With Open, an unfinished sequence at the very end is reported as
-// open bytes, not as an error (kernels/kernel.hpp). With Flag, a '%' in a
-// group or register that holds no error so far stops the scan at once with
-// pos kSawPercent (scan_no_percent).
-template <bool Open, bool Flag = false>
+// open bytes, not as an error (kernels/kernel.hpp). With a Stop byte, a
+// Stop in a group or register that holds no error so far stops the scan at
+// once with pos kSawStop (scan_no_percent, scan_no_backslash).
+template <bool Open, std::uint8_t Stop = 0>
 UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
                                           const before start) noexcept {
   const constants c = constants::make();
@@ -337,10 +339,10 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
     for (std::size_t k = 0; k < kGroupRegs; ++k) in[k] = simd8::load(p + i + k * W);
     simd8 any_high = in[0];
     for (std::size_t k = 1; k < kGroupRegs; ++k) any_high = any_high | in[k];
-    simd8 percent = simd8::zero();
-    if constexpr (Flag) {
-      for (std::size_t k = 0; k < kGroupRegs; ++k) percent = percent | in[k].eq(kPercent);
-      any_high = any_high | percent;
+    simd8 stops = simd8::zero();
+    if constexpr (Stop != 0) {
+      for (std::size_t k = 0; k < kGroupRegs; ++k) stops = stops | in[k].eq(Stop);
+      any_high = any_high | stops;
     }
     if (any_high.is_ascii()) {
       // ASCII cannot finish a sequence the previous group left open, and
@@ -351,9 +353,9 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
       // then by groups. (Not ascii_run: inlined here, its overlapping last
       // group makes g++ spill the lookup tables to the stack, which short
       // inputs of ASCII pay for.)
-      i = ascii_blocks<Flag>(p, n, i + kGroupBytes);
+      i = ascii_blocks<Stop>(p, n, i + kGroupBytes);
       // SAFETY: each group read is bounded by n - i >= kGroupBytes.
-      while (n - i >= kGroupBytes && all_ascii<kGroupRegs, false, simd8, Flag>(p + i)) {
+      while (n - i >= kGroupBytes && all_ascii<kGroupRegs, false, simd8, Stop>(p + i)) {
         i += kGroupBytes;
       }
       // Any register of ASCII checks the next one as zeros do: ASCII bytes
@@ -361,8 +363,8 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
       leads = simd8::zero();
       continue;
     }
-    if constexpr (Flag) {
-      if (percent.any()) return {kSawPercent, 0, 0};
+    if constexpr (Stop != 0) {
+      if (stops.any()) return {kSawStop, 0, 0};
     }
     // The bytes before each register are read from memory (check_at), but
     // for the input's first register, which follows bytes that may not be
@@ -400,16 +402,16 @@ UTF8GUARD_SIMD_INLINE open_scan scan_from(const std::uint8_t* p, std::size_t n,
     leads = at_tail.leads;
     for (; n - i >= W; i += W) {
       const simd8 input = simd8::load(p + i);
-      if constexpr (Flag) {
-        if (input.eq(kPercent).any()) return {kSawPercent, 0, 0};
+      if constexpr (Stop != 0) {
+        if (input.eq(Stop).any()) return {kSawStop, 0, 0};
       }
       error = error | check(input, prev, leads, c);
       prev = input;
     }
     if (i < n) {
-      const simd8 partial = simd8::load_partial(p + i, n - i);  // zero-padded: no '%'
-      if constexpr (Flag) {
-        if (partial.eq(kPercent).any()) return {kSawPercent, 0, 0};
+      const simd8 partial = simd8::load_partial(p + i, n - i);  // zero-padded: no Stop
+      if constexpr (Stop != 0) {
+        if (partial.eq(Stop).any()) return {kSawStop, 0, 0};
       }
       const simd8 last = check(partial, prev, leads, c);
       if constexpr (Open) {
@@ -482,10 +484,15 @@ __attribute__((noinline)) inline std::size_t scan_whole(const std::uint8_t* p,
 
 // scan_no_percent is scan for percent-encoded input without a '%': the same
 // check, and a '%' (a compare and an OR per register, on the ASCII path too)
-// returns kSawPercent unless an error that no escape can mend came first.
+// returns kSawStop unless an error that no escape can mend came first.
+// scan_no_backslash is the same for JSON text and its backslash.
 __attribute__((noinline)) inline std::size_t scan_no_percent(const std::uint8_t* p,
                                                              std::size_t n) noexcept {
-  return scan_from<false, true>(p, n, {simd8::zero(), simd8::zero()}).pos;
+  return scan_from<false, kPercent>(p, n, {simd8::zero(), simd8::zero()}).pos;
+}
+__attribute__((noinline)) inline std::size_t scan_no_backslash(const std::uint8_t* p,
+                                                               std::size_t n) noexcept {
+  return scan_from<false, kBackslash>(p, n, {simd8::zero(), simd8::zero()}).pos;
 }
 
 // short_check checks an input of at most two registers, read by masked

@@ -26,6 +26,7 @@ struct kernel {
   scan_fn scan;
   open_scan_fn scan_open;
   scan_fn scan_no_percent;
+  scan_fn scan_no_backslash;
   valid_fn valid;
   validate_fn validate;
   // short_dfa: is_valid and validate answer inputs of up to this many bytes

@@ -9,6 +9,7 @@
 // computes them from table37.hpp. Only yes/no is decided here; the classifier
 // in table37.hpp says where and why.
 #include <cstdint>
+#include <cstring>
 
 #include "core/carry.hpp"
 #include "core/dfa.hpp"
@@ -216,6 +217,14 @@ open_scan scalar_scan_open(const std::uint8_t* p, std::size_t n, std::uint32_t p
   return rest;
 }
 
+// scan_no_percent and scan_no_backslash (core/scan.hpp): memchr, then the
+// scan, two passes where the vector kernels make one.
+template <std::uint8_t Stop>
+std::size_t scalar_scan_no(const std::uint8_t* p, std::size_t n) noexcept {
+  if (n != 0 && std::memchr(p, Stop, n) != nullptr) return kSawStop;
+  return scalar_scan(p, n);
+}
+
 bool scalar_valid(const std::uint8_t* p, std::size_t n) noexcept { return scalar_scan(p, n) == n; }
 packed_result scalar_validate(const std::uint8_t* p, std::size_t n) noexcept {
   return validate_at(p, n, scalar_scan(p, n));
@@ -223,8 +232,15 @@ packed_result scalar_validate(const std::uint8_t* p, std::size_t n) noexcept {
 
 }  // namespace
 
-extern const kernel kernel_scalar{"scalar",          "",        &scalar_scan,
-                                  &scalar_scan_open, nullptr,   &scalar_valid,
-                                  &scalar_validate,  kShortDfa, &checked_copy<&scalar_valid>};
+extern const kernel kernel_scalar{"scalar",
+                                  "",
+                                  &scalar_scan,
+                                  &scalar_scan_open,
+                                  &scalar_scan_no<kPercent>,
+                                  &scalar_scan_no<kBackslash>,
+                                  &scalar_valid,
+                                  &scalar_validate,
+                                  kShortDfa,
+                                  &checked_copy<&scalar_valid>};
 
 }  // namespace utf8guard::detail

@@ -3,8 +3,9 @@
 // decoder and its events. Included by stream/encoded_objects.hpp only.
 //
 //   - Raw bytes between backslashes are copied into the window a word at a
-//     time; an escape is decoded by the scalar code of core/json.hpp (the
-//     common \uXXXX inline) and written as the UTF-8 of its character.
+//     time; an escape is decoded by the scalar code of core/json.hpp
+//     (json_unit_at: the common \uXXXX inline) and written as the UTF-8 of
+//     its character.
 //   - An escape decodes to a whole character, whose first byte is never a
 //     continuation byte: it ends every raw sequence before it, and none
 //     continues after it. So the scanner holds only raw bytes across windows.
@@ -61,34 +62,7 @@ class json_form {
         copy_raw(p, i, limit, out, written);
         if (i >= limit) break;
       }
-      // The common escapes first: \uXXXX of a character that is no surrogate.
-      if (n - i >= 6 && p[i + 1] == 'u') {
-        const unsigned h0 = kHexValue[p[i + 2]], h1 = kHexValue[p[i + 3]];
-        const unsigned h2 = kHexValue[p[i + 4]], h3 = kHexValue[p[i + 5]];
-        const char32_t v = h0 << 12 | h1 << 8 | h2 << 4 | h3;
-        if ((h0 | h1 | h2 | h3) <= 0xF && (v < 0xD800 || v > 0xDFFF)) {
-          last_start_ = origin + i;
-          last_width_ = 6;
-          i += 6;
-          written += json_utf8(v, out + written);
-          continue;
-        }
-        // And a pair of them.
-        if ((h0 | h1 | h2 | h3) <= 0xF && v <= 0xDBFF && n - i >= 12 && p[i + 6] == '\\' &&
-            p[i + 7] == 'u') {
-          const unsigned l0 = kHexValue[p[i + 8]], l1 = kHexValue[p[i + 9]];
-          const unsigned l2 = kHexValue[p[i + 10]], l3 = kHexValue[p[i + 11]];
-          const char32_t low = l0 << 12 | l1 << 8 | l2 << 4 | l3;
-          if ((l0 | l1 | l2 | l3) <= 0xF && low >= 0xDC00 && low <= 0xDFFF) {
-            last_start_ = origin + i;
-            last_width_ = 12;
-            i += 12;
-            written += json_utf8(0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00), out + written);
-            continue;
-          }
-        }
-      }
-      const json_unit u = json_escape_at(p + i, n - i, final);
+      const json_unit u = json_unit_at(p + i, n - i, final);
       if (u.kind == json_unit_kind::cut) {
         why = decode_stop::pending;
         break;

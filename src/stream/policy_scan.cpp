@@ -154,21 +154,26 @@ constexpr bool ascii_categories_covered() {
 static_assert(ascii_categories_covered(), "an ASCII byte holds a category kQuietAscii ignores");
 
 // quiet_ascii_scalar is the vector quiet_ascii's loop for the scalar kernel:
-// a block's minimum and maximum (branch-free, which compilers vectorize
-// where the target has vectors), then the bytes left one by one.
-std::size_t quiet_ascii_scalar(const std::uint8_t* p, std::size_t n, ascii_range r) noexcept {
+// a block's minimum and maximum, and the minimum of its bytes xor the stop
+// byte (0 where one is; branch-free, which compilers vectorize where the
+// target has vectors), then the bytes left one by one.
+std::size_t quiet_ascii_scalar(const std::uint8_t* p, std::size_t n, ascii_range r,
+                               std::uint8_t stop) noexcept {
   constexpr std::size_t kAsciiBlock = 1024;  // one test and branch per block
   std::size_t i = 0;
   // SAFETY: a whole block is read only when i + kAsciiBlock <= n.
   for (; n - i >= kAsciiBlock; i += kAsciiBlock) {
-    std::uint8_t mn = 0xFF, mx = 0;
+    std::uint8_t mn = 0xFF, mx = 0, mk = 0xFF;
     for (std::size_t k = 0; k < kAsciiBlock; ++k) {
-      mn = p[i + k] < mn ? p[i + k] : mn;
-      mx = p[i + k] > mx ? p[i + k] : mx;
+      const std::uint8_t b = p[i + k];
+      const auto key = static_cast<std::uint8_t>(b ^ stop);
+      mn = b < mn ? b : mn;
+      mx = b > mx ? b : mx;
+      mk = key < mk ? key : mk;
     }
-    if (mn < r.lo || mx > r.hi) break;
+    if (mn < r.lo || mx > r.hi || (stop != 0 && mk == 0)) break;
   }
-  while (i < n && p[i] >= r.lo && p[i] <= r.hi) ++i;
+  while (i < n && p[i] >= r.lo && p[i] <= r.hi && (stop == 0 || p[i] != stop)) ++i;
   return i;
 }
 
@@ -177,14 +182,14 @@ constexpr std::size_t kQuietWordsMax = 64;
 
 }  // namespace
 
-std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n,
-                               utf8guard_policy deny) noexcept {
+std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n, utf8guard_policy deny,
+                               std::uint8_t stop) noexcept {
   const ascii_range r = kQuietAscii.range[quiet_ascii_index(deny)];
   // A short input (a header value, a cookie) a word at a time: no call
   // through the kernel, no partial register.
-  if (n <= kQuietWordsMax) return quiet_ascii_words(p, n, r.lo, r.hi);
+  if (n <= kQuietWordsMax) return quiet_ascii_words(p, n, r.lo, r.hi, stop);
   const quiet_ascii_fn vector = vector_policy().quiet_ascii;
-  return vector != nullptr ? vector(p, n, r) : quiet_ascii_scalar(p, n, r);
+  return vector != nullptr ? vector(p, n, r, stop) : quiet_ascii_scalar(p, n, r, stop);
 }
 
 result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base, utf8guard_policy deny,

@@ -14,9 +14,10 @@ namespace utf8guard::detail {
 // bytes that deny allows: well-formed, free of violations, and ending at a
 // character boundary. It is n for a quiet input, such as a header value or
 // a line of printable ASCII under field, and then the whole check is this
-// one pass; else the caller checks p[r..n) as usual.
-std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n,
-                               utf8guard_policy deny) noexcept;
+// one pass; else the caller checks p[r..n) as usual. With a stop byte (0:
+// none), the prefix holds none (JSON text's raw run before a backslash).
+std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n, utf8guard_policy deny,
+                               std::uint8_t stop = 0) noexcept;
 
 // find_violation returns the first character of the well-formed bytes
 // p[0..n) that deny holds, with its absolute offset (p[0] is at base), or an

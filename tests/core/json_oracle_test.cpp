@@ -11,6 +11,7 @@
 //     characters raw and escaped; under the profiles and every category;
 //   - every \uXXXX alone and between two raw bytes;
 //   - long runs of escapes, so that findings straddle the library's windows;
+//   - long raw runs between escapes;
 //   - input without a backslash answers as the raw check does.
 // Each test asks the oracle once per case and checks every usable kernel
 // against it (json_checks.hpp).
@@ -148,6 +149,36 @@ TEST(JsonEveryKernel, FindingsAfterLongRunsOfEscapes) {
   check_cases(cases);
 }
 
+// Long raw runs between escapes, which the one-shot check reads in place,
+// run by run: runs of 0..700 bytes of ASCII or of multibyte text, a random
+// piece (an escape, an ill-formed or denied raw byte...) at either end of
+// some or inside them, under every policy of json_policies. One-shot.
+TEST(JsonEveryKernel, LongRawRunsBetweenEscapes) {
+  std::mt19937 rng(0x15015);
+  const std::vector<policy> policies = json_policies();
+  const std::string ascii = R"(Lorem ipsum dolor sit amet, consectetur adipiscing elit. )";
+  const std::string multibyte = "Zo\xC3\xAB \xE2\x82\xAC \xF0\x9F\x98\x80 \xD0\x96\xD0\xB8 ";
+  const std::string escapes[] = {R"(\n)", R"(\")", R"(\u00e9)", R"(\ud83d\ude00)", R"(\u0041\n)"};
+  std::vector<json_case> cases;
+  for (int round = 0; round < 400; ++round) {
+    std::string in;
+    for (std::size_t runs = 1 + rng() % 4; runs > 0; --runs) {
+      const std::string& text = rng() % 2 == 0 ? ascii : multibyte;
+      std::string run;
+      for (std::size_t len = rng() % 700; run.size() < len;) run += text;
+      const std::size_t where = rng() % 4;
+      if (where == 0) run.insert(0, random_input(rng, 1));
+      if (where == 1) run += random_input(rng, 1);
+      if (where == 2) run.insert(rng() % (run.size() + 1) / 4 * 4, random_input(rng, 1));
+      in += run;
+      in += escapes[rng() % std::size(escapes)];
+    }
+    if (rng() % 2 == 0) in.insert(0, escapes[rng() % std::size(escapes)]);
+    for (const policy& p : policies) cases.push_back(one_shot_case(in, p));
+  }
+  check_cases(cases);
+}
+
 // Without a backslash, JSON text is checked as raw bytes are.
 TEST(JsonEveryKernel, WithoutBackslashAsRaw) {
   std::mt19937 rng(0x15014);
@@ -156,7 +187,7 @@ TEST(JsonEveryKernel, WithoutBackslashAsRaw) {
     std::mt19937 local(rng());
     for (int round = 0; round < 500; ++round) {
       std::string in;
-      const std::size_t n = local() % 40;
+      const std::size_t n = round % 10 == 0 ? local() % 2000 : local() % 40;
       while (in.size() < n) {
         const std::string& piece = pieces()[local() % pieces().size()];
         if (piece.find('\\') == std::string::npos) in += piece;

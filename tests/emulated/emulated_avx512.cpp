@@ -182,7 +182,7 @@ constexpr kernel emulated(const char* name, detail::scan_fn scan, detail::open_s
                           detail::valid_fn valid, detail::validate_fn validate,
                           detail::short_copy_fn short_copy) {
   // SIMDe's portable intrinsics: the baseline's instructions only.
-  return {name, "", scan, scan_open, nullptr, valid, validate, 0, short_copy};
+  return {name, "", scan, scan_open, nullptr, nullptr, valid, validate, 0, short_copy};
 }
 const kernel kBw = emulated(
     "avx512bw-emulated", &detail::emulated_avx512bw::lookup::scan,

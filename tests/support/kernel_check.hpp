@@ -18,6 +18,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "api/validate.hpp"
@@ -173,22 +174,28 @@ inline std::string check_prior(const kernel& k, std::string_view in, const refer
   return "";
 }
 
-// check_no_percent checks scan_no_percent (percent-encoded input without
-// escapes): where the input has no '%', scan's answer; where it has one,
-// kSawPercent, or an error the oracle has that a byte before the first '%'
-// reveals (no escape can mend it).
-inline std::string check_no_percent(const kernel& k, std::string_view in,
-                                    const reference::error& want, std::size_t early) {
-  if (k.scan_no_percent == nullptr) return "";
+// check_no_stop checks scan_no_percent (percent-encoded input without
+// escapes) and scan_no_backslash (JSON text without escapes): where the
+// input has no stop byte, scan's answer; where it has one, kSawStop, or an
+// error the oracle has that a byte before the first stop byte reveals (no
+// escape can mend it).
+inline std::string check_no_stop(const kernel& k, std::string_view in, const reference::error& want,
+                                 std::size_t early) {
   const std::size_t n = in.size();
-  const std::size_t q = k.scan_no_percent(bytes_of(in), n);
-  const std::size_t percent = in.find('%');
   const std::size_t e = want.offset;
-  const bool error_ok = !want.ok() && q < n && q <= e + 3 && q + early >= e;
-  const bool ok = percent == std::string_view::npos
-                      ? (want.ok() ? q == n : error_ok)
-                      : q == utf8guard::detail::kSawPercent || (error_ok && q < percent);
-  return ok ? "" : "scan_no_percent returned " + std::to_string(q);
+  for (const auto& [scan, stop, name] :
+       {std::tuple{k.scan_no_percent, '%', "scan_no_percent"},
+        std::tuple{k.scan_no_backslash, '\\', "scan_no_backslash"}}) {
+    if (scan == nullptr) continue;
+    const std::size_t q = scan(bytes_of(in), n);
+    const std::size_t at = in.find(stop);
+    const bool error_ok = !want.ok() && q < n && q <= e + 3 && q + early >= e;
+    const bool ok = at == std::string_view::npos
+                        ? (want.ok() ? q == n : error_ok)
+                        : q == utf8guard::detail::kSawStop || (error_ok && q < at);
+    if (!ok) return std::string(name) + " returned " + std::to_string(q);
+  }
+  return "";
 }
 
 // check_short_copy returns "" when the body has no short_copy, the input is
@@ -256,7 +263,7 @@ inline std::string check_one(const kernel& k, std::string_view in, const referen
       }
     }
     if (why.empty() && with_prior) why = check_prior(k, in, want);
-    if (why.empty() && with_prior) why = check_no_percent(k, in, want, early);
+    if (why.empty() && with_prior) why = check_no_stop(k, in, want, early);
   }
   if (why.empty()) return why;
   std::string out(k.name);
@@ -354,6 +361,8 @@ inline const std::vector<snippet>& snippets() {
       {"4-byte cut by lead", std::string_view("\xF1\x80\xC3\xA9", 4)},
       {"too many continuations", std::string_view("\xC3\xA9\x80", 3)},
       {"NUL and BOM (valid)", std::string_view("\x00\xEF\xBB\xBF", 4)},
+      // The stop bytes of scan_no_percent and scan_no_backslash.
+      {"'%' and backslash (valid)", std::string_view("%\\", 2)},
   };
   return all;
 }

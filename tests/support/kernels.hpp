@@ -59,6 +59,14 @@ class counted_scans {
     ++count();
     return inner()->scan_open(p, n, prior);
   }
+  static std::size_t scan_no_percent(const std::uint8_t* p, std::size_t n) noexcept {
+    ++count();
+    return inner()->scan_no_percent(p, n);
+  }
+  static std::size_t scan_no_backslash(const std::uint8_t* p, std::size_t n) noexcept {
+    ++count();
+    return inner()->scan_no_backslash(p, n);
+  }
   static bool valid(const std::uint8_t* p, std::size_t n) noexcept {
     ++count();
     return inner()->valid(p, n);
@@ -68,7 +76,8 @@ class counted_scans {
     return inner()->validate(p, n);
   }
   static const detail::kernel& counting() {
-    static const detail::kernel k{"counted", "", &scan, &scan_open, nullptr, &valid, &validate};
+    static const detail::kernel k{
+        "counted", "", &scan, &scan_open, &scan_no_percent, &scan_no_backslash, &valid, &validate};
     return k;
   }
 };
