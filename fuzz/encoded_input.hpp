@@ -2,10 +2,13 @@
 // encoded forms (percent_differential, json_differential). Data layout
 // (data_reader): last two bytes = the policy's category bits, then a count
 // and that many 16-bit split values, then the padding byte; the rest is the
-// payload. When the padding byte is 1 modulo 8, the payload comes after
-// 4,032..4,156 copies of the form's filler unit (4 times the byte's other
-// bits more than 4,032), which puts it at the end of the engine's first
-// windows; each target says why its filler holds no finding.
+// payload. When the padding byte is 1 modulo 64, the payload comes after
+// 4,032..4,156 copies of the form's filler unit (4,032 plus 4 times a number
+// 0..31 drawn from the hash of the whole data, so that it reproduces), which
+// puts it at the end of the engine's first windows; each target says why its
+// filler holds no finding. A padded input costs many unpadded ones (the
+// oracle and every check read the filler too), so one input in 64 is padded:
+// a campaign still meets every padding length, at a fraction of the time.
 #ifndef UTF8GUARD_FUZZ_ENCODED_INPUT_HPP
 #define UTF8GUARD_FUZZ_ENCODED_INPUT_HPP
 
@@ -30,8 +33,12 @@ class encoded_input {
     const std::vector<std::uint16_t> raw = take_splits(reader);
     const unsigned pad = reader.take_byte();
     input = reader.rest();
-    if (pad % 8 == 1) {
-      for (unsigned k = 4032 + (pad >> 3) * 4; k > 0; --k) padded_ += filler;
+    if (pad % 64 == 1) {
+      // The hash's high bits: its low ones pick the kernel (kernels_to_try),
+      // and every length must meet every kernel.
+      const std::size_t copies = 4032 + (input_hash(data, size) >> 32) % 32 * 4;
+      padded_.reserve(copies * filler.size() + input.size());
+      for (std::size_t k = copies; k > 0; --k) padded_ += filler;
       padded_ += input;
       input = padded_;
     }

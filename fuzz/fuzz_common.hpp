@@ -147,22 +147,28 @@ inline std::uint64_t input_hash(const std::uint8_t* data, std::size_t size) {
   return h;
 }
 
-// kernels_to_try is the kernels one input runs on, for the targets that
-// would be slow trying every kernel on every input (fuzz/README.md). Under a
-// fuzzing engine: the one usable kernel the input's hash picks, so that the
-// same input always runs on the same kernel (on a machine with the same
-// usable kernels) and a finding reproduces, while a campaign meets every
-// kernel. In the replay main (UTF8GUARD_FUZZ_REPLAY: ctest's corpus and
-// vectors replay), every usable kernel.
-inline std::vector<std::string> kernels_to_try(const std::uint8_t* data, std::size_t size) {
-  std::vector<std::string> all = usable_kernels();
+// sampled is what one input runs on out of `all` (kernels, bodies), for the
+// targets that would be slow trying each on every input (fuzz/README.md).
+// Under a fuzzing engine: the one element the input's hash picks, so that
+// the same input always runs on the same one (on a machine with the same
+// list) and a finding reproduces, while a campaign meets every one. In the
+// replay main (UTF8GUARD_FUZZ_REPLAY: ctest's corpus and vectors replay),
+// all of them.
+template <class T>
+std::vector<T> sampled(std::vector<T> all, const std::uint8_t* data, std::size_t size) {
 #ifdef UTF8GUARD_FUZZ_REPLAY
   (void)data;
   (void)size;
   return all;
 #else
+  if (all.empty()) return all;
   return {all[input_hash(data, size) % all.size()]};
 #endif
+}
+
+// kernels_to_try is the usable kernels one input runs on (sampled).
+inline std::vector<std::string> kernels_to_try(const std::uint8_t* data, std::size_t size) {
+  return sampled(usable_kernels(), data, size);
 }
 
 // take_splits draws up to 16 raw chunk boundaries from the control bytes.

@@ -16,13 +16,13 @@
 //     the first finding; finish() gives the first finding and the scanner
 //     every one.
 //
-// When a control byte is 1 modulo 8, the payload comes after 4,032..4,156
-// escapes "\/" (4 times the byte's other bits more than 4,032): 4,096 decoded
+// When a control byte is 1 modulo 64, the payload comes after 4,032..4,156
+// escapes "\/" (their number drawn from the data's hash): 4,096 decoded
 // bytes and 8,192 encoded ones then end in the payload's first 64 bytes or
 // just before it, so a window of either size the library decodes in meets
 // the payload. A '/' has no category, so the padding holds no finding under
-// any policy. One input in eight is padded: a padded input costs about a
-// hundred unpadded ones.
+// any policy. One input in 64 is padded: a padded input costs about twenty
+// unpadded ones.
 //
 // Data layout: fuzz::encoded_input (encoded_input.hpp).
 #include <cstdlib>

@@ -24,10 +24,10 @@
 //
 // The engine decodes into windows of 4,096 bytes (src/stream/percent_engine.hpp),
 // more than the engines' max_len of encoded input can fill. So when a control
-// byte is 1 modulo 8, the payload comes after 4,032..4,156 escapes ("%41",
-// 4 times the byte's other bits more than 4,032): the first window then ends
+// byte is 1 modulo 64, the payload comes after 4,032..4,156 escapes ("%41",
+// their number drawn from the data's hash): the first window then ends
 // in the payload's first 64 decoded bytes, or just before it. One input in
-// eight is padded: a padded input costs about a hundred unpadded ones.
+// 64 is padded: a padded input costs several unpadded ones.
 //
 // Data layout: fuzz::encoded_input (encoded_input.hpp).
 #include <uriparser/Uri.h>

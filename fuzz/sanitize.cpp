@@ -1,4 +1,5 @@
-// sanitize - the replacement rule, on every usable kernel: the output is
+// sanitize - the replacement rule, on the kernels fuzz::kernels_to_try picks
+// (one per input when fuzzing, every one in the replay): the output is
 // well-formed, equals the oracle's replacement and ICU's U+FFFD conversion,
 // is idempotent, is the identity on well-formed input, fits in
 // sanitize_bound(), and sanitize_to() writes the same bytes into a buffer of
@@ -60,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view input = fuzz::as_view(data, size);
   const std::string expected = reference::sanitize(input);
   const std::string icu = fuzz::icu_sanitize(input).bytes;
-  for (const std::string& kernel : fuzz::usable_kernels()) {
+  for (const std::string& kernel : fuzz::kernels_to_try(data, size)) {
     check_on_kernel(input, kernel, expected, icu);
   }
   return 0;

@@ -28,6 +28,10 @@ denied policy_part(const denied& deny) {
 
 decoded decode(std::string_view in) {
   decoded d;
+  // One unit a byte at most: reserved once, not grown a push at a time.
+  d.bytes.reserve(in.size());
+  d.offset.reserve(in.size());
+  d.width.reserve(in.size());
   for (std::size_t i = 0; i < in.size();) {
     const bool escape =
         in[i] == '%' && i + 2 < in.size() && is_hex_digit(in[i + 1]) && is_hex_digit(in[i + 2]);

@@ -36,9 +36,12 @@ std::string ucd_dir() {
 }
 
 // A UCD line is "CODE[..CODE];FIELD;FIELD ... # comment"; fields are trimmed.
+// Only the first two fields are kept: the tables below read no other (name
+// and general category of UnicodeData.txt, the one of LineBreak.txt and
+// PropList.txt), and every test and fuzz target builds them once at start.
 struct ucd_line {
   char32_t first = 0, last = 0;
-  std::vector<std::string> fields;  // the fields after the code point(s)
+  std::vector<std::string> fields;  // the first fields after the code point(s)
 };
 
 std::string trim(const std::string& s) {
@@ -59,7 +62,7 @@ std::vector<ucd_line> read_ucd(const std::string& name) {
     std::stringstream ss(line);
     std::string field;
     std::vector<std::string> fields;
-    while (std::getline(ss, field, ';')) fields.push_back(trim(field));
+    while (fields.size() < 3 && std::getline(ss, field, ';')) fields.push_back(trim(field));
     ucd_line u;
     const std::string code = fields.at(0);
     const auto dots = code.find("..");
