@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// node_api.js [--reps N] [--min-ms MS] [--wrk-seconds S] [--no-wrk] - times
-// the Node.js package (node/) against what Node ships, side by side in one
-// process, and prints medians and ratios:
+// node_api.js [--reps N] [--min-ms MS] [--wrk-seconds S] [--wrk-rounds R]
+//             [--no-wrk] [--only PARTS] - times the Node.js package (node/)
+// against what Node ships, side by side in one process, and prints medians
+// and ratios:
 //
 //   isValid          vs buffer.isUtf8 (simdutf as shipped in Node), on each
 //                    non-ASCII lipsum text repeated to 1 MiB
@@ -15,6 +16,10 @@
 //                    a POST of a form), alternating runs; also requests per
 //                    second of the server's own CPU time, which other load
 //                    on the machine does not change
+//
+// --only runs some of the parts, by name, comma-separated: large (the 1 MiB
+// pairs), short (16 B), percent, offload, express. --wrk-rounds sets the
+// number of alternating wrk runs of each side (default 3).
 //
 // Times are process CPU time; each repetition runs both sides of a pair,
 // one after the other, for at least MS milliseconds each. The texts come from
@@ -33,15 +38,17 @@ const root = path.resolve(__dirname, '..');
 const ug = require(path.join(root, 'node'));
 
 function parseArgs(argv) {
-  const opts = { reps: 11, minMs: 20, wrkSeconds: 2, wrk: true, serve: null };
+  const opts = { reps: 11, minMs: 20, wrkSeconds: 2, wrkRounds: 3, wrk: true, serve: null, only: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--reps') opts.reps = Number(argv[++i]);
     else if (a === '--min-ms') opts.minMs = Number(argv[++i]);
     else if (a === '--wrk-seconds') opts.wrkSeconds = Number(argv[++i]);
+    else if (a === '--wrk-rounds') opts.wrkRounds = Number(argv[++i]);
     else if (a === '--no-wrk') opts.wrk = false;
+    else if (a === '--only') opts.only = new Set(argv[++i].split(','));
     else if (a === '--serve') opts.serve = argv[++i];
-    else throw new Error(`unknown option ${a}; usage: node_api.js [--reps N] [--min-ms MS] [--wrk-seconds S] [--no-wrk]`);
+    else throw new Error(`unknown option ${a}; usage: node_api.js [--reps N] [--min-ms MS] [--wrk-seconds S] [--wrk-rounds R] [--no-wrk] [--only PARTS]`);
   }
   return opts;
 }
@@ -255,7 +262,7 @@ async function express(opts) {
       const script = path.join(dir, 'req.lua');
       fs.writeFileSync(script, body);
       const got = { plain: [], guard: [] };
-      for (let r = 0; r < 3; r++) {
+      for (let r = 0; r < opts.wrkRounds; r++) {
         for (const mode of ['plain', 'guard']) got[mode].push(await wrkRun(servers[mode], opts.wrkSeconds, script));
       }
       const wall = (mode) => median(got[mode].map((x) => x[0]));
@@ -300,11 +307,12 @@ async function main() {
     return;
   }
   header();
-  large(opts);
-  short(opts);
-  percent(opts);
-  await offload(opts);
-  if (opts.wrk) await express(opts);
+  const run = (part) => opts.only === null || opts.only.has(part);
+  if (run('large')) large(opts);
+  if (run('short')) short(opts);
+  if (run('percent')) percent(opts);
+  if (run('offload')) await offload(opts);
+  if (opts.wrk && run('express')) await express(opts);
   if (sink === 0.5) console.log(sink);
 }
 

@@ -215,11 +215,15 @@ class Guard extends EventEmitter {
       return true;
     };
     // A stream goes back to the pool at the body's end or its finding; the
-    // stream of a request the client left is collected with it.
+    // stream of a request the client left is collected with it. The watcher
+    // leaves the map at the body's end: V8's scavenges keep a WeakMap's
+    // values alive, and this one holds the request, which would then outlive
+    // its response and be promoted, to the old generation's collections.
     watchers.set(req, (self, push, chunk, encoding) => {
       if (stopped) return false;
       if (check === null) return push.call(self, chunk, encoding);
       if (chunk === null) {
+        watchers.delete(self);
         const finding = check.finish();
         done();
         if (finding !== null && found(finding)) return false;

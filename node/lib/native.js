@@ -6,4 +6,8 @@
 const path = require('node:path');
 
 const file = process.env.UTF8GUARD_NODE_ADDON || path.join(__dirname, '..', 'build', 'utf8guard.node');
-module.exports = require(file);
+// A copy of the addon's exports: Node-API adds them one by one to an object
+// V8 then keeps as a dictionary, where each native.fn() of a hot path would
+// be a dictionary lookup; a literal's properties are found by the inline
+// caches.
+module.exports = { ...require(file) };
