@@ -3,10 +3,10 @@
 // (data_reader): last two bytes = the policy's category bits, then a count
 // and that many 16-bit split values, then the padding byte; the rest is the
 // payload. When the padding byte is 1 modulo 64, the payload comes after
-// 4,032..4,156 copies of the form's filler unit (4,032 plus 4 times a number
-// 0..31 drawn from the hash of the whole data, so that it reproduces), which
-// puts it at the end of the engine's first windows; each target says why its
-// filler holds no finding. A padded input costs many unpadded ones (the
+// copies..copies + 124 copies of the form's filler unit (copies plus 4 times
+// a number 0..31 drawn from the hash of the whole data, so that it
+// reproduces), which the target chooses to put it at the end of the engine's
+// first windows; each target says why its filler holds no finding. A padded input costs many unpadded ones (the
 // oracle and every check read the filler too), so one input in 64 is padded:
 // a campaign still meets every padding length, at a fraction of the time.
 #ifndef UTF8GUARD_FUZZ_ENCODED_INPUT_HPP
@@ -27,7 +27,8 @@ namespace fuzz {
 // padded copy it owns, so it is neither copied nor moved.
 class encoded_input {
  public:
-  encoded_input(const std::uint8_t* data, std::size_t size, std::string_view filler) {
+  encoded_input(const std::uint8_t* data, std::size_t size, std::string_view filler,
+                std::size_t copies) {
     data_reader reader(data, size);
     policy = take_policy(reader);
     const std::vector<std::uint16_t> raw = take_splits(reader);
@@ -36,9 +37,9 @@ class encoded_input {
     if (pad % 64 == 1) {
       // The hash's high bits: its low ones pick the kernel (kernels_to_try),
       // and every length must meet every kernel.
-      const std::size_t copies = 4032 + (input_hash(data, size) >> 32) % 32 * 4;
-      padded_.reserve(copies * filler.size() + input.size());
-      for (std::size_t k = copies; k > 0; --k) padded_ += filler;
+      const std::size_t count = copies + (input_hash(data, size) >> 32) % 32 * 4;
+      padded_.reserve(count * filler.size() + input.size());
+      for (std::size_t k = count; k > 0; --k) padded_ += filler;
       padded_ += input;
       input = padded_;
     }

@@ -127,7 +127,7 @@ void check_streams(std::string_view input, const std::vector<std::string_view>& 
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   fuzz::require_ucd(kTarget);
-  const fuzz::encoded_input in(data, size, "\\/");
+  const fuzz::encoded_input in(data, size, "\\/", 4032);
   const utf8guard::policy p = in.policy;
   const std::string_view input = in.input;
   const std::vector<std::string_view>& chunks = in.chunks;

@@ -22,12 +22,12 @@
 // from that, its decoding is the contract's: "%X" followed by a non-digit is
 // copied as it is, which is the contract's bad '%' followed by a raw X.
 //
-// The engine decodes into windows of 4,096 bytes (src/stream/percent_engine.hpp),
-// more than the engines' max_len of encoded input can fill. So when a control
-// byte is 1 modulo 64, the payload comes after 4,032..4,156 escapes ("%41",
-// their number drawn from the data's hash): the first window then ends
-// in the payload's first 64 decoded bytes, or just before it. One input in
-// 64 is padded: a padded input costs several unpadded ones.
+// The engine decodes a long input in windows of 16,384 encoded bytes
+// (src/stream/percent_engine.hpp), more than the engines' max_len can fill.
+// So when a control byte is 1 modulo 64, the payload comes after
+// 5,440..5,564 escapes ("%41", their number drawn from the data's hash):
+// the first window then ends in the payload's first 64 bytes, or just before
+// it. One input in 64 is padded: a padded input costs several unpadded ones.
 //
 // Data layout: fuzz::encoded_input (encoded_input.hpp).
 #include <uriparser/Uri.h>
@@ -212,7 +212,7 @@ void check_streams(std::string_view input, const std::vector<std::string_view>& 
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   fuzz::require_ucd(kTarget);
-  const fuzz::encoded_input in(data, size, "%41");
+  const fuzz::encoded_input in(data, size, "%41", 5440);
   const utf8guard::policy p = in.policy;
   const std::string_view input = in.input;
   const std::vector<std::string_view>& chunks = in.chunks;

@@ -204,11 +204,12 @@ TEST(PercentEveryKernel, HandWorkedVectors) {
   check_cases(cases);
 }
 
-// The engine decodes escapes in windows of 4,096 decoded bytes, and an
-// input of up to one window in one call: inputs of 4,090..4,100 escapes and
-// then a sequence, an error, a bad escape or a double encoding, so that one
-// of them straddles the end of the first window; and inputs of 4,090..4,100
-// encoded bytes that end in one of them. One-shot, and cut near that end.
+// The engine decodes a long input in windows of 16,384 encoded bytes
+// (percent_engine.hpp), and an input of up to 4,096 bytes in one call:
+// inputs of 5,456..5,466 escapes (16,368..16,398 bytes) and then a sequence,
+// an error, a bad escape or a double encoding, so that one of them straddles
+// the end of the first window; and inputs of 4,090..4,100 encoded bytes that
+// end in one of them. One-shot, and cut near that end.
 TEST(PercentEveryKernel, ErrorsAcrossTheDecodingWindow) {
   const policy p = reference::ucd_available()
                        ? policy::url()
@@ -217,12 +218,18 @@ TEST(PercentEveryKernel, ErrorsAcrossTheDecodingWindow) {
                                "%ED%A0%80", "%zz",          "%255c",     "%25%35%63",
                                "%00",       "%F0%9F%98",    "%",         "%4"};
   std::vector<space_case> cases;
-  for (std::size_t n = 4090; n <= 4100; ++n) {
+  for (std::size_t n = 5456; n <= 5466; ++n) {
     std::string head;
     for (std::size_t k = 0; k < n; ++k) head += k % 2 == 0 ? "%2f" : "%41";
     for (const std::string& tail : tails) {
       const std::size_t end = 3 * n;
       cases.push_back(make_case(head + tail + "%41", p, {end - 2, end, end + 1, end + 4}));
+    }
+  }
+  for (std::size_t n = 4090; n <= 4100; ++n) {
+    std::string head;
+    for (std::size_t k = 0; 3 * k < n; ++k) head += k % 2 == 0 ? "%2f" : "%41";
+    for (const std::string& tail : tails) {
       std::string whole = head.substr(0, (n - tail.size()) / 3 * 3);
       whole.append(n - tail.size() - whole.size(), 'x');
       cases.push_back(make_case(whole + tail, p, {n - tail.size(), n - 1}));
