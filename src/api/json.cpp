@@ -15,10 +15,12 @@ namespace detail {
 namespace {
 
 // raw_run is where a run of raw bytes ends (at a backslash, or the input's
-// end) and what json_raw_run found in it.
+// end) and what json_raw_run found in it. to_end: r holds for all of the
+// raw bytes to the input's end, not just the run's (see json_raw_run).
 struct raw_run {
   std::size_t end;
   result r;
+  bool to_end;
 };
 
 // json_raw_run checks the raw bytes of p[0..n) up to the first backslash
@@ -30,32 +32,39 @@ struct raw_run {
 // before end, which the engine places. A raw run ends every sequence before
 // the escape after it (an escape decodes to a whole character, whose first
 // byte is no continuation byte), so it is checked on its own.
+// When the kernel's scan meets a backslash, the raw bytes are checked to the
+// input's end at once instead (to_end), escapes and all, in one scan and one
+// policy pass: an escape's bytes are printable ASCII, which no category
+// holds and no sequence spans, so the whole is valid exactly when each raw
+// run in it is. The runs after the first are then not checked again.
 raw_run json_raw_run(const kernel& k, const std::uint8_t* p, std::size_t n, std::size_t base,
                      utf8guard_policy deny) noexcept {
   std::size_t q = 0;
   if (deny != 0) {
     q = quiet_ascii_prefix(p, n, deny, kBackslash);
-    if (q == n) return {n, {}};
-    if (p[q] == kBackslash) return {q, {}};
+    if (q == n) return {n, {}, false};
+    if (p[q] == kBackslash) return {q, {}, false};
   }
   const std::uint8_t* rest = p + q;
-  std::size_t len = n - q;
+  const std::size_t len = n - q;
   std::size_t pos = k.scan_no_backslash(rest, len);
-  if (pos == kSawStop) {
+  std::size_t end = len;
+  const bool to_end = pos == kSawStop;
+  if (to_end) {
+    pos = k.scan(rest, len);
+    if (pos != len) return {q, kRefused, true};
     // SAFETY: the scan met a backslash in rest[0..len).
     const void* bs = std::memchr(rest, kBackslash, len);
-    len = static_cast<std::size_t>(static_cast<const std::uint8_t*>(bs) - rest);
-    pos = k.scan(rest, len);
-    if (pos != len) return {q + len, kRefused};
+    end = static_cast<std::size_t>(static_cast<const std::uint8_t*>(bs) - rest);
   }
   result r;
   if (pos != len) {  // no backslash: validate's error, and the policy's before it
     r = classify_scan(rest, len, pos).unpacked();
     r.offset += base + q;
-    if (deny == 0 || r.offset == base + q) return {n, r};
+    if (deny == 0 || r.offset == base + q) return {n, r, false};
   }
   if (deny != 0) r = policy_first(rest, len, r, base + q, deny, true);
-  return {q + len, r};
+  return {q + end, r, to_end};
 }
 
 // What json_by_runs found: the input is valid, or not, or its escapes come
@@ -66,11 +75,13 @@ enum class by_runs { valid, invalid, dense };
 // valid: each raw run by json_raw_run, each escape decoded by json_unit_at
 // (the engine's decoder's) and its character held to deny, as the engine
 // holds it (stream/json_engine.hpp). Exact: the decoded text is valid exactly
-// when every run and every escape is. Runs of escapes denser than one per
-// kEncodedMinRun bytes, after the first few, are left to the engine, which
-// decodes them into a window that the kernel reads in one call.
+// when every run and every escape is. Once a run was checked to_end (as the
+// one before p[i] was, with raw_checked), the next escape is found by memchr.
+// Runs of escapes denser than one per kEncodedMinRun bytes, after the first
+// few, are left to the engine, which decodes them into a window that the
+// kernel reads in one call.
 by_runs json_by_runs(const kernel& k, const std::uint8_t* p, std::size_t n, std::size_t i,
-                     utf8guard_policy deny) noexcept {
+                     utf8guard_policy deny, bool raw_checked) noexcept {
   constexpr std::size_t kFewUnits = 8;
   const bool deny_bad = (deny & UTF8GUARD_CATEGORY_BAD_ESCAPE) != 0;
   std::size_t units = 0;
@@ -90,8 +101,15 @@ by_runs json_by_runs(const kernel& k, const std::uint8_t* p, std::size_t n, std:
       i += u.width;
     } while (i < n && p[i] == kBackslash);
     if (i == n) return by_runs::valid;
+    if (raw_checked) {
+      const void* bs = std::memchr(p + i, kBackslash, n - i);
+      if (bs == nullptr) return by_runs::valid;
+      i = static_cast<std::size_t>(static_cast<const std::uint8_t*>(bs) - p);
+      continue;
+    }
     const raw_run run = json_raw_run(k, p + i, n - i, i, deny);
     if (!run.r.ok()) return by_runs::invalid;
+    raw_checked = run.to_end;
     i += run.end;
     if (i == n) return by_runs::valid;
   }
@@ -121,7 +139,8 @@ encoded_result validate_json(std::string_view in, utf8guard_policy bits, bool ju
     r.decoded_length = r.length;
     return r;
   }
-  const by_runs runs = first.r.ok() ? json_by_runs(k, p, n, first.end, bits) : by_runs::invalid;
+  const by_runs runs =
+      first.r.ok() ? json_by_runs(k, p, n, first.end, bits, first.to_end) : by_runs::invalid;
   if (runs == by_runs::valid) return {};
   if (just_verdict && runs == by_runs::invalid) return kind::refused();  // any non-none kind
   if (runs == by_runs::dense && n <= kEncodedWindow) {

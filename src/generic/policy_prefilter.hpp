@@ -168,9 +168,36 @@ std::size_t quiet_until(const std::uint8_t* p, std::size_t n, ascii_range range,
   // i + 4 * W <= n, a register when i + W <= n, the last register at n - W
   // when n >= W, and a partial one (masked or from words) reads p[0..n)
   // only.
+  // groups reads whole groups from p[i] while i < limit: true when it reads
+  // them all, false when one holds a byte that stops, at p[i] (the registers
+  // below find where).
+  const auto groups = [&](std::size_t limit) {
+    for (; n - i >= 4 * W && i < limit; i += 4 * W) {
+      const simd8 x0 = simd8::load(p + i), x1 = simd8::load(p + i + W);
+      const simd8 x2 = simd8::load(p + i + 2 * W), x3 = simd8::load(p + i + 3 * W);
+      if constexpr (KeysOnly) {
+        if (!quiet_keys(min_signed(min_signed(x0.key(stop), x1.key(stop)),
+                                   min_signed(x2.key(stop), x3.key(stop))))) {
+          return false;
+        }
+      } else {
+        const simd8 mn = min_unsigned(min_unsigned(x0, x1), min_unsigned(x2, x3));
+        const simd8 mx = max_unsigned(max_unsigned(x0, x1), max_unsigned(x2, x3));
+        const simd8 mk = Stop ? min_unsigned(min_unsigned(x0.key(stop), x1.key(stop)),
+                                             min_unsigned(x2.key(stop), x3.key(stop)))
+                              : mn;
+        if (outside(mn, mx, mk).any()) return false;
+      }
+    }
+    return true;
+  };
+  // With a stop byte, the first block is read by groups: a stop near the
+  // start (a JSON body's first escape) is then found without reading a whole
+  // block past it, which the caller's next call reads again.
+  const bool start_quiet = !Stop || groups(kQuietBlock);
   // Blocks first: one branch per block, and four minima and maxima side by
   // side, so that no chain of dependent operations sets the pace.
-  for (; n - i >= kQuietBlock; i += kQuietBlock) {
+  for (; start_quiet && n - i >= kQuietBlock; i += kQuietBlock) {
     simd8 mn[4], mx[4], mk[4];
     for (std::size_t k = 0; k < 4; ++k) {
       mn[k] = mx[k] = load_once(p + i + k * W);
@@ -197,23 +224,7 @@ std::size_t quiet_until(const std::uint8_t* p, std::size_t n, ascii_range range,
       break;  // the groups below find where
     }
   }
-  for (; n - i >= 4 * W; i += 4 * W) {
-    const simd8 x0 = simd8::load(p + i), x1 = simd8::load(p + i + W);
-    const simd8 x2 = simd8::load(p + i + 2 * W), x3 = simd8::load(p + i + 3 * W);
-    if constexpr (KeysOnly) {
-      if (!quiet_keys(min_signed(min_signed(x0.key(stop), x1.key(stop)),
-                                 min_signed(x2.key(stop), x3.key(stop))))) {
-        break;
-      }
-    } else {
-      const simd8 mn = min_unsigned(min_unsigned(x0, x1), min_unsigned(x2, x3));
-      const simd8 mx = max_unsigned(max_unsigned(x0, x1), max_unsigned(x2, x3));
-      const simd8 mk = Stop ? min_unsigned(min_unsigned(x0.key(stop), x1.key(stop)),
-                                           min_unsigned(x2.key(stop), x3.key(stop)))
-                            : mn;
-      if (outside(mn, mx, mk).any()) break;  // the registers below find where
-    }
-  }
+  if (start_quiet) groups(n);
   for (; n - i >= W; i += W) {
     const std::size_t j = at(simd8::load(p + i)).first_nonzero();
     if (j != W) return i + j;
