@@ -173,7 +173,7 @@ class Guard extends EventEmitter {
   admit(req, res) {
     if (admitted.has(req)) return true;
     admitted.add(req);
-    let answer = native.checkRequest(this.rules, req.url, req.rawHeaders, false);
+    let answer = native.checkRequest(this.rules, req.url, false, ...req.rawHeaders);
     while (typeof answer === 'object') {
       // A finding: in the head (then the body's rule is asked again, past
       // the head), or of the request's shape (it carries the body's rule).
@@ -185,7 +185,7 @@ class Guard extends EventEmitter {
         reject(req, res, finding, false);
         return false;
       }
-      if (!shape) answer = native.checkRequest(this.rules, req.url, req.rawHeaders, true);
+      if (!shape) answer = native.checkRequest(this.rules, req.url, true, ...req.rawHeaders);
     }
     if (answer !== 0 && answer !== undefined) this.#watchBody(req, res, this.#acquire(answer));
     return true;
