@@ -40,7 +40,7 @@ function patchPush() {
   const push = IncomingMessage.prototype.push;
   IncomingMessage.prototype.push = function pushChecked(chunk, encoding) {
     const watch = watchers.get(this);
-    return watch === undefined ? push.call(this, chunk, encoding) : watch(this, push, chunk, encoding);
+    return watch === undefined ? push.call(this, chunk, encoding) : watch.push(this, push, chunk, encoding);
   };
 }
 
@@ -156,10 +156,6 @@ class Guard extends EventEmitter {
     return s;
   }
 
-  #release(s) {
-    if (this.#pool.length < 64) this.#pool.push(s);
-  }
-
   // Reports a finding: true when the request must be refused.
   refuse(finding, req) {
     this.emit('finding', finding, req);
@@ -177,7 +173,7 @@ class Guard extends EventEmitter {
   admit(req, res) {
     if (admitted.has(req)) return true;
     admitted.add(req);
-    let answer = native.checkRequest(this.rules, req.url, req.rawHeaders, false);
+    let answer = native.checkRequest(this.rules, req.url, false, ...req.rawHeaders);
     while (typeof answer === 'object') {
       // A finding: in the head (then the body's rule is asked again, past
       // the head), or of the request's shape (it carries the body's rule).
@@ -189,7 +185,7 @@ class Guard extends EventEmitter {
         reject(req, res, finding, false);
         return false;
       }
-      if (!shape) answer = native.checkRequest(this.rules, req.url, req.rawHeaders, true);
+      if (!shape) answer = native.checkRequest(this.rules, req.url, true, ...req.rawHeaders);
     }
     if (answer !== 0 && answer !== undefined) this.#watchBody(req, res, this.#acquire(answer));
     return true;
@@ -199,46 +195,63 @@ class Guard extends EventEmitter {
   // queued; a finding stops the body there.
   #watchBody(req, res, stream) {
     patchPush();
-    let check = stream;
-    let stopped = false;
-    const guard = this;
-    const done = () => {
-      if (check !== null) guard.#release(check);
-      check = null;
-    };
-    const found = (finding) => {
-      finding.part = 'body';
-      if (!guard.refuse(finding, req)) return false;
-      stopped = true;
-      done();
-      reject(req, res, finding, true);
-      return true;
-    };
-    // A stream goes back to the pool at the body's end or its finding; the
-    // stream of a request the client left is collected with it. The watcher
-    // leaves the map at the body's end: V8's scavenges keep a WeakMap's
-    // values alive, and this one holds the request, which would then outlive
-    // its response and be promoted, to the old generation's collections.
-    watchers.set(req, (self, push, chunk, encoding) => {
-      if (stopped) return false;
-      if (check === null) return push.call(self, chunk, encoding);
-      if (chunk === null) {
-        watchers.delete(self);
-        const finding = check.finish();
-        done();
-        if (finding !== null && found(finding)) return false;
-        return push.call(self, chunk, encoding);
-      }
-      const finding = check.feed(chunk);
-      if (finding !== null) {
-        if (found(finding)) return false;
-      } else if (check.pending && !guard.detectOnly) {
-        return true; // held back: a finding is known, its bytes are on their way
-      }
-      return push.call(self, chunk, encoding);
-    });
+    // The watcher leaves the map at the body's end: V8's scavenges keep a
+    // WeakMap's values alive, and this one holds the request, which would
+    // then outlive its response and be promoted, to the old generation's
+    // collections.
+    watchers.set(req, new BodyWatch(this, this.#pool, req, res, stream));
+  }
+}
+
+// One request's body check, one object per request. Its stream goes back to
+// the guard's pool at the body's end or its finding; the stream of a request
+// the client left is collected with it.
+class BodyWatch {
+  constructor(guard, pool, req, res, check) {
+    this.guard = guard;
+    this.pool = pool;
+    this.req = req;
+    this.res = res;
+    this.check = check;
+    this.stopped = false;
   }
 
+  // The request's push(), through the check.
+  push(self, push, chunk, encoding) {
+    if (this.stopped) return false;
+    const check = this.check;
+    if (check === null) return push.call(self, chunk, encoding);
+    if (chunk === null) {
+      watchers.delete(self);
+      const finding = check.finish();
+      this.done();
+      if (finding !== null && this.found(finding)) return false;
+      return push.call(self, chunk, encoding);
+    }
+    // feedBody: null (clean), true (held back: a finding is known, its
+    // bytes are on their way) or the finding.
+    const got = check.feedBody(chunk);
+    if (got === true) {
+      if (!this.guard.detectOnly) return true;
+    } else if (got !== null && this.found(got)) {
+      return false;
+    }
+    return push.call(self, chunk, encoding);
+  }
+
+  done() {
+    if (this.check !== null && this.pool.length < 64) this.pool.push(this.check);
+    this.check = null;
+  }
+
+  found(finding) {
+    finding.part = 'body';
+    if (!this.guard.refuse(finding, this.req)) return false;
+    this.stopped = true;
+    this.done();
+    reject(this.req, this.res, finding, true);
+    return true;
+  }
 }
 
 // Sends the 400 and closes the connection once it is written. A body's

@@ -255,21 +255,13 @@ static napi_value body_decision(napi_env env, const rules* r, body_headers* b) {
   return obj;
 }
 
-/* checkRequest(rules, target, rawHeaders, headDone): the first finding of
- * the path, the query (after the first '?'), then each header name (a token,
- * then its rule) and value, in order; then, for a request with a body, the
- * body's rule (body_decision). rawHeaders is Node's flat [name, value, ...]
- * list. headDone skips the head's checks (detect-only mode, after a finding
- * there). Returns a finding, or the body's rule (0: no check), in one pass
- * over the headers. */
-static napi_value check_request(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+/* checkRequest's work: argv[0..2] are rules, target and headDone, the
+ * rest the header names and values. */
+static napi_value check_head(napi_env env, const napi_value* argv, size_t argc) {
   rules* r = get_rules(env, argv[0]);
   if (r == NULL) return NULL;
   bool head_done = false;
-  napi_get_value_bool(env, argv[3], &head_done);
+  napi_get_value_bool(env, argv[2], &head_done);
   napi_value found = NULL;
   const ug_rule* target = &r->slot[UG_SLOT_TARGET];
   if (target->on && !head_done) {
@@ -285,18 +277,13 @@ static napi_value check_request(napi_env env, napi_callback_info info) {
   const ug_rule* headers = &r->slot[UG_SLOT_HEADERS];
   body_headers b;
   memset(&b, 0, sizeof b);
-  uint32_t count = 0;
-  napi_get_array_length(env, argv[2], &count);
-  for (uint32_t i = 0; i + 1 < count; i += 2) {
-    napi_value name_v, value_v;
+  for (size_t i = 3; i + 1 < argc; i += 2) {
     latin1 name, value;
-    if (napi_get_element(env, argv[2], i, &name_v) != napi_ok ||
-        napi_get_element(env, argv[2], i + 1, &value_v) != napi_ok ||
-        !read_latin1(env, name_v, &name)) {
+    if (!read_latin1(env, argv[i], &name)) {
       free(b.type);
       return NULL;
     }
-    if (!read_latin1(env, value_v, &value)) {
+    if (!read_latin1(env, argv[i + 1], &value)) {
       free(name.heap);
       free(b.type);
       return NULL;
@@ -329,6 +316,36 @@ static napi_value check_request(napi_env env, napi_callback_info info) {
   else
     napi_create_uint32(env, 0, &out);
   free(b.type);
+  return out;
+}
+
+/* checkRequest(rules, target, headDone, ...rawHeaders): the first finding
+ * of the path, the query (after the first '?'), then each header name (a
+ * token, then its rule) and value, in order; then, for a request with a
+ * body, the body's rule (body_decision). rawHeaders is Node's flat [name,
+ * value, ...] list, spread into the arguments: one N-API call reads them
+ * all. headDone skips the head's checks (detect-only mode, after a finding
+ * there). Returns a finding, or the body's rule (0: no check), in one pass
+ * over the headers. */
+static napi_value check_request(napi_env env, napi_callback_info info) {
+  napi_value stack[64];
+  napi_value* argv = stack;
+  size_t argc = sizeof stack / sizeof stack[0];
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  if (argc > sizeof stack / sizeof stack[0]) {
+    argv = malloc(argc * sizeof *argv);
+    if (argv == NULL) {
+      napi_throw_error(env, "ERR_MEMORY_ALLOCATION_FAILED", "out of memory");
+      return NULL;
+    }
+    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) {
+      free(argv);
+      return NULL;
+    }
+  }
+  /* Missing arguments read as undefined. */
+  napi_value out = check_head(env, argv, argc);
+  if (argv != stack) free(argv);
   return out;
 }
 

@@ -106,21 +106,49 @@ static napi_value handed_out(napi_env env, native_stream* s, const ug_finding* f
   return obj;
 }
 
-/* feed(chunk): the first finding once the bytes its message shows have
- * arrived (once per stream), else null. */
-static napi_value feed(napi_env env, napi_callback_info info) {
+/* Whether a finding is known and waits for the bytes its message shows. */
+static bool waiting(const native_stream* s) {
+  if (s->multipart) return s->parts->body_on && s->parts->body.state == UG_STREAM_PENDING;
+  return s->stream.state == UG_STREAM_PENDING;
+}
+
+/* Feeds a chunk. Returns false when it threw; else *found is the finding
+ * (NULL when none was handed out, and also when making it failed). */
+static bool feed_chunk(napi_env env, napi_callback_info info, native_stream** out,
+                       napi_value* found) {
   napi_value argv[1];
   native_stream* s = self(env, info, 1, argv);
   const char* data;
   size_t len;
-  if (s == NULL || !ug_bytes(env, argv[0], "chunk", &data, &len)) return NULL;
+  *found = NULL;
+  *out = s;
+  if (s == NULL || !ug_bytes(env, argv[0], "chunk", &data, &len)) return false;
   ug_finding f;
-  if (s->multipart) {
-    if (ug_multipart_feed(s->parts, data, len, &f)) return handed_out(env, s, &f);
-  } else if (ug_stream_feed(&s->stream, data, len, &f)) {
-    return handed_out(env, s, &f);
+  if (s->multipart ? ug_multipart_feed(s->parts, data, len, &f)
+                   : ug_stream_feed(&s->stream, data, len, &f)) {
+    *found = handed_out(env, s, &f);
+    return *found != NULL;
   }
-  return ug_null(env);
+  return true;
+}
+
+/* feed(chunk): the first finding once the bytes its message shows have
+ * arrived (once per stream), else null. */
+static napi_value feed(napi_env env, napi_callback_info info) {
+  native_stream* s;
+  napi_value found;
+  if (!feed_chunk(env, info, &s, &found)) return NULL;
+  return found != NULL ? found : ug_null(env);
+}
+
+/* feedBody(chunk): feed and pending in one call, for the middleware's body
+ * check: the finding, true while one waits for its bytes, else null. */
+static napi_value feed_body(napi_env env, napi_callback_info info) {
+  native_stream* s;
+  napi_value found;
+  if (!feed_chunk(env, info, &s, &found)) return NULL;
+  if (found != NULL) return found;
+  return waiting(s) ? ug_boolean(env, true) : ug_null(env);
 }
 
 /* finish(): the finding not yet handed out, "incomplete" included, or null. */
@@ -185,12 +213,7 @@ static napi_value restart_multipart(napi_env env, napi_callback_info info) {
 static napi_value pending(napi_env env, napi_callback_info info) {
   native_stream* s = self(env, info, 0, NULL);
   if (s == NULL) return NULL;
-  bool waiting;
-  if (s->multipart)
-    waiting = s->parts->body_on && s->parts->body.state == UG_STREAM_PENDING;
-  else
-    waiting = s->stream.state == UG_STREAM_PENDING;
-  return ug_boolean(env, waiting);
+  return ug_boolean(env, waiting(s));
 }
 
 /* position: the bytes fed so far. */
@@ -205,6 +228,7 @@ static napi_value position(napi_env env, napi_callback_info info) {
 napi_status ug_init_stream(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"feed", NULL, feed, NULL, NULL, NULL, napi_default, NULL},
+      {"feedBody", NULL, feed_body, NULL, NULL, NULL, napi_default, NULL},
       {"finish", NULL, finish, NULL, NULL, NULL, napi_default, NULL},
       {"reset", NULL, reset, NULL, NULL, NULL, napi_default, NULL},
       {"restart", NULL, restart, NULL, NULL, NULL, napi_default, NULL},
