@@ -861,11 +861,44 @@ static void test_messages(void) {
   CHECK(utf8guard_truncate(NULL, 0, 5, UTF8GUARD_TRUNCATE_KEEP_ILL_FORMED) == 0);
 }
 
+/* ---- Finding windows -------------------------------------------------------- */
+
+static void test_finding_window(void) {
+  utf8guard_finding_window w;
+  size_t i, len = 7, base = 7;
+  const char* bytes;
+  /* A NULL window: ignored, never marked or ready, an empty window. */
+  utf8guard_finding_window_init(NULL, UTF8GUARD_FORM_RAW, UTF8GUARD_DESCRIBE_HINT);
+  CHECK(!utf8guard_finding_window_mark(NULL, 0));
+  utf8guard_finding_window_feed(NULL, "a\xC0", 2);
+  utf8guard_finding_window_finish(NULL);
+  CHECK(!utf8guard_finding_window_marked(NULL) && !utf8guard_finding_window_ready(NULL));
+  bytes = utf8guard_finding_window_bytes(NULL, &len, &base);
+  CHECK(bytes != NULL && len == 0 && base == 0);
+  /* An unknown form is raw; a lost chunk is ignored; NULL answer places. */
+  utf8guard_finding_window_init(&w, (utf8guard_form)77, 0);
+  for (i = 0; i < LENGTHS; ++i) utf8guard_finding_window_feed(&w, NULL, kLengths[i]);
+  len = base = 7;
+  bytes = utf8guard_finding_window_bytes(&w, &len, &base);
+  CHECK(bytes != NULL && len == 0 && base == 0 && !utf8guard_finding_window_marked(&w));
+  utf8guard_finding_window_feed(&w, NULL, 0);
+  utf8guard_finding_window_feed(&w, "ab\xC0", 3);
+  CHECK(utf8guard_finding_window_mark(&w, 2));
+  CHECK(!utf8guard_finding_window_mark(&w, 0)); /* the first mark stands */
+  CHECK(!utf8guard_finding_window_ready(&w));
+  utf8guard_finding_window_finish(&w);
+  CHECK(utf8guard_finding_window_ready(&w));
+  CHECK(utf8guard_finding_window_bytes(&w, NULL, NULL) != NULL);
+  bytes = utf8guard_finding_window_bytes(&w, &len, &base);
+  CHECK(len == 3 && base == 0 && memcmp(bytes, "ab\xC0", 3) == 0);
+}
+
 int main(void) {
   size_t i, kernels_run = 0;
   test_names();
   test_codec();
   test_kernels();
+  test_finding_window();
   for (i = 0; i < utf8guard_kernel_count(); ++i) {
     bool usable = false;
     const char* name = utf8guard_kernel_name(i, &usable);
