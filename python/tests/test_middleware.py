@@ -282,6 +282,42 @@ def test_problem_document_and_headers_agree_between_asgi_and_wsgi():
     assert {k.lower().encode(): v.encode() for k, v in started[0][1]} == headers
 
 
+@pytest.mark.parametrize("headers,status", [
+    ([(b"Content-Type", b"application/json")], 400),
+    ([[b"CONTENT-TYPE", b"application/json"]], 400),
+    (((b"content-type", b"application/json"),), 400),
+    ([(b"content-type", b"text/plain")], 200),
+    ([(b"content-type", b"text/plain"), (b"Content-Type", b"text/plain")], 400),
+    ([(b"content-type", b"text/plain"), (b"Content-Encoding", b"gzip")], 400),
+    ([(b"content-type", b"text/plain"), (b"content-encoding", b"gzip"),
+      (b"content-encoding", b"identity")], 200),
+])
+def test_body_headers_are_found_however_the_scope_spells_them(headers, status):
+    # A JSON escape of a lone surrogate: JSON's rule refuses it, text's does
+    # not see it; the header reading must be the same whether the head is
+    # checked in one call or part by part.
+    async def app(scope, receive, send):
+        await receive()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": b'{"a":"\\ud800"}', "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    for raw_path in (b"/x", None):
+        scope = {"type": "http", "method": "POST", "path": "/x", "query_string": b"",
+                 "headers": headers}
+        if raw_path is not None:
+            scope["raw_path"] = raw_path
+        LOOP.run_until_complete(Utf8GuardMiddleware(app)(scope, receive, send))
+        assert sent[-2]["status"] == status, (raw_path, headers)
+
+
 def test_header_names_are_checked():
     status, _, body, _ = asgi_request(Utf8GuardMiddleware(None), headers=[(b"x-\xc0\xaf", b"v")])
     problem = json.loads(body)
