@@ -379,8 +379,11 @@ static int name_is(PyObject* name, const char* lower, Py_ssize_t len) {
  * raw path (percent-decoded), query string (percent-decoded), header names
  * (tokens) and values hold nothing their policies (bits, or None for a part
  * left alone) report, (its Content-Type values as a tuple, its last
- * Content-Encoding or None): the usual request's head checked and the body's
- * headers picked out in one pass. None when something is found or the scope
+ * Content-Encoding or None, whether it may have a body): the usual request's
+ * head checked and the body's headers picked out in one pass. An HTTP/1.0 or
+ * 1.1 request has no body unless it has a Transfer-Encoding or a
+ * Content-Length (RFC 9112 6.3), which the server enforces as it frames the
+ * request; any other version may have one. None when something is found or the scope
  * holds something else than bytes where the raw bytes belong; the caller then
  * checks part by part. */
 static PyObject* scope_head(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
@@ -422,6 +425,10 @@ static PyObject* scope_head(PyObject* self, PyObject* const* args, Py_ssize_t na
   }
   Py_ssize_t types = 0;
   PyObject* encoding = Py_None;
+  PyObject* version = PyDict_GetItemString(scope, "http_version");
+  int body = version == NULL || !PyUnicode_Check(version) ||
+             (PyUnicode_CompareWithASCIIString(version, "1.1") != 0 &&
+              PyUnicode_CompareWithASCIIString(version, "1.0") != 0);
   for (Py_ssize_t i = 0; i < count; ++i) {
     PyObject* pair = sequence_item(headers, i);
     if (sequence_size(pair) != 2) Py_RETURN_NONE;
@@ -443,6 +450,10 @@ static PyObject* scope_head(PyObject* self, PyObject* const* args, Py_ssize_t na
       ++types;
     } else if (name_is(name, "content-encoding", 16)) {
       encoding = value;
+    } else if (name_is(name, "transfer-encoding", 17) ||
+               (name_is(name, "content-length", 14) &&
+                !(PyBytes_GET_SIZE(value) == 1 && PyBytes_AS_STRING(value)[0] == '0'))) {
+      body = 1;
     }
   }
   PyObject* values = PyTuple_New(types);
@@ -452,7 +463,7 @@ static PyObject* scope_head(PyObject* self, PyObject* const* args, Py_ssize_t na
     if (name_is(sequence_item(pair, 0), "content-type", 12))
       PyTuple_SET_ITEM(values, k++, Py_NewRef(sequence_item(pair, 1)));
   }
-  return Py_BuildValue("(NO)", values, encoding);
+  return Py_BuildValue("(NOO)", values, encoding, body ? Py_True : Py_False);
 }
 
 static PyMethodDef core_methods[] = {
@@ -475,7 +486,8 @@ static PyMethodDef core_methods[] = {
      "path, query and headers are clean under these policies (None: left alone)."},
     {"scope_head", (PyCFunction)(void (*)(void))scope_head, METH_FASTCALL,
      "scope_head(scope, path, query, headers, /)\n--\n\n(Content-Type values, "
-     "Content-Encoding) of an ASGI scope whose raw path, query and headers are clean under "
+     "Content-Encoding, whether a body may follow) of an ASGI scope whose raw path, query and "
+     "headers are clean under "
      "these policies (None: left alone); None when the caller must check part by part."},
     {"header_name", header_name, METH_O,
      "header_name(name, /)\n--\n\nNone, or the finding of a header name that is no token."},

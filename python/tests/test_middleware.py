@@ -318,6 +318,38 @@ def test_body_headers_are_found_however_the_scope_spells_them(headers, status):
         assert sent[-2]["status"] == status, (raw_path, headers)
 
 
+@pytest.mark.parametrize("version,headers", [
+    ("1.1", [(b"content-length", b"1")]),
+    ("1.0", [(b"Content-Length", b"01")]),
+    ("1.1", [(b"Transfer-Encoding", b"chunked")]),
+    ("2", []),
+    ("3", [(b"content-length", b"0")]),
+    (None, []),
+])
+def test_a_body_the_framing_allows_is_checked(version, headers):
+    # Only an HTTP/1.x request without Content-Length or Transfer-Encoding
+    # has no body, which the middleware then need not read.
+    async def app(scope, receive, send):
+        await receive()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    sent = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"\xff", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/x", "raw_path": b"/x",
+             "query_string": b"", "headers": headers}
+    if version is not None:
+        scope["http_version"] = version
+    LOOP.run_until_complete(Utf8GuardMiddleware(app)(scope, receive, send))
+    assert sent[0]["status"] == 400
+
+
 def test_header_names_are_checked():
     status, _, body, _ = asgi_request(Utf8GuardMiddleware(None), headers=[(b"x-\xc0\xaf", b"v")])
     problem = json.loads(body)

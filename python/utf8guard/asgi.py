@@ -73,9 +73,10 @@ class Utf8GuardMiddleware:
             content_types, content_encoding = await self._check_head(guard, rules, scope, send)
             if content_types is None:
                 return
+            has_body = True
         else:
-            content_types, content_encoding = head
-        checker, rejection = guard.body(rules, content_types, content_encoding)
+            content_types, content_encoding, has_body = head
+        checker, rejection = guard.body(rules, content_types, content_encoding, has_body)
         if rejection is not None and guard.found(rejection, scope.get("method", ""),
                                                  _raw_path(scope), _client(scope)):
             await _send_answer(send, guard.answer(rejection))
