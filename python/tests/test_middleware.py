@@ -196,7 +196,8 @@ def test_settings_read_as_users_write_them():
 
 # ---- exemptions, routes, on_reject ----
 
-def asgi_request(middleware, path=b"/x", body=b"", content_type=b"text/plain", headers=()):
+def asgi_request(middleware, path=b"/x", body=b"", content_type=b"text/plain", headers=(),
+                 scope=None):
     seen = []
 
     async def app(scope, receive, send):
@@ -213,9 +214,10 @@ def asgi_request(middleware, path=b"/x", body=b"", content_type=b"text/plain", h
     async def send(message):
         sent.append(message)
 
-    scope = {"type": "http", "method": "POST", "path": path.decode("latin-1"), "raw_path": path,
-             "query_string": b"", "client": ("10.0.0.1", 5000),
-             "headers": [(b"content-type", content_type), *headers]}
+    if scope is None:
+        scope = {"type": "http", "method": "POST", "path": path.decode("latin-1"),
+                 "raw_path": path, "query_string": b"", "client": ("10.0.0.1", 5000),
+                 "headers": [(b"content-type", content_type), *headers]}
     LOOP.run_until_complete(middleware(scope, receive, send))
     return sent[0]["status"], dict(sent[0]["headers"]), sent[1]["body"], seen
 
@@ -296,26 +298,14 @@ def test_body_headers_are_found_however_the_scope_spells_them(headers, status):
     # A JSON escape of a lone surrogate: JSON's rule refuses it, text's does
     # not see it; the header reading must be the same whether the head is
     # checked in one call or part by part.
-    async def app(scope, receive, send):
-        await receive()
-        await send({"type": "http.response.start", "status": 200, "headers": []})
-        await send({"type": "http.response.body", "body": b"ok"})
-
-    sent = []
-
-    async def receive():
-        return {"type": "http.request", "body": b'{"a":"\\ud800"}', "more_body": False}
-
-    async def send(message):
-        sent.append(message)
-
     for raw_path in (b"/x", None):
         scope = {"type": "http", "method": "POST", "path": "/x", "query_string": b"",
                  "headers": headers}
         if raw_path is not None:
             scope["raw_path"] = raw_path
-        LOOP.run_until_complete(Utf8GuardMiddleware(app)(scope, receive, send))
-        assert sent[-2]["status"] == status, (raw_path, headers)
+        status_ = asgi_request(Utf8GuardMiddleware(reading_app), body=b'{"a":"\\ud800"}',
+                               scope=scope)[0]
+        assert status_ == status, (raw_path, headers)
 
 
 @pytest.mark.parametrize("version,headers", [
@@ -329,25 +319,11 @@ def test_body_headers_are_found_however_the_scope_spells_them(headers, status):
 def test_a_body_the_framing_allows_is_checked(version, headers):
     # Only an HTTP/1.x request without Content-Length or Transfer-Encoding
     # has no body, which the middleware then need not read.
-    async def app(scope, receive, send):
-        await receive()
-        await send({"type": "http.response.start", "status": 200, "headers": []})
-        await send({"type": "http.response.body", "body": b"ok"})
-
-    sent = []
-
-    async def receive():
-        return {"type": "http.request", "body": b"\xff", "more_body": False}
-
-    async def send(message):
-        sent.append(message)
-
     scope = {"type": "http", "method": "POST", "path": "/x", "raw_path": b"/x",
              "query_string": b"", "headers": headers}
     if version is not None:
         scope["http_version"] = version
-    LOOP.run_until_complete(Utf8GuardMiddleware(app)(scope, receive, send))
-    assert sent[0]["status"] == 400
+    assert asgi_request(Utf8GuardMiddleware(reading_app), body=b"\xff", scope=scope)[0] == 400
 
 
 def test_header_names_are_checked():
