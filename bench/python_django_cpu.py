@@ -69,6 +69,14 @@ def environ(kind):
     return env, body or b""
 
 
+def base_package(build, directory):
+    """Makes another build's package importable as utf8guard_base. Its
+    imports are relative: a copy under another name is a second, independent
+    package (its own extension module)."""
+    shutil.copytree(Path(build) / "python/utf8guard", Path(directory) / "utf8guard_base")
+    sys.path.insert(0, directory)
+
+
 def cpu_per_request(handler, base, count):
     base, body = base
     start = time.process_time()
@@ -102,10 +110,7 @@ def main():
     sides = [("utf8guard", ["utf8guard.django.Utf8GuardMiddleware"])]
     tmp = tempfile.TemporaryDirectory(prefix="utf8guard-bench-")
     if args.base:
-        # The package's imports are relative: a copy under another name is
-        # a second, independent package (its own extension module).
-        shutil.copytree(Path(args.base) / "python/utf8guard", Path(tmp.name) / "utf8guard_base")
-        sys.path.insert(0, tmp.name)
+        base_package(args.base, tmp.name)
         sides.append(("base", ["utf8guard_base.django.Utf8GuardMiddleware"]))
     handlers = {}
     for name, middleware in sides + [("nothing", ["python_django_cpu.Nothing"]), ("none", [])]:

@@ -354,6 +354,118 @@ static PyObject* environ_clean(PyObject* self, PyObject* const* args, Py_ssize_t
   return environ_headers_clean(NULL, pair, 2);
 }
 
+/* An item of a sequence (list or tuple) in place: borrowed. */
+static PyObject* sequence_item(PyObject* seq, Py_ssize_t i) {
+  return PyList_Check(seq) ? PyList_GET_ITEM(seq, i) : PyTuple_GET_ITEM(seq, i);
+}
+
+static Py_ssize_t sequence_size(PyObject* seq) {
+  return PyList_Check(seq) ? PyList_GET_SIZE(seq) : PyTuple_Check(seq) ? PyTuple_GET_SIZE(seq) : -1;
+}
+
+/* Whether the bytes |name| are |lower| (lower-case ASCII) in any case. */
+static int name_is(PyObject* name, const char* lower, Py_ssize_t len) {
+  if (PyBytes_GET_SIZE(name) != len) return 0;
+  const char* data = PyBytes_AS_STRING(name);
+  for (Py_ssize_t i = 0; i < len; ++i) {
+    char c = data[i];
+    if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+    if (c != lower[i]) return 0;
+  }
+  return 1;
+}
+
+/* scope_head(scope, path, query, headers): for an ASGI HTTP scope whose
+ * raw path (percent-decoded), query string (percent-decoded), header names
+ * (tokens) and values hold nothing their policies (bits, or None for a part
+ * left alone) report, (its Content-Type values as a tuple, its last
+ * Content-Encoding or None, whether it may have a body): the usual request's
+ * head checked and the body's headers picked out in one pass. An HTTP/1.0 or
+ * 1.1 request has no body unless it has a Transfer-Encoding or a
+ * Content-Length (RFC 9112 6.3), which the server enforces as it frames the
+ * request; any other version may have one. None when something is found or the scope
+ * holds something else than bytes where the raw bytes belong; the caller then
+ * checks part by part. */
+static PyObject* scope_head(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  (void)self;
+  if (nargs != 4 || !PyDict_Check(args[0])) {
+    PyErr_SetString(PyExc_TypeError, "scope_head(scope, path, query, headers)");
+    return NULL;
+  }
+  PyObject* scope = args[0];
+  static const char* const keys[2] = {"raw_path", "query_string"};
+  for (int part = 0; part < 2; ++part) {
+    PyObject* rule = args[1 + part];
+    if (rule == Py_None) continue;
+    unsigned long bits = PyLong_AsUnsignedLong(rule);
+    if (bits == (unsigned long)-1 && PyErr_Occurred()) return NULL;
+    PyObject* value = PyDict_GetItemString(scope, keys[part]);
+    if (value == NULL) {
+      if (part == 0) Py_RETURN_NONE;
+      continue;
+    }
+    if (!PyBytes_Check(value)) Py_RETURN_NONE;
+    Py_ssize_t len = PyBytes_GET_SIZE(value);
+    if (len > 0 &&
+        !utf8guard_percent_is_valid(PyBytes_AS_STRING(value), (size_t)len, (utf8guard_policy)bits))
+      Py_RETURN_NONE;
+  }
+  utf8guard_policy policy = 0;
+  int check = args[3] != Py_None;
+  if (check) {
+    unsigned long bits = PyLong_AsUnsignedLong(args[3]);
+    if (bits == (unsigned long)-1 && PyErr_Occurred()) return NULL;
+    policy = (utf8guard_policy)bits;
+  }
+  PyObject* headers = PyDict_GetItemString(scope, "headers");
+  Py_ssize_t count = 0;
+  if (headers != NULL) {
+    count = sequence_size(headers);
+    if (count < 0) Py_RETURN_NONE;
+  }
+  Py_ssize_t types = 0;
+  PyObject* encoding = Py_None;
+  PyObject* version = PyDict_GetItemString(scope, "http_version");
+  int body = version == NULL || !PyUnicode_Check(version) ||
+             (PyUnicode_CompareWithASCIIString(version, "1.1") != 0 &&
+              PyUnicode_CompareWithASCIIString(version, "1.0") != 0);
+  for (Py_ssize_t i = 0; i < count; ++i) {
+    PyObject* pair = sequence_item(headers, i);
+    if (sequence_size(pair) != 2) Py_RETURN_NONE;
+    PyObject* name = sequence_item(pair, 0);
+    PyObject* value = sequence_item(pair, 1);
+    if (!PyBytes_Check(name) || !PyBytes_Check(value)) Py_RETURN_NONE;
+    if (check) {
+      const char* data = PyBytes_AS_STRING(name);
+      Py_ssize_t n = PyBytes_GET_SIZE(name);
+      if (n == 0) Py_RETURN_NONE;
+      for (Py_ssize_t j = 0; j < n; ++j) {
+        if (!tchar((unsigned char)data[j])) Py_RETURN_NONE;
+      }
+      if (!utf8guard_is_valid_policy(PyBytes_AS_STRING(value), (size_t)PyBytes_GET_SIZE(value),
+                                     policy))
+        Py_RETURN_NONE;
+    }
+    if (name_is(name, "content-type", 12)) {
+      ++types;
+    } else if (name_is(name, "content-encoding", 16)) {
+      encoding = value;
+    } else if (name_is(name, "transfer-encoding", 17) ||
+               (name_is(name, "content-length", 14) &&
+                !(PyBytes_GET_SIZE(value) == 1 && PyBytes_AS_STRING(value)[0] == '0'))) {
+      body = 1;
+    }
+  }
+  PyObject* values = PyTuple_New(types);
+  if (values == NULL) return NULL;
+  for (Py_ssize_t i = 0, k = 0; k < types; ++i) {
+    PyObject* pair = sequence_item(headers, i);
+    if (name_is(sequence_item(pair, 0), "content-type", 12))
+      PyTuple_SET_ITEM(values, k++, Py_NewRef(sequence_item(pair, 1)));
+  }
+  return Py_BuildValue("(NOO)", values, encoding, body ? Py_True : Py_False);
+}
+
 static PyMethodDef core_methods[] = {
     {"rule_default", rule_default, METH_O,
      "rule_default(slot, /)\n--\n\nThe rule of a part no setting names: None (off) or "
@@ -372,6 +484,11 @@ static PyMethodDef core_methods[] = {
     {"environ_clean", (PyCFunction)(void (*)(void))environ_clean, METH_FASTCALL,
      "environ_clean(environ, path, query, headers, /)\n--\n\nWhether a WSGI request's raw "
      "path, query and headers are clean under these policies (None: left alone)."},
+    {"scope_head", (PyCFunction)(void (*)(void))scope_head, METH_FASTCALL,
+     "scope_head(scope, path, query, headers, /)\n--\n\n(Content-Type values, "
+     "Content-Encoding, whether a body may follow) of an ASGI scope whose raw path, query and "
+     "headers are clean under "
+     "these policies (None: left alone); None when the caller must check part by part."},
     {"header_name", header_name, METH_O,
      "header_name(name, /)\n--\n\nNone, or the finding of a header name that is no token."},
     {"header_label", header_label, METH_O,

@@ -196,7 +196,8 @@ def test_settings_read_as_users_write_them():
 
 # ---- exemptions, routes, on_reject ----
 
-def asgi_request(middleware, path=b"/x", body=b"", content_type=b"text/plain", headers=()):
+def asgi_request(middleware, path=b"/x", body=b"", content_type=b"text/plain", headers=(),
+                 scope=None):
     seen = []
 
     async def app(scope, receive, send):
@@ -213,9 +214,10 @@ def asgi_request(middleware, path=b"/x", body=b"", content_type=b"text/plain", h
     async def send(message):
         sent.append(message)
 
-    scope = {"type": "http", "method": "POST", "path": path.decode("latin-1"), "raw_path": path,
-             "query_string": b"", "client": ("10.0.0.1", 5000),
-             "headers": [(b"content-type", content_type), *headers]}
+    if scope is None:
+        scope = {"type": "http", "method": "POST", "path": path.decode("latin-1"),
+                 "raw_path": path, "query_string": b"", "client": ("10.0.0.1", 5000),
+                 "headers": [(b"content-type", content_type), *headers]}
     LOOP.run_until_complete(middleware(scope, receive, send))
     return sent[0]["status"], dict(sent[0]["headers"]), sent[1]["body"], seen
 
@@ -280,6 +282,48 @@ def test_problem_document_and_headers_agree_between_asgi_and_wsgi():
     wsgi_body = b"".join(Utf8GuardWSGIMiddleware(None)(environ, lambda s, h, e=None: started.append((s, h))))
     assert wsgi_body == body and started[0][0] == "400 Bad Request"
     assert {k.lower().encode(): v.encode() for k, v in started[0][1]} == headers
+
+
+@pytest.mark.parametrize("headers,status", [
+    ([(b"Content-Type", b"application/json")], 400),
+    ([[b"CONTENT-TYPE", b"application/json"]], 400),
+    (((b"content-type", b"application/json"),), 400),
+    ([(b"content-type", b"text/plain")], 200),
+    ([(b"content-type", b"text/plain"), (b"Content-Type", b"text/plain")], 400),
+    ([(b"content-type", b"text/plain"), (b"Content-Encoding", b"gzip")], 400),
+    ([(b"content-type", b"text/plain"), (b"content-encoding", b"gzip"),
+      (b"content-encoding", b"identity")], 200),
+])
+def test_body_headers_are_found_however_the_scope_spells_them(headers, status):
+    # A JSON escape of a lone surrogate: JSON's rule refuses it, text's does
+    # not see it; the header reading must be the same whether the head is
+    # checked in one call or part by part.
+    for raw_path in (b"/x", None):
+        scope = {"type": "http", "method": "POST", "path": "/x", "query_string": b"",
+                 "headers": headers}
+        if raw_path is not None:
+            scope["raw_path"] = raw_path
+        status_ = asgi_request(Utf8GuardMiddleware(reading_app), body=b'{"a":"\\ud800"}',
+                               scope=scope)[0]
+        assert status_ == status, (raw_path, headers)
+
+
+@pytest.mark.parametrize("version,headers", [
+    ("1.1", [(b"content-length", b"1")]),
+    ("1.0", [(b"Content-Length", b"01")]),
+    ("1.1", [(b"Transfer-Encoding", b"chunked")]),
+    ("2", []),
+    ("3", [(b"content-length", b"0")]),
+    (None, []),
+])
+def test_a_body_the_framing_allows_is_checked(version, headers):
+    # Only an HTTP/1.x request without Content-Length or Transfer-Encoding
+    # has no body, which the middleware then need not read.
+    scope = {"type": "http", "method": "POST", "path": "/x", "raw_path": b"/x",
+             "query_string": b"", "headers": headers}
+    if version is not None:
+        scope["http_version"] = version
+    assert asgi_request(Utf8GuardMiddleware(reading_app), body=b"\xff", scope=scope)[0] == 400
 
 
 def test_header_names_are_checked():

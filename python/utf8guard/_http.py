@@ -202,7 +202,7 @@ class Rules:
     being how the part is read (None: raw, "percent", or "json": JSON text,
     its escapes meeting the rule as the characters they stand for)."""
 
-    __slots__ = ("path", "query", "headers", "bodies", "head")
+    __slots__ = ("path", "query", "headers", "bodies", "head", "empty_clean")
 
     def __init__(self, func, values, base=None):
         rules = {}
@@ -227,14 +227,20 @@ class Rules:
         # as the core's one-call check of a request's head takes them.
         self.head = tuple(None if r is None else r[0]
                           for r in (self.path, self.query, self.headers))
+        # Per body slot: whether its rule finds nothing in an empty body.
+        self.empty_clean = [rule is None or _empty_clean(BodyChecker(*rule))
+                            for rule in self.bodies]
 
-    def body_checker(self, slot, boundary=None):
+    def body_checker(self, slot, boundary=None, has_body=True):
         """A checker for a body the core puts in |slot| (len(SLOTS) for
         multipart/form-data, with its boundary), or None when its rule is
-        off."""
+        off, or when the request has no body (not |has_body|) and the rule
+        finds nothing in an empty one."""
         if slot < len(self.bodies):
             rule = self.bodies[slot]
-            return None if rule is None else BodyChecker(*rule)
+            if rule is None or not has_body and self.empty_clean[slot]:
+                return None
+            return BodyChecker(*rule)
         header = self.headers
         field = self.bodies[_SLOT["form"]]
         file = self.bodies[_SLOT["file"]]
@@ -242,6 +248,10 @@ class Rules:
             return None
         return MultipartChecker(boundary, *(None if r is None else r[0]
                                             for r in (header, field, file)))
+
+
+def _empty_clean(checker):
+    return checker.feed(b"") is None and checker.finish() is None
 
 
 def _shape(found):
@@ -407,14 +417,16 @@ class Guard:
                 return _shape(found)
         return None
 
-    def body(self, rules, content_types, content_encoding):
+    def body(self, rules, content_types, content_encoding, has_body=True):
         """(a BodyChecker or None, a Rejection or None) for a body with these
         Content-Type values (a tuple of bytes) and Content-Encoding (bytes
-        or None), by the core's reading of them."""
+        or None), by the core's reading of them; with has_body=False, of a
+        request the server frames as having none."""
         slot, found, boundary = _utf8guard.media(content_types, self.text_declared)
         if found is None and content_encoding and not self.coding_pass:
             found = _utf8guard.coding(content_encoding)
-        return rules.body_checker(slot, boundary), None if found is None else _shape(found)
+        return (rules.body_checker(slot, boundary, has_body),
+                None if found is None else _shape(found))
 
     def found(self, rejection, method, path, client):
         """Logs the finding once, with the request's method, path (escaped)

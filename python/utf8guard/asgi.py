@@ -22,6 +22,7 @@ logger (or ``logger``) at WARNING (or ``log_level``); with
 through.
 """
 
+from . import _utf8guard
 from ._http import Answer, Guard, Rejection, RequestRejected, exempt
 
 __all__ = ["Utf8GuardMiddleware", "RequestRejected", "Rejection", "Answer", "exempt"]
@@ -33,6 +34,14 @@ async def _send_answer(send, answer):
     headers.append((b"content-length", str(len(answer.body)).encode("ascii")))
     await send({"type": "http.response.start", "status": answer.status, "headers": headers})
     await send({"type": "http.response.body", "body": answer.body})
+
+
+def _raw_path(scope):
+    """The request's path as bytes: raw_path, or path encoded back."""
+    raw_path = scope.get("raw_path")
+    if raw_path is None:
+        raw_path = scope.get("path", "").encode("utf-8", "surrogateescape")
+    return raw_path
 
 
 def _client(scope):
@@ -58,17 +67,40 @@ class Utf8GuardMiddleware:
         if rules is None:
             await self.app(scope, receive, send)
             return
+        # The usual request: its head clean, checked in one call.
+        head = _utf8guard.scope_head(scope, *rules.head)
+        if head is None:
+            content_types, content_encoding = await self._check_head(guard, rules, scope, send)
+            if content_types is None:
+                return
+            has_body = True
+        else:
+            content_types, content_encoding, has_body = head
+        checker, rejection = guard.body(rules, content_types, content_encoding, has_body)
+        if rejection is not None and guard.found(rejection, scope.get("method", ""),
+                                                 _raw_path(scope), _client(scope)):
+            await _send_answer(send, guard.answer(rejection))
+            return
+        if checker is None:
+            await self.app(scope, receive, send)
+            return
+        await _Exchange(guard, checker, receive, send, scope).run(self.app)
+
+    @staticmethod
+    async def _check_head(guard, rules, scope, send):
+        """Checks the head part by part: (Content-Type values, Content-Encoding),
+        or (None, None) when the request was refused."""
         raw_path = scope.get("raw_path")
         encoded = raw_path is not None
         if not encoded:
-            raw_path = scope.get("path", "").encode("utf-8", "surrogateescape")
+            raw_path = _raw_path(scope)
         headers = scope.get("headers", ())
         rejection = guard.check_head(rules, raw_path, scope.get("query_string", b""), headers,
                                      encoded)
         if rejection is not None and guard.found(rejection, scope.get("method", ""), raw_path,
                                                  _client(scope)):
             await _send_answer(send, guard.answer(rejection))
-            return
+            return None, None
         content_types = []
         content_encoding = None
         for name, value in headers:
@@ -77,30 +109,21 @@ class Utf8GuardMiddleware:
                 content_types.append(value)
             elif name == b"content-encoding":
                 content_encoding = value
-        checker, rejection = guard.body(rules, tuple(content_types), content_encoding)
-        if rejection is not None and guard.found(rejection, scope.get("method", ""), raw_path,
-                                                 _client(scope)):
-            await _send_answer(send, guard.answer(rejection))
-            return
-        if checker is None:
-            await self.app(scope, receive, send)
-            return
-        await _Exchange(guard, checker, receive, send, scope, raw_path).run(self.app)
+        return tuple(content_types), content_encoding
 
 
 class _Exchange:
     """One request whose body is checked as the application receives it."""
 
-    __slots__ = ("guard", "checker", "receive_", "send_", "scope", "raw_path", "rejection",
-                 "started", "done")
+    __slots__ = ("guard", "checker", "receive_", "send_", "scope", "rejection", "started",
+                 "done")
 
-    def __init__(self, guard, checker, receive, send, scope, raw_path):
+    def __init__(self, guard, checker, receive, send, scope):
         self.guard = guard
         self.checker = checker
         self.receive_ = receive
         self.send_ = send
         self.scope = scope
-        self.raw_path = raw_path
         self.rejection = None
         self.started = False
         self.done = False
@@ -116,7 +139,7 @@ class _Exchange:
                 rejection = self.checker.finish()
             if rejection is not None:
                 self.done = True
-                if self.guard.found(rejection, self.scope.get("method", ""), self.raw_path,
+                if self.guard.found(rejection, self.scope.get("method", ""), _raw_path(self.scope),
                                     _client(self.scope)):
                     self.rejection = rejection
                     raise RequestRejected(rejection)
