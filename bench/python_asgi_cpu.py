@@ -13,7 +13,6 @@ own work a request, which python_asgi.py's ratio includes, is not here). The req
 --base DIR times another build's middleware (main's, say) in the same
 rounds, as python_django_cpu.py does."""
 
-import argparse
 import asyncio
 import statistics
 import sys
@@ -85,18 +84,8 @@ def cpu_per_request(loop, app, base, count):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--build", default=str(ROOT / "build"))
-    ap.add_argument("--base", help="a build directory whose middleware is timed as well")
-    ap.add_argument("--rounds", type=int, default=7)
-    ap.add_argument("--requests", type=int, default=5000)
-    ap.add_argument("--request", action="append",
-                    choices=["get", "form", "json", "json-escaped"],
-                    help="the request (repeatable; default get)")
-    args = ap.parse_args()
-    package = Path(args.build) / "python"
-    if (package / "utf8guard").is_dir():
-        sys.path.insert(0, str(package))
+    from python_django_cpu import arguments
+    args = arguments(__doc__, 5000)
     from utf8guard.asgi import Utf8GuardMiddleware
 
     apps = {"utf8guard": application(Utf8GuardMiddleware)}

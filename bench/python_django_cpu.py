@@ -69,6 +69,26 @@ def environ(kind):
     return env, body or b""
 
 
+def arguments(doc, requests):
+    """The command line of the in-process benchmarks (this one and
+    python_asgi_cpu.py): --build, --base, --rounds, --requests (default
+    |requests|), --request (python_asgi.REQUESTS' names). The build's package
+    goes first on sys.path."""
+    from python_asgi import REQUESTS
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--build", default=str(ROOT / "build"))
+    ap.add_argument("--base", help="a build directory whose middleware is timed as well")
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--requests", type=int, default=requests)
+    ap.add_argument("--request", action="append", choices=list(REQUESTS),
+                    help="the request (repeatable; default get)")
+    args = ap.parse_args()
+    package = Path(args.build) / "python"
+    if (package / "utf8guard").is_dir():
+        sys.path.insert(0, str(package))
+    return args
+
+
 def base_package(build, directory):
     """Makes another build's package importable as utf8guard_base. Its
     imports are relative: a copy under another name is a second, independent
@@ -90,17 +110,7 @@ def cpu_per_request(handler, base, count):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--build", default=str(ROOT / "build"))
-    ap.add_argument("--base", help="a build directory whose middleware is timed as well")
-    ap.add_argument("--rounds", type=int, default=7)
-    ap.add_argument("--requests", type=int, default=2000)
-    ap.add_argument("--request", action="append", choices=["get", "form", "json"],
-                    help="the request (repeatable; default get)")
-    args = ap.parse_args()
-    package = Path(args.build) / "python"
-    if (package / "utf8guard").is_dir():
-        sys.path.insert(0, str(package))
+    args = arguments(__doc__, 2000)
     os.environ["UTF8GUARD_TEST_SERVER"] = "django-mw-wsgi"
     import apps  # noqa: F401  (Django configured with the middleware)
     from django.conf import settings
