@@ -6,9 +6,9 @@
 // copies..copies + 124 copies of the form's filler unit (copies plus 4 times
 // a number 0..31 drawn from the hash of the whole data, so that it
 // reproduces), which the target chooses to put it at the end of the engine's
-// first windows; each target says why its filler holds no finding. A padded input costs many unpadded ones (the
-// oracle and every check read the filler too), so one input in 64 is padded:
-// a campaign still meets every padding length, at a fraction of the time.
+// first windows; each target says why its filler holds no finding. A padded input costs many
+// unpadded ones (the oracle and every check read the filler too), so one input in 64 is padded: a
+// campaign still meets every padding length, at a fraction of the time.
 #ifndef UTF8GUARD_FUZZ_ENCODED_INPUT_HPP
 #define UTF8GUARD_FUZZ_ENCODED_INPUT_HPP
 
