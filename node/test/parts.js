@@ -126,6 +126,23 @@ function suite(kind) {
     }
   });
 
+  test(`${kind}: a finding behind many headers, and a body's type behind them`, async () => {
+    // The addon reads the raw headers from its call's arguments: more than
+    // fit its stack array go to the heap, and none may be skipped.
+    for (const count of [30, 31, 32, 33, 100]) {
+      const filler = Array.from({ length: count }, (_, i) => [`X-Filler-${i}`, `value ${i}`]);
+      const bad = await send(server.port, [head('GET', '/h', [...filler, ['X-Text', Buffer.from([0xc0, 0xaf])]])]);
+      assert.equal(bad.status, 400, `${count} headers before the bad one`);
+      assert.equal(JSON.parse(bad.body).header.toLowerCase(), 'x-text', `${count} headers`);
+      const body = Buffer.from('{"a":"\\ud800"}');
+      const json = await send(server.port, [Buffer.concat([head('POST', '/submit', [...filler,
+        ['Content-Type', 'application/json'], ['Content-Length', String(body.length)]]), body])]);
+      assert.equal(json.status, 400, `${count} headers before the Content-Type`);
+      const ok = await send(server.port, [head('GET', '/h', [...filler, ['X-Text', Buffer.from('caf\u00e9')]])]);
+      assert.equal(ok.status, 200, `${count} clean headers`);
+    }
+  });
+
   test(`${kind}: the application never reads a refused body whole`, async () => {
     const before = server.seen.length;
     const body = Buffer.concat([Buffer.from('x'.repeat(1000)), Buffer.from([0xc0, 0xaf]), Buffer.from('y'.repeat(1000))]);
