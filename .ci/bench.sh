@@ -134,7 +134,7 @@ module=${UTF8GUARD_BENCH_BUILD:-build}/nginx/nginx-build/objs/ngx_http_utf8guard
 nginx_runs="skipped (no module, request lines or wrk)"
 if [ -f "$module" ] && [ -f "${UTF8GUARD_BENCH_DATA:-}/urls/requests_1MiB.txt" ] &&
    command -v wrk >/dev/null; then
-  python3 bench/nginx/speed.py --module "$module" --rounds 1 --duration 1 >"$tmp/nginx.txt" ||
+  python3 bench/nginx/speed.py --module "$module" --rounds 1 --duration 2 --connections 4 >"$tmp/nginx.txt" ||
     { cat "$tmp/nginx.txt" >&2; exit 1; }
   # and its instruction count under callgrind, on a few requests.
   python3 bench/nginx/instructions.py --module "$module" --count 200 >>"$tmp/nginx.txt" ||
