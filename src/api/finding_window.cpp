@@ -9,6 +9,7 @@
 // window up to the form's describe window.
 #include <cstring>
 
+#include "core/convert.hpp"
 #include "utf8guard/utf8guard.hpp"
 
 namespace utf8guard {
@@ -152,7 +153,12 @@ std::size_t finding_window::base() const noexcept { return state_.priv_base; }
 extern "C" {
 
 void utf8guard_finding_window_init(utf8guard_finding_window* w, utf8guard_form f, unsigned flags) {
-  if (w != nullptr) utf8guard::detail::start(*w, static_cast<utf8guard::form>(f), flags);
+  if (w == nullptr) return;
+  // A C caller may pass any int: read it as one (core/convert.hpp, c_int).
+  const int k = utf8guard::detail::c_int(f);
+  const bool known = k == UTF8GUARD_FORM_PERCENT || k == UTF8GUARD_FORM_JSON;
+  utf8guard::detail::start(*w, known ? static_cast<utf8guard::form>(k) : utf8guard::form::raw,
+                           flags);
 }
 
 bool utf8guard_finding_window_mark(utf8guard_finding_window* w, size_t offset) {
