@@ -153,17 +153,33 @@ const std::vector<entry_point>& entry_points() {
 
 class Pathological : public utf8guard::testing::EveryKernel {};
 
+// The least ratio of up to three paired measurements: a pair can be disturbed
+// (another process sharing the core's caches, a frequency step between the two
+// sizes), and a disturbed pair reads too high, never too low. Quadratic work
+// reads near 16 every time, so retrying cannot hide it.
+template <class F>
+double growth(const std::string& small, const std::string& large, F&& f, double& t_small,
+              double& t_large) {
+  double best = 1e9;
+  for (int attempt = 0; attempt < 3 && best >= kMaxRatio; ++attempt) {
+    t_small = cost(small, f);
+    t_large = cost(large, f);
+    // Below kMinJudged the timer's noise dominates, and quadratic work on
+    // a megabyte would take far longer than that anyway.
+    if (t_large < kMinJudged) return 0;
+    best = std::min(best, t_large / std::max(t_small, 1e-6));
+  }
+  return best;
+}
+
 TEST_P(Pathological, TimeGrowsLinearlyWithHostileInput) {
   for (const pattern& pat : patterns()) {
     const std::string small = repeat(pat.unit, kSmall);
     const std::string large = repeat(pat.unit, 4 * kSmall);
     for (const entry_point& e : entry_points()) {
-      const double t_small = cost(small, e.run);
-      const double t_large = cost(large, e.run);
-      // Below kMinJudged the timer's noise dominates, and quadratic work on
-      // a megabyte would take far longer than that anyway.
-      if (t_large < kMinJudged) continue;
-      const double ratio = t_large / std::max(t_small, 1e-6);
+      double t_small = 0;
+      double t_large = 0;
+      const double ratio = growth(small, large, e.run, t_small, t_large);
       EXPECT_LT(ratio, kMaxRatio) << e.name << " on " << pat.name << ": " << t_small * 1e3
                                   << " ms for " << kSmall << " bytes, " << t_large * 1e3
                                   << " ms for 4x that";
