@@ -129,6 +129,28 @@ inline json_unit json_unit_at(const std::uint8_t* p, std::size_t m, bool final) 
   return json_escape_at(p, m, final);
 }
 
+// A vector decoder (generic/json_decode.hpp) decodes p[0..n) from a unit
+// boundary, whole blocks at a time, while a block and the 8 bytes after it
+// fit in n and the block starts before limit: raw bytes, \uXXXX escapes of
+// characters that are no surrogate, and pairs. It stops at any other escape
+// (a short one, a lone surrogate, a bad one), which the scalar decoder takes,
+// and reads nothing past p[n). It writes the decoded bytes to out (which
+// has room for limit + 64 bytes) and returns how far it read (a unit
+// boundary), how much it wrote, and where in p the last escape it decoded
+// starts (kNoEscape: none) and its width.
+struct json_decode_progress {
+  std::size_t read;
+  std::size_t written;
+  std::size_t last_escape;
+  std::size_t last_width;
+};
+inline constexpr std::size_t kNoEscape = ~std::size_t{0};
+// A vector decoder is called only with this many bytes left: a block of the
+// widest register and the 8 bytes after it.
+inline constexpr std::size_t kJsonVectorReach = 64 + 8;
+using json_decode_fn = json_decode_progress (*)(const std::uint8_t* p, std::size_t n,
+                                                std::size_t limit, std::uint8_t* out) noexcept;
+
 // json_span is a unit's encoded width and decoded length.
 struct json_span {
   std::size_t width;

@@ -39,8 +39,9 @@ constexpr bool kVbmi = false;
 constexpr bool kVbmi2 = false;
 #include "simd/avx512.hpp"  // the wrapper: struct simd8
 // What is written once against simd8: validation, the policy's prefilter,
-// the percent decoder.
+// the percent and JSON decoders.
 #include "generic/percent_decode.hpp"
+#include "generic/json_decode.hpp"
 #include "generic/policy_prefilter.hpp"
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::avx512bw
@@ -63,7 +64,8 @@ extern const kernel kernel_avx512bw{"avx512bw",
                                     &avx512bw::lookup::short_copy<>,
                                     &avx512bw::policy_prefilter::quiet_prefix,
                                     &avx512bw::policy_prefilter::quiet_ascii,
-                                    &avx512bw::percent_vector::decode};
+                                    &avx512bw::percent_vector::decode,
+ &avx512bw::json_vector::decode};
 
 }  // namespace utf8guard::detail
 #endif

@@ -42,8 +42,9 @@ constexpr bool kVbmi = true;
 constexpr bool kVbmi2 = false;
 #include "simd/avx512.hpp"  // the wrapper: struct simd8
 // What is written once against simd8: validation, the policy's prefilter,
-// the percent decoder.
+// the percent and JSON decoders.
 #include "generic/percent_decode.hpp"
+#include "generic/json_decode.hpp"
 #include "generic/policy_prefilter.hpp"
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::avx512vbmi
@@ -66,7 +67,8 @@ extern const kernel kernel_avx512{"avx512",
                                   &avx512vbmi::lookup::short_copy<>,
                                   &avx512vbmi::policy_prefilter::quiet_prefix,
                                   &avx512vbmi::policy_prefilter::quiet_ascii,
-                                  &avx512vbmi::percent_vector::decode};
+                                  &avx512vbmi::percent_vector::decode,
+ &avx512vbmi::json_vector::decode};
 
 }  // namespace utf8guard::detail
 #endif

@@ -39,8 +39,9 @@ constexpr bool kVbmi = true;
 constexpr bool kVbmi2 = true;
 #include "simd/avx512.hpp"  // the wrapper: struct simd8
 // What is written once against simd8: validation, the policy's prefilter,
-// the percent decoder.
+// the percent and JSON decoders.
 #include "generic/percent_decode.hpp"
+#include "generic/json_decode.hpp"
 #include "generic/policy_prefilter.hpp"
 #include "generic/utf8_lookup.hpp"
 }  // namespace utf8guard::detail::avx512vbmi2
@@ -63,7 +64,8 @@ extern const kernel kernel_avx512vbmi2{"avx512vbmi2",
                                        &avx512vbmi2::lookup::short_copy<>,
                                        &avx512vbmi2::policy_prefilter::quiet_prefix,
                                        &avx512vbmi2::policy_prefilter::quiet_ascii,
-                                       &avx512vbmi2::percent_vector::decode};
+                                       &avx512vbmi2::percent_vector::decode,
+ &avx512vbmi2::json_vector::decode};
 
 }  // namespace utf8guard::detail
 #endif

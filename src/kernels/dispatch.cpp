@@ -30,6 +30,8 @@ vector_policy_fns vector_policy() noexcept {
 
 percent_decode_fn vector_percent_decoder() noexcept { return active_kernel_ref().percent_decode; }
 
+json_decode_fn vector_json_decoder() noexcept { return active_kernel_ref().json_decode; }
+
 namespace {
 
 constexpr const kernel* kAll[] = {&kernel_scalar UTF8GUARD_SIMD_KERNELS};

@@ -49,6 +49,10 @@ vector_policy_fns vector_policy() noexcept;
 // kernel's instruction set, or nullptr where the scalar loop serves.
 percent_decode_fn vector_percent_decoder() noexcept;
 
+// vector_json_decoder is the JSON decoder compiled for the active kernel's
+// instruction set, or nullptr where the scalar loop serves.
+json_decode_fn vector_json_decoder() noexcept;
+
 // find_kernel returns the compiled kernel with that name, or nullptr.
 const kernel* find_kernel(const char* name, std::size_t len) noexcept;
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/json.hpp"
 #include "core/percent.hpp"
 #include "core/policy.hpp"
 #include "core/scan.hpp"
@@ -38,12 +39,13 @@ struct kernel {
   // stores take core/short_input.hpp's checked_copy.
   short_copy_fn short_copy = nullptr;
   // The policy's vector prefilter and its pass over quiet ASCII
-  // (generic/policy_prefilter.hpp), and the vector percent decoder
-  // (generic/percent_decode.hpp), compiled for the same set; nullptr where
-  // the scalar loops serve.
+  // (generic/policy_prefilter.hpp), and the vector percent and JSON
+  // decoders (generic/percent_decode.hpp, generic/json_decode.hpp), compiled
+  // for the same set; nullptr where the scalar loops serve.
   quiet_prefix_fn policy_prefilter = nullptr;
   quiet_ascii_fn quiet_ascii = nullptr;
   percent_decode_fn percent_decode = nullptr;
+  json_decode_fn json_decode = nullptr;
 };
 
 }  // namespace utf8guard::detail

@@ -2,10 +2,12 @@
 // encoded engine (stream/encoded_engine.hpp): its units (core/json.hpp), its
 // decoder and its events. Included by stream/encoded_objects.hpp only.
 //
-//   - Raw bytes between backslashes are copied into the window a word at a
-//     time; an escape is decoded by the scalar code of core/json.hpp
-//     (json_unit_at: the common \uXXXX inline) and written as the UTF-8 of
-//     its character.
+//   - Raw bytes and the \uXXXX of characters that are no surrogate are
+//     decoded by the vector decoder of the active kernel where it applies
+//     (generic/json_decode.hpp). Elsewhere raw bytes between backslashes are
+//     copied into the window a word at a time, and an escape is decoded by
+//     the scalar code of core/json.hpp (json_unit_at: the common \uXXXX
+//     inline) and written as the UTF-8 of its character.
 //   - An escape decodes to a whole character, whose first byte is never a
 //     continuation byte: it ends every raw sequence before it, and none
 //     continues after it. So the scanner holds only raw bytes across windows.
@@ -29,6 +31,7 @@
 #include <cstring>
 
 #include "core/json.hpp"
+#include "kernels/dispatch.hpp"
 #include "stream/encoded_engine.hpp"
 
 namespace utf8guard::detail {
@@ -45,7 +48,8 @@ class json_form {
   static constexpr std::size_t kWindow = kEncodedWindow;
 
   explicit json_form(const state& s) noexcept
-      : deny_bad_((s.priv_policy & UTF8GUARD_CATEGORY_BAD_ESCAPE) != 0) {}
+      : vector_(vector_json_decoder()),
+        deny_bad_((s.priv_policy & UTF8GUARD_CATEGORY_BAD_ESCAPE) != 0) {}
 
   static bool raw_runs(const state&) noexcept { return true; }
 
@@ -57,7 +61,21 @@ class json_form {
     std::size_t written = written_ref;
     const std::size_t dec_base = s.priv_decoded.priv_position;  // out[0]
     decode_stop why = decode_stop::limit;
+    // Where the vector decoder read nothing (a run of the units it leaves to
+    // this loop: pairs, short escapes), it waits a block's worth of bytes.
+    std::size_t scalar_until = 0;
     while (i < limit) {
+      if (vector_ != nullptr && i >= scalar_until && n - i >= kJsonVectorReach) {
+        const json_decode_progress d = vector_(p + i, n - i, limit - i, out + written);
+        if (d.last_escape != kNoEscape) {
+          last_start_ = origin + i + d.last_escape;
+          last_width_ = d.last_width;
+        }
+        if (d.read < 16) scalar_until = i + kEncodedSlack;
+        i += d.read;
+        written += d.written;
+        if (i >= limit) break;
+      }
       if (p[i] != '\\') {  // escapes often follow each other
         copy_raw(p, i, limit, out, written);
         if (i >= limit) break;
@@ -172,6 +190,7 @@ class json_form {
     event_.decoded_length = decoded_length;
   }
 
+  json_decode_fn vector_;
   bool deny_bad_;
   std::size_t last_start_ = 0;  // the last escape decoded: absolute offset, width
   std::size_t last_width_ = 0;

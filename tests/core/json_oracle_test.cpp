@@ -12,6 +12,7 @@
 //   - every \uXXXX alone and between two raw bytes;
 //   - long runs of escapes, so that findings straddle the library's windows;
 //   - long raw runs between escapes;
+//   - dense runs of escapes at every lane of the vector decoders' blocks;
 //   - input without a backslash answers as the raw check does.
 // Each test asks the oracle once per case and checks every usable kernel
 // against it (json_checks.hpp).
@@ -175,6 +176,41 @@ TEST(JsonEveryKernel, LongRawRunsBetweenEscapes) {
     }
     if (rng() % 2 == 0) in.insert(0, escapes[rng() % std::size(escapes)]);
     for (const policy& p : policies) cases.push_back(one_shot_case(in, p));
+  }
+  check_cases(cases);
+}
+
+// Dense runs of \uXXXX escapes, as the vector decoders read them in blocks
+// (generic/json_decode.hpp): after 0..70 raw bytes, so that each escape
+// meets every lane of every register width, the last two lanes and the
+// five bytes past a block included; escapes of 1, 2 and 3 decoded bytes in
+// both cases, denied ones, pairs, lone surrogates, short and bad escapes
+// (where a block stops) and raw bytes among them. One-shot, and streamed in
+// random pieces.
+TEST(JsonEveryKernel, DenseEscapesAtEveryLane) {
+  std::mt19937 rng(0x15016);
+  const std::vector<policy> policies = json_policies();
+  const std::string units[] = {
+      R"(\u0041)",    R"(\u007A)", R"(\u00e9)", R"(\u00E9)",       R"(\u07ff)", R"(\u0800)",
+      R"(\u20ac)",    R"(\u4E2D)", R"(\uffef)", R"(\ud7ff)",       R"(\ue000)", R"(\u0000)",
+      R"(\u0085)",    R"(\u202e)", R"(\uffff)", R"(\ud83d\ude00)", R"(\ud800)", R"(\udfff)",
+      R"(\n)",        R"(\\)",     R"(\x)",     R"(\u12G4)",       "a",         "\xC3\xA9",
+      "\xE2\x82\xAC", "\xC0"};
+  // Weights: mostly the escapes a vector block decodes whole.
+  const std::size_t common = 11;
+  std::vector<json_case> cases;
+  for (std::size_t lead = 0; lead <= 70; ++lead) {
+    for (int round = 0; round < 6; ++round) {
+      std::string in(lead, round % 2 == 0 ? 'a' : 'e');
+      if (round % 3 == 2 && lead >= 2) in.replace(lead - 2, 2, "\xC3\xA9");
+      const std::size_t count = 20 + rng() % 30;
+      for (std::size_t k = 0; k < count; ++k) {
+        in += rng() % 8 != 0 ? units[rng() % common] : units[rng() % std::size(units)];
+      }
+      std::vector<std::size_t> cuts = random_cuts(rng, in.size(), 97);
+      cases.push_back(
+          make_case(std::move(in), policies[rng() % policies.size()], false, std::move(cuts)));
+    }
   }
   check_cases(cases);
 }
