@@ -26,7 +26,8 @@ struct raw_run {
 // json_raw_run checks the raw bytes of p[0..n) up to the first backslash
 // (p[0], at absolute offset base, starts a character) as validate checks raw
 // text under deny, in its passes (api/one_shot.hpp), each of which also
-// stops at a backslash: the quiet ASCII prefix, the kernel's scan
+// stops at a backslash: the quiet ASCII prefix (unless quiet_done: the
+// caller's stopped at p[0]), the kernel's scan
 // (scan_no_backslash), the policy. end is the backslash's offset in p, or n;
 // r is validate's answer for p[0..n) when end is n, else ok, or some error
 // before end, which the engine places. A raw run ends every sequence before
@@ -38,9 +39,9 @@ struct raw_run {
 // holds and no sequence spans, so the whole is valid exactly when each raw
 // run in it is. The runs after the first are then not checked again.
 raw_run json_raw_run(const kernel& k, const std::uint8_t* p, std::size_t n, std::size_t base,
-                     utf8guard_policy deny) noexcept {
+                     utf8guard_policy deny, bool quiet_done = false) noexcept {
   std::size_t q = 0;
-  if (deny != 0) {
+  if (deny != 0 && !quiet_done) {
     q = quiet_ascii_prefix(p, n, deny, kBackslash);
     if (q == n) return {n, {}, false};
     if (p[q] == kBackslash) return {q, {}, false};
@@ -118,12 +119,15 @@ by_runs json_by_runs(const kernel& k, const std::uint8_t* p, std::size_t n, std:
 // The one-shot check is the first of these that answers. just_verdict: only
 // whether the input is valid matters (is_valid); the kind of an invalid
 // answer is then meaningless.
-//   1. Text without a backslash decodes to itself: validate's answer, found
+//   1. Quiet ASCII with the escapes in it, to the end (quiet_json_prefix).
+//   2. Text without a backslash decodes to itself: validate's answer, found
 //      in validate's passes (json_raw_run).
-//   2. Raw runs between escapes (json_by_runs), unless escapes are dense.
-//   3. A short text is decoded whole and validated in one call
+//   3. Raw runs between escapes (json_by_runs), unless escapes are dense.
+//   4. A short text is decoded whole and validated in one call
 //      (encoded_short_valid), when no event comes up.
-//   4. Anything else, or an error to place, takes the validator's engine.
+//   5. Anything else, or an error to place, takes the validator's engine.
+// Steps 2 and 3 go on from where step 1 stopped at a raw byte; an error
+// after an escape step 1 passed is placed by the engine.
 encoded_result validate_json(std::string_view in, utf8guard_policy bits, bool just_verdict) {
   using kind = encoded_kind<json_form, 0>;
   if (bad_span(in)) return kind::refused();
@@ -131,16 +135,24 @@ encoded_result validate_json(std::string_view in, utf8guard_policy bits, bool ju
   const std::uint8_t* p = bytes(in.data());
   const std::size_t n = in.size();
   const kernel& k = active_kernel_ref();
-  const raw_run first = json_raw_run(k, p, n, 0, bits);
-  if (first.end == n) {
+  const quiet_json quiet = bits != 0 ? quiet_json_prefix(p, n, bits) : quiet_json{0, false};
+  if (quiet.end == n) return {};
+  // From the raw byte step 1 stopped at, or, at an escape it would not pass
+  // (one to place), from the start.
+  const bool at_escape = p[quiet.end] == kBackslash;
+  const std::size_t from = at_escape ? 0 : quiet.end;
+  const raw_run first = json_raw_run(k, p + from, n - from, from, bits, !at_escape);
+  const std::size_t end = from + first.end;
+  if (end == n && (at_escape || !quiet.escaped)) {
     encoded_result r;
     static_cast<result&>(r) = first.r;
     r.decoded_offset = r.offset;
     r.decoded_length = r.length;
     return r;
   }
-  const by_runs runs =
-      first.r.ok() ? json_by_runs(k, p, n, first.end, bits, first.to_end) : by_runs::invalid;
+  const by_runs runs = !first.r.ok() ? by_runs::invalid
+                       : end == n    ? by_runs::valid
+                                     : json_by_runs(k, p, n, end, bits, first.to_end);
   if (runs == by_runs::valid) return {};
   if (just_verdict && runs == by_runs::invalid) return kind::refused();  // any non-none kind
   if (runs == by_runs::dense && n <= kEncodedWindow) {

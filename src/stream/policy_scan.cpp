@@ -5,6 +5,7 @@
 
 #include <utility>
 
+#include "core/json.hpp"
 #include "core/short_input.hpp"
 #include "kernels/dispatch.hpp"
 
@@ -180,16 +181,43 @@ std::size_t quiet_ascii_scalar(const std::uint8_t* p, std::size_t n, ascii_range
 // The longest input quiet_ascii_prefix reads a word at a time.
 constexpr std::size_t kQuietWordsMax = 64;
 
+// quiet_ascii_run is quiet_ascii_prefix with its range and vector pass
+// chosen by the caller.
+std::size_t quiet_ascii_run(const std::uint8_t* p, std::size_t n, ascii_range r,
+                            quiet_ascii_fn vector, std::uint8_t stop) noexcept {
+  // A short input (a header value, a cookie) a word at a time: no call
+  // through the kernel, no partial register.
+  if (n <= kQuietWordsMax) return quiet_ascii_words(p, n, r.lo, r.hi, stop);
+  return vector != nullptr ? vector(p, n, r, stop) : quiet_ascii_scalar(p, n, r, stop);
+}
+
 }  // namespace
 
 std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n, utf8guard_policy deny,
                                std::uint8_t stop) noexcept {
+  return quiet_ascii_run(p, n, kQuietAscii.range[quiet_ascii_index(deny)],
+                         vector_policy().quiet_ascii, stop);
+}
+
+quiet_json quiet_json_prefix(const std::uint8_t* p, std::size_t n, utf8guard_policy deny) noexcept {
   const ascii_range r = kQuietAscii.range[quiet_ascii_index(deny)];
-  // A short input (a header value, a cookie) a word at a time: no call
-  // through the kernel, no partial register.
-  if (n <= kQuietWordsMax) return quiet_ascii_words(p, n, r.lo, r.hi, stop);
   const quiet_ascii_fn vector = vector_policy().quiet_ascii;
-  return vector != nullptr ? vector(p, n, r, stop) : quiet_ascii_scalar(p, n, r, stop);
+  quiet_json q{quiet_ascii_run(p, n, r, vector, '\\'), false};
+  while (q.end < n && p[q.end] == '\\') {
+    const json_unit u = json_unit_at(p + q.end, n - q.end, true);
+    if (u.kind == json_unit_kind::lone) break;
+    if (u.kind == json_unit_kind::bad) {
+      // The literal backslash, in no category; the byte after it is raw.
+      if ((deny & UTF8GUARD_CATEGORY_BAD_ESCAPE) != 0) break;
+    } else if ((u.value < r.lo || u.value > r.hi) &&  // in the range: allowed whole
+               (category_of(u.value, q.end == 0) & deny) != 0) {
+      break;
+    }
+    q.end += u.width;
+    q.escaped = true;
+    q.end += quiet_ascii_run(p + q.end, n - q.end, r, vector, '\\');
+  }
+  return q;
 }
 
 result find_violation(const std::uint8_t* p, std::size_t n, std::size_t base, utf8guard_policy deny,

@@ -19,6 +19,19 @@ namespace utf8guard::detail {
 std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n, utf8guard_policy deny,
                                std::uint8_t stop = 0) noexcept;
 
+// quiet_json_prefix is the length of a prefix of JSON text p[0..n) (which
+// starts at a unit boundary) made of ASCII bytes that deny allows and of
+// escapes of characters that deny allows, none a surrogate: valid, ending at
+// a unit boundary; and whether it holds an escape (if not, its encoded and
+// decoded offsets are the same). It is n for a quiet body (an API's JSON of
+// ASCII text, a newline or a quote escaped here and there), and then the
+// whole check is this pass, stopped only at each escape.
+struct quiet_json {
+  std::size_t end;
+  bool escaped;
+};
+quiet_json quiet_json_prefix(const std::uint8_t* p, std::size_t n, utf8guard_policy deny) noexcept;
+
 // find_violation returns the first character of the well-formed bytes
 // p[0..n) that deny holds, with its absolute offset (p[0] is at base), or an
 // ok() result. p[0] starts a character, and p[0..n) ends where one does.
