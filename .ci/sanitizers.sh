@@ -138,7 +138,7 @@ for job in "${selected[@]}"; do
         utf8guard_cli utf8guard_cli_shim security_vectors security_guard_pages \
         security_large_input security_first_use_threads security_complexity \
         security_c_misuse security_misuse security_percent_vectors \
-        security_percent_guard_pages -- \
+        security_percent_guard_pages security_json_vectors security_json_guard_pages -- \
         -L 'security|cli'
       ;;
     tsan)

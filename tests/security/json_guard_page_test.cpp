@@ -20,8 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "guard_page.hpp"
-#include "hex.hpp"
+#include "guarded_inputs.hpp"
 #include "json_reference.hpp"
 #include "kernels.hpp"
 #include "percent_support.hpp"
@@ -30,22 +29,6 @@ namespace utf8guard::testing {
 namespace {
 
 constexpr std::size_t kMaxLength = 4 * 64 + 64;
-
-// cycle is n bytes made of the units, in turn, with 'a' where the next unit
-// would not fit; with_tail ends it in tail.
-std::string cycle(const std::vector<std::string>& units, std::size_t n) {
-  std::string s;
-  for (std::size_t k = 0; s.size() < n; ++k) {
-    const std::string& u = units[k % units.size()];
-    s += s.size() + u.size() <= n ? u : std::string(1, 'a');
-  }
-  return s;
-}
-
-std::string with_tail(const std::vector<std::string>& units, std::size_t n, std::string tail) {
-  if (tail.size() > n) tail.erase(0, tail.size() - n);
-  return cycle(units, n - tail.size()) + tail;
-}
 
 const std::vector<std::string> kDense = {R"(\u0444)", R"(\u4e2d)", R"(\ud83d\ude00)",
                                          R"(\u00E9)", R"(\u0041)", R"(\uD83D\uDE4F)"};
@@ -111,18 +94,12 @@ void check_guarded(const guarded_buffer& g, policy p, bool oracle) {
 
 class JsonGuardPage : public EveryKernel {
  protected:
-  void every_length(guarded_buffer::side side) {
+  static void every_length(guarded_buffer::side side) {
     const bool ucd = reference::ucd_available();
-    for (std::size_t n = 0; n <= kMaxLength; ++n) {
-      for (const auto& [name, bytes] : contents(n)) {
-        ASSERT_EQ(bytes.size(), n) << name;
-        SCOPED_TRACE(name + ", length " + std::to_string(n) + ": [" + hex(bytes) + "]");
-        const guarded_buffer g(bytes, side);
-        check_guarded(g, policy(), true);
-        check_guarded(g, policy::json(), ucd);
-        if (HasFatalFailure()) return;
-      }
-    }
+    every_guarded_input(side, kMaxLength, contents, [ucd](const guarded_buffer& g) {
+      check_guarded(g, policy(), true);
+      check_guarded(g, policy::json(), ucd);
+    });
   }
 };
 

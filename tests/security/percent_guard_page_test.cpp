@@ -21,8 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "guard_page.hpp"
-#include "hex.hpp"
+#include "guarded_inputs.hpp"
 #include "kernels.hpp"
 #include "message_reference.hpp"
 #include "percent_support.hpp"
@@ -32,23 +31,6 @@ namespace utf8guard::testing {
 namespace {
 
 constexpr std::size_t kMaxLength = 4 * 64 + 64;
-
-// cycle is n bytes made of the units, in turn, with 'a' where the next unit
-// would not fit.
-std::string cycle(const std::vector<std::string>& units, std::size_t n) {
-  std::string s;
-  for (std::size_t k = 0; s.size() < n; ++k) {
-    const std::string& u = units[k % units.size()];
-    s += s.size() + u.size() <= n ? u : std::string(1, 'a');
-  }
-  return s;
-}
-
-// with_tail is cycle(units) of n bytes whose last bytes are tail.
-std::string with_tail(const std::vector<std::string>& units, std::size_t n, std::string tail) {
-  if (tail.size() > n) tail.erase(0, tail.size() - n);
-  return cycle(units, n - tail.size()) + tail;
-}
 
 const std::vector<std::string> kDense = {"%C3%A9", "%e2%82%ac", "%F0%9F%98%80",
                                          "%41",    "%2F",       "%ef%bb%bf"};
@@ -137,22 +119,15 @@ void check_decode_guarded(const guarded_buffer& g) {
 
 class PercentGuardPage : public EveryKernel {
  protected:
-  void every_length(guarded_buffer::side side) {
+  static void every_length(guarded_buffer::side side) {
     const policy percent_only = policy(category::bad_escape) | category::double_encoding;
     const bool ucd = reference::ucd_available();
-    for (std::size_t n = 0; n <= kMaxLength; ++n) {
-      for (const auto& [name, bytes] : contents(n)) {
-        ASSERT_EQ(bytes.size(), n) << name;
-        SCOPED_TRACE(name + ", length " + std::to_string(n) + ": [" + hex(bytes) + "]");
-        const guarded_buffer g(bytes, side);
-        check_guarded(g, policy(), true);
-        check_guarded(g, percent_only, true);
-        check_guarded(g, policy::url(), ucd);
-        if (HasFatalFailure()) return;
-        check_decode_guarded(g);
-        if (HasFatalFailure()) return;
-      }
-    }
+    every_guarded_input(side, kMaxLength, contents, [&](const guarded_buffer& g) {
+      check_guarded(g, policy(), true);
+      check_guarded(g, percent_only, true);
+      check_guarded(g, policy::url(), ucd);
+      if (!HasFatalFailure()) check_decode_guarded(g);
+    });
   }
 };
 
