@@ -166,6 +166,45 @@ std::vector<T> sampled(std::vector<T> all, const std::uint8_t* data, std::size_t
 #endif
 }
 
+// spread_sample says which of the n items of one input (the findings of a
+// target that checks each at some cost) that input checks, for the targets
+// whose items can number in the thousands. Under a fuzzing engine: every
+// item when there are at most `budget`; else the first and last budget / 8
+// (the ends of the input, where windows are cut short) and one item in
+// every `stride` between them, at a phase drawn from the input's hash (salt
+// picks other bits for another list), about `budget` in all. The same input
+// always checks the same items, so a finding reproduces, and a campaign
+// meets every position. In the replay main, every item.
+class spread_sample {
+ public:
+  spread_sample(std::size_t n, std::size_t budget, const std::uint8_t* data, std::size_t size,
+                unsigned salt = 0)
+      : n_(n) {
+#ifdef UTF8GUARD_FUZZ_REPLAY
+    (void)budget;
+    (void)data;
+    (void)size;
+    (void)salt;
+#else
+    if (n <= budget || budget < 16) return;
+    edge_ = budget / 8;
+    const std::size_t middle = n - 2 * edge_;
+    const std::size_t slots = budget - 2 * edge_;
+    stride_ = (middle + slots - 1) / slots;
+    phase_ = static_cast<std::size_t>((input_hash(data, size) >> (salt % 48)) % stride_);
+#endif
+  }
+  bool operator()(std::size_t k) const {
+    return stride_ == 1 || k < edge_ || k + edge_ >= n_ || (k - edge_) % stride_ == phase_;
+  }
+
+ private:
+  std::size_t n_;
+  std::size_t edge_ = 0;
+  std::size_t stride_ = 1;
+  std::size_t phase_ = 0;
+};
+
 // kernels_to_try is the usable kernels one input runs on (sampled).
 inline std::vector<std::string> kernels_to_try(const std::uint8_t* data, std::size_t size) {
   return sampled(usable_kernels(), data, size);

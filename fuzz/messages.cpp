@@ -3,10 +3,12 @@
 // message_reference.hpp), on the kernels fuzz::kernels_to_try picks (one per
 // input when fuzzing, every one in the replay):
 //   - every error and denied character of the payload under the drawn
-//     policy, described from a misaligned copy whose last byte ends its
-//     allocation (a read past the input is caught by ASan), whole and from the
-//     window a stream keeps (UTF8GUARD_DESCRIBE_BEHIND bytes before the error,
-//     _AHEAD from it), with and without the hint;
+//     policy (past 64 of a form, a spread sample of them when fuzzing:
+//     fuzz::spread_sample; every one in the replay), described from a
+//     misaligned copy whose last byte ends its allocation (a read past the
+//     input is caught by ASan), whole and from the window a stream keeps
+//     (UTF8GUARD_DESCRIBE_BEHIND bytes before the error, _AHEAD from it),
+//     with and without the hint;
 //   - the same with the payload read as percent-encoded input (the encoded
 //     window a stream keeps, the decoded bytes shown);
 //   - truncate in both modes at every length up to the payload's, and one
@@ -22,6 +24,8 @@
 namespace {
 
 constexpr const char* kTarget = "messages";
+// How many findings of each form one input describes, at most, when fuzzing.
+constexpr std::size_t kFindings = 64;
 
 // window is the part of copy a stream would keep around offset, and the
 // offset it starts at.
@@ -79,14 +83,25 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // to try, against the oracle's cuts at every length from one walk
   // (reference::truncations). Past 256 bytes, the lengths asked of truncate
   // are a sample: the first 64, the last 8 and one in every n / 128.
-  for (const reference::error& e : reference::all_errors(input, deny)) {
-    check_described(input, input, copy.view, utf8guard::testing::from_reference(e), e,
+  // An input of error-dense bytes has about one finding a byte in each
+  // form, and each costs six messages: past kFindings, the findings
+  // described are a spread sample (fuzz::spread_sample; all in the replay).
+  const std::vector<reference::error> raw = reference::all_errors(input, deny);
+  const fuzz::spread_sample raw_sample(raw.size(), kFindings, data, size);
+  for (std::size_t k = 0; k < raw.size(); ++k) {
+    if (!raw_sample(k)) continue;
+    check_described(input, input, copy.view, utf8guard::testing::from_reference(raw[k]), raw[k],
                     UTF8GUARD_DESCRIBE_BEHIND, UTF8GUARD_DESCRIBE_AHEAD);
   }
   const reference::percent::decoded decoded = reference::percent::decode(input);
-  for (const reference::percent::error& e : reference::percent::all_errors(input, deny)) {
-    check_described(input, decoded, copy.view, utf8guard::testing::from_reference(e), e,
-                    UTF8GUARD_DESCRIBE_PERCENT_BEHIND, UTF8GUARD_DESCRIBE_PERCENT_AHEAD);
+  const std::vector<reference::percent::error> encoded =
+      reference::percent::all_errors(input, deny);
+  const fuzz::spread_sample encoded_sample(encoded.size(), kFindings, data, size, 24);
+  for (std::size_t k = 0; k < encoded.size(); ++k) {
+    if (!encoded_sample(k)) continue;
+    check_described(input, decoded, copy.view, utf8guard::testing::from_reference(encoded[k]),
+                    encoded[k], UTF8GUARD_DESCRIBE_PERCENT_BEHIND,
+                    UTF8GUARD_DESCRIBE_PERCENT_AHEAD);
   }
   const std::size_t n = input.size();
   const std::size_t stride = n <= 256 ? 1 : n / 128;
