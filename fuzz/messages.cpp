@@ -5,8 +5,8 @@
 //   - every error and denied character of the payload under the drawn
 //     policy (past 64 of a form, a spread sample of them when fuzzing:
 //     fuzz::spread_sample; every one in the replay), described from a
-//     misaligned copy whose last byte ends its allocation (a read past the
-//     input is caught by ASan), whole and from the window a stream keeps
+//     misaligned copy at a fixed address (fuzz::misaligned_copy: a read past
+//     the input is caught by ASan), whole and from the window a stream keeps
 //     (UTF8GUARD_DESCRIBE_BEHIND bytes before the error, _AHEAD from it),
 //     with and without the hint;
 //   - the same with the payload read as percent-encoded input (the encoded
