@@ -57,6 +57,9 @@ class encoded_input {
   std::string_view input;
   std::vector<std::string_view> chunks;  // input cut at the split points
 
+  // padded says whether the payload comes after the filler.
+  bool padded() const { return !padded_.empty(); }
+
  private:
   std::string padded_;
   std::optional<misaligned_copy> placed_;
