@@ -210,7 +210,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::data_reader reader(data, size);
   const std::uint8_t kernel_choice = reader.take_byte();
   const std::vector<std::uint16_t> raw = fuzz::take_splits(reader);
-  const std::string_view input = reader.rest();
+  // The library reads a copy at a fixed address (fuzz::misaligned_copy).
+  const fuzz::misaligned_copy placed(reader.rest(), 0);
+  const std::string_view input = placed.view;
   const std::vector<std::string_view> chunks = fuzz::chunks_of(input, raw);
 
   const reference::error first = reference::first_error(input);

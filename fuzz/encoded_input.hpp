@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,8 +24,9 @@
 
 namespace fuzz {
 
-// encoded_input reads the data as above; input views the payload, or the
-// padded copy it owns, so it is neither copied nor moved.
+// encoded_input reads the data as above; input views its copy of the
+// payload (padded or not) at a fixed address (fuzz::misaligned_copy, aligned),
+// so it is neither copied nor moved.
 class encoded_input {
  public:
   encoded_input(const std::uint8_t* data, std::size_t size, std::string_view filler,
@@ -43,6 +45,9 @@ class encoded_input {
       padded_ += input;
       input = padded_;
     }
+    // The library reads a copy at a fixed address (fuzz_common.hpp).
+    placed_.emplace(input, 0);
+    input = placed_->view;
     chunks = chunks_of(input, raw);
   }
   encoded_input(const encoded_input&) = delete;
@@ -52,8 +57,12 @@ class encoded_input {
   std::string_view input;
   std::vector<std::string_view> chunks;  // input cut at the split points
 
+  // padded says whether the payload comes after the filler.
+  bool padded() const { return !padded_.empty(); }
+
  private:
   std::string padded_;
+  std::optional<misaligned_copy> placed_;
 };
 
 }  // namespace fuzz

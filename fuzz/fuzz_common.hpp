@@ -34,6 +34,24 @@
 #include "results.hpp"
 #include "utf8guard/utf8guard.hpp"
 
+// ASan's manual poisoning where it is built in; nothing elsewhere.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UTF8GUARD_FUZZ_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define UTF8GUARD_FUZZ_ASAN 1
+#endif
+#ifdef UTF8GUARD_FUZZ_ASAN
+#include <sanitizer/asan_interface.h>
+#define UTF8GUARD_FUZZ_POISON(p, n) __asan_poison_memory_region((p), (n))
+#define UTF8GUARD_FUZZ_UNPOISON(p, n) __asan_unpoison_memory_region((p), (n))
+#else
+#define UTF8GUARD_FUZZ_POISON(p, n) ((void)(p), (void)(n))
+#define UTF8GUARD_FUZZ_UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 namespace fuzz {
 
 using utf8guard::testing::code_point_name;
@@ -46,7 +64,15 @@ using utf8guard::testing::icu_sanitize;
 using utf8guard::testing::icu_sanitized;
 using utf8guard::testing::is_active;
 using utf8guard::testing::same;
-using utf8guard::testing::usable_kernels;
+
+// usable_kernels is tests/support's list, asked of the library once per
+// process: kernels() builds its answer in the heap, whose addresses the
+// instrumented library compares (fixed_arena, below), and the list does not
+// change while a process runs.
+inline const std::vector<std::string>& usable_kernels() {
+  static const std::vector<std::string> all = utf8guard::testing::usable_kernels();
+  return all;
+}
 
 // data_reader splits the fuzz data the way libFuzzer's FuzzedDataProvider
 // does: control values come off the end, payload bytes off the front, so a
@@ -104,19 +130,75 @@ using answer = std::pair<std::string, std::string>;
   std::abort();
 }
 
-// misaligned_copy places the input at the very end of a fresh allocation that
-// starts odd: SIMD kernels then see it unaligned, and a read past its end
-// still hits the allocation's end (ASan's redzone), as it does in the
-// engine's own exact-size buffer.
+// A fixed place for the copies the library reads. Under value profiling
+// (-use_value_profile=1) an instrumented comparison is a feature per bit
+// count of its operands' difference, and the library compares pointers (a
+// null check, a pointer against the end of its buffer): in a fresh heap
+// allocation, or in the engine's buffer, those bits change from run to run,
+// so the same input gave other features each time it ran, the engine kept
+// copies of inputs for them and spent its time on their bookkeeping. A copy
+// placed in this static arena has the same address every time the same input
+// runs. What lies outside a copy is poisoned under ASan, so a read past its
+// end is caught as in a heap allocation of the copy's size (and one before
+// its start, but for the bytes of its first 8-byte granule: ASan poisons no
+// less). Copies are taken and given back in stack order (scoped objects);
+// one that does not fit goes to the heap.
+class fixed_arena {
+ public:
+  static constexpr std::size_t kSize = std::size_t{1} << 18;
+  static constexpr std::size_t kAlign = 64;
+
+  // take returns room for size bytes at an offset of shift from a 64-byte
+  // boundary, the bytes around it poisoned; nullptr when it does not fit.
+  static char* take(std::size_t size, std::size_t shift) {
+    fixed_arena& a = get();
+    const std::size_t at = (a.top_ + kAlign - 1) / kAlign * kAlign + shift % kAlign;
+    if (at > kSize || size > kSize - at) return nullptr;
+    a.tops_.push_back(a.top_);
+    a.top_ = at + size;
+    UTF8GUARD_FUZZ_UNPOISON(a.bytes_ + at, size);
+    return a.bytes_ + at;
+  }
+  // give_back returns the room last taken, poisoned again.
+  static void give_back() {
+    fixed_arena& a = get();
+    a.top_ = a.tops_.back();
+    a.tops_.pop_back();
+    UTF8GUARD_FUZZ_POISON(a.bytes_ + a.top_, kSize - a.top_);
+  }
+
+ private:
+  fixed_arena() { UTF8GUARD_FUZZ_POISON(bytes_, kSize); }
+  static fixed_arena& get() {
+    static fixed_arena a;
+    return a;
+  }
+  alignas(4096) char bytes_[kSize];
+  std::size_t top_ = 0;
+  std::vector<std::size_t> tops_;
+};
+
+// misaligned_copy places the input shift bytes past a 64-byte boundary (odd
+// shifts: SIMD kernels then see it unaligned; 0: aligned), at the same
+// address each time the same input runs (fixed_arena), with a read past its
+// end caught by ASan, as in the engine's own exact-size buffer.
 struct misaligned_copy {
-  std::unique_ptr<char[]> storage;
+  std::unique_ptr<char[]> storage;  // only when the arena has no room
   std::string_view view;
-  explicit misaligned_copy(std::string_view in, std::size_t shift)
-      : storage(new char[in.size() + shift]) {
-    char* start = storage.get() + shift;
+  explicit misaligned_copy(std::string_view in, std::size_t shift) {
+    char* start = fixed_arena::take(in.size(), shift);
+    if (start == nullptr) {
+      storage.reset(new char[in.size() + shift]);
+      start = storage.get() + shift;
+    }
     if (!in.empty()) std::memcpy(start, in.data(), in.size());
     view = std::string_view(start, in.size());
   }
+  ~misaligned_copy() {
+    if (!storage) fixed_arena::give_back();
+  }
+  misaligned_copy(const misaligned_copy&) = delete;
+  misaligned_copy& operator=(const misaligned_copy&) = delete;
 };
 
 // decisive_byte is the index of the byte whose arrival makes the input
@@ -165,6 +247,45 @@ std::vector<T> sampled(std::vector<T> all, const std::uint8_t* data, std::size_t
   return {all[input_hash(data, size) % all.size()]};
 #endif
 }
+
+// spread_sample says which of the n items of one input (the findings of a
+// target that checks each at some cost) that input checks, for the targets
+// whose items can number in the thousands. Under a fuzzing engine: every
+// item when there are at most `budget`; else the first and last budget / 8
+// (the ends of the input, where windows are cut short) and one item in
+// every `stride` between them, at a phase drawn from the input's hash (salt
+// picks other bits for another list), about `budget` in all. The same input
+// always checks the same items, so a finding reproduces, and a campaign
+// meets every position. In the replay main, every item.
+class spread_sample {
+ public:
+  spread_sample(std::size_t n, std::size_t budget, const std::uint8_t* data, std::size_t size,
+                unsigned salt = 0)
+      : n_(n) {
+#ifdef UTF8GUARD_FUZZ_REPLAY
+    (void)budget;
+    (void)data;
+    (void)size;
+    (void)salt;
+#else
+    if (n <= budget || budget < 16) return;
+    edge_ = budget / 8;
+    const std::size_t middle = n - 2 * edge_;
+    const std::size_t slots = budget - 2 * edge_;
+    stride_ = (middle + slots - 1) / slots;
+    phase_ = static_cast<std::size_t>((input_hash(data, size) >> (salt % 48)) % stride_);
+#endif
+  }
+  bool operator()(std::size_t k) const {
+    return stride_ == 1 || k < edge_ || k + edge_ >= n_ || (k - edge_) % stride_ == phase_;
+  }
+
+ private:
+  std::size_t n_;
+  std::size_t edge_ = 0;
+  std::size_t stride_ = 1;
+  std::size_t phase_ = 0;
+};
 
 // kernels_to_try is the usable kernels one input runs on (sampled).
 inline std::vector<std::string> kernels_to_try(const std::uint8_t* data, std::size_t size) {

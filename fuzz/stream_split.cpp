@@ -169,7 +169,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string& kernel = kernels[reader.take_byte() % kernels.size()];
   const std::vector<std::uint16_t> raw = fuzz::take_splits(reader);
   const std::uint16_t stop_raw = reader.take_u16();
-  const std::string_view input = reader.rest();
+  // The library reads a copy at a fixed address (fuzz::misaligned_copy).
+  const fuzz::misaligned_copy placed(reader.rest(), 0);
+  const std::string_view input = placed.view;
   const std::vector<std::string_view> chunks = fuzz::chunks_of(input, raw);
 
   const fuzz::forced_kernel forced(kernel);

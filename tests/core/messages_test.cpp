@@ -8,7 +8,9 @@
 //     against the hint of the decoded bytes;
 //   - snprintf's sizes: every capacity from 0 to the length;
 //   - truncate at every length of random inputs and of every input of up to
-//     2 bytes, both modes, C++ and C;
+//     2 bytes, both modes, C++ and C; the oracle's cuts from one walk
+//     (reference::truncations, which the fuzz target takes) equal its cuts
+//     one by one;
 //   - policy_parse of hand-worked texts and of random lists of names.
 #include <gtest/gtest.h>
 
@@ -198,6 +200,23 @@ TEST_P(Messages, TruncateEqualsTheOracleAtEveryLength) {
 }
 
 UTF8GUARD_INSTANTIATE_FOR_EVERY_KERNEL(Messages);
+
+// The fuzz target messages takes the oracle's cuts at every length from one
+// walk (reference::truncations): they are truncate's, length by length.
+TEST(TruncateOracle, OneWalkEqualsEveryCut) {
+  input_maker make(0x7472756e);
+  for (int round = 0; round < 400; ++round) {
+    const std::string in = round == 0 ? std::string() : make.error_dense(10);
+    for (bool keep : {false, true}) {
+      const std::vector<std::size_t> all = reference::truncations(in, keep);
+      ASSERT_EQ(all.size(), in.size() + 1);
+      for (std::size_t max = 0; max <= in.size() + 1; ++max) {
+        ASSERT_EQ(all[std::min(max, in.size())], reference::truncate(in, max, keep))
+            << hex(in) << " max " << max << (keep ? " keep" : "");
+      }
+    }
+  }
+}
 
 TEST(PolicyParse, HandWorkedTexts) {
   const auto bits = [](std::string_view text) { return policy_parse(text).policy.bits(); };

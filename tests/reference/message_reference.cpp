@@ -1,6 +1,7 @@
 // message_reference.cpp - see message_reference.hpp.
 #include "message_reference.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace reference {
@@ -47,7 +48,11 @@ std::string message(std::string_view bytes, const error& e, bool hints) {
 }
 
 std::string message(std::string_view encoded, const percent::error& e, bool hints) {
-  return text(percent::decode(encoded).bytes, e.decoded_offset, e, e.offset, hints);
+  return message(percent::decode(encoded), e, hints);
+}
+
+std::string message(const percent::decoded& d, const percent::error& e, bool hints) {
+  return text(d.bytes, e.decoded_offset, e, e.offset, hints);
 }
 
 std::size_t truncate(std::string_view bytes, std::size_t max, bool keep_ill_formed) {
@@ -60,6 +65,21 @@ std::size_t truncate(std::string_view bytes, std::size_t max, bool keep_ill_form
     best = i;
   }
   return best;
+}
+
+std::vector<std::size_t> truncations(std::string_view bytes, bool keep_ill_formed) {
+  // Each unit that may be kept ends a prefix that is the answer from its end
+  // on, up to the next such end; the walk stops where truncate stops for
+  // every max (an ill-formed unit, when only well-formed prefixes count).
+  std::vector<std::size_t> out(bytes.size() + 1, 0);
+  for (std::size_t i = 0; i < bytes.size();) {
+    const error unit = sequence_at(bytes, i);
+    if (!keep_ill_formed && !unit.ok()) break;
+    i += unit.length;
+    out[i] = i;
+  }
+  for (std::size_t max = 1; max < out.size(); ++max) out[max] = std::max(out[max], out[max - 1]);
+  return out;
 }
 
 }  // namespace reference

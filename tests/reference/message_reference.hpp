@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "percent_reference.hpp"
 #include "policy_reference.hpp"
@@ -26,10 +27,19 @@ std::string message(std::string_view bytes, const error& e, bool hints);
 // BYTES and the hint are those of the decoded bytes.
 std::string message(std::string_view encoded, const percent::error& e, bool hints);
 
+// The same over the input's decoding (percent::decode), for a caller that
+// asks for every error of one input: it decodes once, not once an error.
+std::string message(const percent::decoded& d, const percent::error& e, bool hints);
+
 // truncate: the longest prefix of at most max bytes that is well-formed
 // (keep_ill_formed false), or that ends where a character or a maximal
 // subpart ends (true).
 std::size_t truncate(std::string_view bytes, std::size_t max, bool keep_ill_formed);
+
+// truncations is truncate at every max from 0 to the input's size, from one
+// walk over the input: element max is truncate(bytes, max, keep_ill_formed),
+// and the last one is the answer for every larger max as well.
+std::vector<std::size_t> truncations(std::string_view bytes, bool keep_ill_formed);
 
 }  // namespace reference
 
