@@ -126,8 +126,8 @@ by_runs json_by_runs(const kernel& k, const std::uint8_t* p, std::size_t n, std:
 //   4. A short text is decoded whole and validated in one call
 //      (encoded_short_valid), when no event comes up.
 //   5. Anything else, or an error to place, takes the validator's engine.
-// Steps 2 and 3 go on from where step 1 stopped at a raw byte; an error
-// after an escape step 1 passed is placed by the engine.
+// Steps 2 and 3 go on from where step 1 stopped; an error after an escape
+// step 1 passed is placed by the engine.
 encoded_result validate_json(std::string_view in, utf8guard_policy bits, bool just_verdict) {
   using kind = encoded_kind<json_form, 0>;
   if (bad_span(in)) return kind::refused();
@@ -137,22 +137,26 @@ encoded_result validate_json(std::string_view in, utf8guard_policy bits, bool ju
   const kernel& k = active_kernel_ref();
   const quiet_json quiet = bits != 0 ? quiet_json_prefix(p, n, bits) : quiet_json{0, false};
   if (quiet.end == n) return {};
-  // From the raw byte step 1 stopped at, or, at an escape it would not pass
-  // (one to place), from the start.
-  const bool at_escape = p[quiet.end] == kBackslash;
-  const std::size_t from = at_escape ? 0 : quiet.end;
-  const raw_run first = json_raw_run(k, p + from, n - from, from, bits, !at_escape);
-  const std::size_t end = from + first.end;
-  if (end == n && (at_escape || !quiet.escaped)) {
-    encoded_result r;
-    static_cast<result&>(r) = first.r;
-    r.decoded_offset = r.offset;
-    r.decoded_length = r.length;
-    return r;
+  // From where step 1 stopped: a raw byte, or an escape (dense, or one to
+  // place); p[0..q) is valid.
+  const std::size_t q = quiet.end;
+  by_runs runs = by_runs::invalid;
+  if (p[q] == kBackslash) {
+    runs = json_by_runs(k, p, n, q, bits, false);
+  } else {
+    const raw_run first = json_raw_run(k, p + q, n - q, q, bits, true);
+    const std::size_t end = q + first.end;
+    if (end == n && !quiet.escaped) {
+      encoded_result r;
+      static_cast<result&>(r) = first.r;
+      r.decoded_offset = r.offset;
+      r.decoded_length = r.length;
+      return r;
+    }
+    if (first.r.ok()) {
+      runs = end == n ? by_runs::valid : json_by_runs(k, p, n, end, bits, first.to_end);
+    }
   }
-  const by_runs runs = !first.r.ok() ? by_runs::invalid
-                       : end == n    ? by_runs::valid
-                                     : json_by_runs(k, p, n, end, bits, first.to_end);
   if (runs == by_runs::valid) return {};
   if (just_verdict && runs == by_runs::invalid) return kind::refused();  // any non-none kind
   if (runs == by_runs::dense && n <= kEncodedWindow) {

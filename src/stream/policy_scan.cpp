@@ -202,8 +202,14 @@ std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n, utf8guard_p
 quiet_json quiet_json_prefix(const std::uint8_t* p, std::size_t n, utf8guard_policy deny) noexcept {
   const ascii_range r = kQuietAscii.range[quiet_ascii_index(deny)];
   const quiet_ascii_fn vector = vector_policy().quiet_ascii;
+  // Escapes denser than one per 64 bytes, after the first few, are left to
+  // the caller, whose decoder reads them by the block.
+  constexpr std::size_t kFewEscapes = 8;
+  constexpr std::size_t kSparse = 64;
   quiet_json q{quiet_ascii_run(p, n, r, vector, '\\'), false};
+  std::size_t escapes = 0;
   while (q.end < n && p[q.end] == '\\') {
+    if (++escapes > kFewEscapes && escapes * kSparse > q.end) break;
     const json_unit u = json_unit_at(p + q.end, n - q.end, true);
     if (u.kind == json_unit_kind::lone) break;
     if (u.kind == json_unit_kind::bad) {

@@ -25,7 +25,9 @@ std::size_t quiet_ascii_prefix(const std::uint8_t* p, std::size_t n, utf8guard_p
 // a unit boundary; and whether it holds an escape (if not, its encoded and
 // decoded offsets are the same). It is n for a quiet body (an API's JSON of
 // ASCII text, a newline or a quote escaped here and there), and then the
-// whole check is this pass, stopped only at each escape.
+// whole check is this pass, stopped only at each escape. It stops at an
+// escape where escapes come densely (text with every non-ASCII character
+// escaped), which the caller's decoder reads faster.
 struct quiet_json {
   std::size_t end;
   bool escaped;
