@@ -41,9 +41,10 @@ constexpr bool kVbmi2 = false;
 // What is written once against simd8: validation, the policy's prefilter,
 // the percent and JSON decoders.
 #include "generic/percent_decode.hpp"
-#include "generic/json_decode.hpp"
 #include "generic/policy_prefilter.hpp"
 #include "generic/utf8_lookup.hpp"
+// After the percent decoder, whose hex digit lookup it shares.
+#include "generic/json_decode.hpp"
 }  // namespace utf8guard::detail::avx512bw
 UTF8GUARD_TARGET_REGION_END
 #if defined(__GNUC__) && !defined(__clang__)
@@ -65,7 +66,7 @@ extern const kernel kernel_avx512bw{"avx512bw",
                                     &avx512bw::policy_prefilter::quiet_prefix,
                                     &avx512bw::policy_prefilter::quiet_ascii,
                                     &avx512bw::percent_vector::decode,
- &avx512bw::json_vector::decode};
+                                    &avx512bw::json_vector::decode};
 
 }  // namespace utf8guard::detail
 #endif

@@ -44,9 +44,10 @@ constexpr bool kVbmi2 = false;
 // What is written once against simd8: validation, the policy's prefilter,
 // the percent and JSON decoders.
 #include "generic/percent_decode.hpp"
-#include "generic/json_decode.hpp"
 #include "generic/policy_prefilter.hpp"
 #include "generic/utf8_lookup.hpp"
+// After the percent decoder, whose hex digit lookup it shares.
+#include "generic/json_decode.hpp"
 }  // namespace utf8guard::detail::avx512vbmi
 UTF8GUARD_TARGET_REGION_END
 #if defined(__GNUC__) && !defined(__clang__)
@@ -68,7 +69,7 @@ extern const kernel kernel_avx512{"avx512",
                                   &avx512vbmi::policy_prefilter::quiet_prefix,
                                   &avx512vbmi::policy_prefilter::quiet_ascii,
                                   &avx512vbmi::percent_vector::decode,
- &avx512vbmi::json_vector::decode};
+                                  &avx512vbmi::json_vector::decode};
 
 }  // namespace utf8guard::detail
 #endif

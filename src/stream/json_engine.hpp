@@ -2,8 +2,8 @@
 // encoded engine (stream/encoded_engine.hpp): its units (core/json.hpp), its
 // decoder and its events. Included by stream/encoded_objects.hpp only.
 //
-//   - Raw bytes and the \uXXXX of characters that are no surrogate are
-//     decoded by the vector decoder of the active kernel where it applies
+//   - Raw bytes, the \uXXXX of characters that are no surrogate, and pairs
+//     are decoded by the vector decoder of the active kernel where it applies
 //     (generic/json_decode.hpp). Elsewhere raw bytes between backslashes are
 //     copied into the window a word at a time, and an escape is decoded by
 //     the scalar code of core/json.hpp (json_unit_at: the common \uXXXX
@@ -61,8 +61,9 @@ class json_form {
     std::size_t written = written_ref;
     const std::size_t dec_base = s.priv_decoded.priv_position;  // out[0]
     decode_stop why = decode_stop::limit;
-    // Where the vector decoder read nothing (a run of the units it leaves to
-    // this loop: pairs, short escapes), it waits a block's worth of bytes.
+    // Where the vector decoder read little (a run of the units it leaves to
+    // this loop: short escapes, lone surrogates), it waits a block's worth
+    // of bytes.
     std::size_t scalar_until = 0;
     while (i < limit) {
       if (vector_ != nullptr && i >= scalar_until && n - i >= kJsonVectorReach) {
