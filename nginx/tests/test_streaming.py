@@ -4,10 +4,13 @@ memory, spooled to a temporary file (client_body_buffer_size 1k, a 10 MiB
 body), chunked, over HTTP/2 (h2c, curl --http2-prior-knowledge), and with
 proxy_request_buffering off; a finding at every offset across a body
 buffer's boundary, with buffering on and off, in block and detect mode, to a
-real application that reads the body. nginx's buffer contract holds: no
+real application that reads the body; and a JSON body with every non-ASCII
+character escaped, whose lone surrogate escape must be found each of these
+ways. nginx's buffer contract holds: no
 [alert] in the error log, no stalled request, and the application gets
 every byte of a clean body."""
 
+import json
 import os
 import re
 import subprocess
@@ -174,6 +177,35 @@ class Streaming(h.UpstreamTest):
                 body, want = body_of(size, bad_at)
                 with self.subTest(where=where, size=size, bad_at=bad_at):
                     self.expect(self.h2(where, body), body, want, where)
+
+
+    def test_escaped_json_every_way(self):
+        # JSON with every non-ASCII character escaped goes through the
+        # library's vector decoder in blocks: a lone surrogate escape past
+        # many of them, at body buffer boundaries, must be found however the
+        # body arrives (in memory, spooled, unbuffered, chunked, HTTP/2).
+        text = json.dumps(LINE.decode() * 400, ensure_ascii=True).encode()
+        for where in ("buffered", "unbuffered", "memory"):
+            for near in (None, 1021, 4093, len(text) - 40):
+                # The lone surrogate escape goes in before the escape at or
+                # after |near|, so that it cuts no other.
+                at = None if near is None else text.index(b"\\", near)
+                body = text if at is None else text[:at] + b"\\ud800" + text[at:]
+                for how in ("http/1.1", "chunked", "h2"):
+                    with self.subTest(where=where, at=at, how=how):
+                        if how == "h2":
+                            status = self.h2(where, body, b"application/json")
+                        else:
+                            status = self.post(where, body, how == "chunked", JSON)
+                        got = self.nginx.new_findings()
+                        self.app.take()
+                        if at is None:
+                            self.assertEqual((status, got), (200, []))
+                        else:
+                            self.assertEqual(status, 200 if self.mode == "detect" else 400)
+                            self.assertEqual(len(got), 1, got)
+                            self.assertTrue(got[0].startswith(
+                                "body: surrogate \\ud800 U+D800 at byte %d (" % at), got[0])
 
 
 class StreamingDetect(Streaming):
