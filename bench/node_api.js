@@ -13,13 +13,15 @@
 //                    lines of $UTF8GUARD_BENCH_DATA/urls/requests_1MiB.txt
 //   Express + guard  vs the same app without it, requests/s by wrk on
 //                    loopback (a GET with a percent-encoded path and query,
-//                    a POST of a form), alternating runs; also requests per
+//                    a POST of a form), after a warm-up run of each, in
+//                    rounds whose first side alternates; also requests per
 //                    second of the server's own CPU time, which other load
-//                    on the machine does not change
+//                    on the machine does not change, and the median of the
+//                    rounds' ratios
 //
 // --only runs some of the parts, by name, comma-separated: large (the 1 MiB
 // pairs), short (16 B), percent, offload, express. --wrk-rounds sets the
-// number of alternating wrk runs of each side (default 3).
+// number of rounds, one wrk run of each side a round (default 7).
 //
 // Times are process CPU time; each repetition runs both sides of a pair,
 // one after the other, for at least MS milliseconds each. The texts come from
@@ -38,7 +40,7 @@ const root = path.resolve(__dirname, '..');
 const ug = require(path.join(root, 'node'));
 
 function parseArgs(argv) {
-  const opts = { reps: 11, minMs: 20, wrkSeconds: 2, wrkRounds: 3, wrk: true, serve: null, only: null };
+  const opts = { reps: 11, minMs: 20, wrkSeconds: 2, wrkRounds: 7, wrk: true, serve: null, only: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--reps') opts.reps = Number(argv[++i]);
@@ -261,14 +263,26 @@ async function express(opts) {
     for (const [what, body] of Object.entries(scripts)) {
       const script = path.join(dir, 'req.lua');
       fs.writeFileSync(script, body);
+      // Warm-up, not counted: V8 compiles the request path during the first
+      // seconds of load, and a server still warming up reads up to 10 %
+      // slower than the same server a few seconds later.
+      for (const mode of ['plain', 'guard']) await wrkRun(servers[mode], opts.wrkSeconds, script);
       const got = { plain: [], guard: [] };
       for (let r = 0; r < opts.wrkRounds; r++) {
-        for (const mode of ['plain', 'guard']) got[mode].push(await wrkRun(servers[mode], opts.wrkSeconds, script));
+        // The side that goes first alternates, so that neither always runs
+        // after the other's load.
+        const order = r % 2 === 0 ? ['plain', 'guard'] : ['guard', 'plain'];
+        for (const mode of order) got[mode].push(await wrkRun(servers[mode], opts.wrkSeconds, script));
       }
       const wall = (mode) => median(got[mode].map((x) => x[0]));
       const cpu = (mode) => median(got[mode].map((x) => x[1]));
+      // The median of the rounds' ratios: each round's two runs are
+      // neighbours in time, so a slow minute of the machine slows both.
+      const rounds = (i) => median(got.guard.map((x, r) => x[i] / got.plain[r][i]));
       report('Express + guard vs Express', what, wall('guard'), wall('plain'), 'req/s', 'higher');
       report('Express + guard vs Express', `${what}, CPU`, cpu('guard'), cpu('plain'), 'req/CPU-s', 'higher');
+      console.log(`${''.padEnd(34)} ${what}: median of the ${opts.wrkRounds} rounds' ratios ` +
+        `${rounds(0).toFixed(2)}x req/s, ${rounds(1).toFixed(2)}x req/CPU-s`);
     }
   } finally {
     for (const s of Object.values(servers)) s.child.disconnect();
