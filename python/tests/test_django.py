@@ -92,6 +92,41 @@ def test_long_bodies_are_checked_as_the_view_reads_them():
     assert response.status_code == 200 and SEEN == [{"q": ["é" * 3000]}]
 
 
+def not_found(request, exception):
+    SEEN.append(request.path)
+    return HttpResponse(f"no page at {request.path}", status=404)
+
+
+class Unrouted:
+    """A URLconf with no catch-all pattern and a project's own 404 view,
+    which reads (and echoes) the path."""
+
+    urlpatterns = [re_path(r"^post$", post_view), re_path(r"^raw$", raw_view)]
+    handler404 = staticmethod(not_found)
+
+
+def test_a_path_no_pattern_matches_is_refused_before_the_404_view():
+    with override_settings(ROOT_URLCONF=Unrouted):
+        client = Client()
+        assert problem(client.get("/a%C0%AFb"))["part"] == "path"
+        assert problem(client.get("/nothing", {"q": "\u202e"}))["part"] == "query"
+        assert problem(client.get("/nothing", HTTP_X_TEXT="\x00"))["part"] == "header"
+        assert SEEN == []  # the 404 view never ran
+        assert client.get("/caf%C3%A9").status_code == 404
+        assert SEEN == ["/café"]
+        # A view that is exempt still gets what its head holds.
+        assert client.get("/raw", {"q": "\u202e"}).status_code == 200
+
+        # (Django's AsyncClient writes a path as latin-1 text with no
+        # raw_path, and a query as a header: the async way is shown with a
+        # header.)
+        async def run():
+            return await AsyncClient().get("/nothing", HTTP_X_TEXT="\x00")
+
+        assert problem(asyncio.run(run()))["part"] == "header"
+        assert SEEN == ["/café", b""]
+
+
 def test_exemptions():
     client = Client()
     assert client.post("/webhook/x", b"caf\xe9", content_type="text/plain").status_code == 200

@@ -8,10 +8,13 @@ a wrong one stops Django at startup (ImproperlyConfigured, naming it). The
 middleware is sync and async capable, so it runs under WSGI, ASGI and
 Django's test Client alike.
 
-Every check runs before the view (process_view), on the raw request: the
-path (RAW_URI/REQUEST_URI under WSGI, raw_path under ASGI), the query, the
-header names and values, and the body under the rule its Content-Type
-selects. Under ASGI Django has received the body before the middleware runs;
+Every check runs before the view, on the raw request: the path
+(RAW_URI/REQUEST_URI under WSGI, raw_path under ASGI), the query, the header
+names and values, and the body under the rule its Content-Type selects. The
+head is checked when the middleware is called, before Django resolves the
+URL: a finding in a request that no URL pattern matches is answered there, so
+that neither Django's 404 handler nor a redirect reads it; in any other
+request it is answered in process_view, which knows the view. Under ASGI Django has received the body before the middleware runs;
 it is checked from its file, chunk by chunk. Under WSGI a body of up to
 ``buffer`` bytes is read and checked before the view; a longer one is checked
 as the view reads it (request.body, request.POST, request.read()): the read
@@ -26,6 +29,7 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpResponse
+from django.urls import Resolver404, resolve
 
 from ._http import Guard, RequestRejected, exempt, is_exempt
 from .wsgi import (Body, _Exchange, body_rule, check_head, has_body, read_lead,
@@ -35,6 +39,7 @@ __all__ = ["Utf8GuardMiddleware", "exempt", "RequestRejected"]
 
 _CHUNK = 1 << 16
 _STATE = "_utf8guard"  # the request's attribute for a body checked as it is read
+_HEAD = "_utf8guard_head"  # (rules, the head's finding, its log context), until process_view
 
 
 def _answer(answer):
@@ -76,10 +81,62 @@ class Utf8GuardMiddleware:
     def __call__(self, request):
         if self.is_async:
             return self._acall(request)
+        refusal = self._before_routing(request)
+        if refusal is not None:
+            return refusal
         return self._after(request, self.get_response(request))
 
     async def _acall(self, request):
+        refusal = self._before_routing(request)
+        if refusal is not None:
+            return refusal
         return self._after(request, await self.get_response(request))
+
+    def _before_routing(self, request):
+        """The head, checked before Django resolves the URL: a request no
+        URL pattern matches never reaches process_view, but Django's 404
+        handler (or a project's handler404) and CommonMiddleware's
+        APPEND_SLASH redirect still read its path, so a finding there is
+        answered here. A finding in a request a view will answer waits for
+        process_view, which knows whether that view is exempt."""
+        guard = self.guard
+        rules = guard.rules_for(request.path)
+        if rules is None:
+            return None
+        rejection, context = self._check_head(guard, rules, request)
+        request.__dict__[_HEAD] = (rules, rejection, context)
+        if rejection is None:
+            return None
+        try:
+            resolve(request.path_info, getattr(request, "urlconf", None))
+        except Resolver404:
+            del request.__dict__[_HEAD]
+            if guard.found(rejection, *context):
+                return _answer(guard.answer(rejection))
+        return None
+
+    @staticmethod
+    def _check_head(guard, rules, request):
+        """(the head's finding or None, the request's log context)."""
+        scope = request.__dict__.get("scope")  # ASGIRequest's; a WSGIRequest has none
+        if scope is None:
+            meta = request.META
+            # Without RAW_URI or REQUEST_URI (the test Client, runserver),
+            # WSGIRequest has replaced PATH_INFO with the path decoded as
+            # UTF-8 and the bytes that are not UTF-8 percent-encoded again:
+            # that path, as UTF-8, is checked percent-decoded.
+            path = None
+            if "RAW_URI" not in meta and "REQUEST_URI" not in meta:
+                path = request.path.encode("utf-8", "surrogateescape")
+            rejection = check_head(guard, rules, meta, path)
+            return rejection, None if rejection is None else request_context(meta, request.method)
+        raw_path = scope.get("raw_path")
+        encoded = raw_path is not None
+        if not encoded:
+            raw_path = request.path.encode("utf-8", "surrogateescape")
+        rejection = guard.check_head(rules, raw_path, scope.get("query_string", b""),
+                                     scope.get("headers", ()), encoded)
+        return rejection, (request.method, raw_path, (scope.get("client") or (None,))[0])
 
     def _after(self, request, response):
         """The refusal in place of the view's answer, when the body the view
@@ -97,22 +154,17 @@ class Utf8GuardMiddleware:
         return None
 
     def process_view(self, request, view_func, view_args, view_kwargs):
+        state = request.__dict__.pop(_HEAD, None)
+        if state is None or is_exempt(view_func):
+            return None
         guard = self.guard
-        if is_exempt(view_func):
-            return None
-        rules = guard.rules_for(request.path)
-        if rules is None:
-            return None
-        scope = request.__dict__.get("scope")  # ASGIRequest's; a WSGIRequest has none
-        if scope is not None:
-            return self._check_asgi(guard, rules, request, scope)
-        meta = request.META
-        # Without RAW_URI or REQUEST_URI (the test Client, runserver),
-        # WSGIRequest has written PATH_INFO back with the bytes that are not
-        # UTF-8 percent-encoded again: checked decoded.
-        rejection = check_head(guard, rules, meta, path_is_encoded=True)
-        if rejection is not None and guard.found(rejection, *request_context(meta, request.method)):
+        rules, rejection, context = state
+        if rejection is not None and guard.found(rejection, *context):
             return _answer(guard.answer(rejection))
+        scope = request.__dict__.get("scope")
+        if scope is not None:
+            return self._check_asgi_body(guard, rules, request, scope, context)
+        meta = request.META
         if not has_body(meta):
             return None
         checker, rejection = body_rule(guard, rules, meta)
@@ -135,28 +187,15 @@ class Utf8GuardMiddleware:
         request._stream = _Stream(exchange)
         return None
 
-    def _check_asgi(self, guard, rules, request, scope):
-        """process_view under ASGI: the head from the scope, the body from
-        its file."""
-        raw_path = scope.get("raw_path")
-        encoded = raw_path is not None
-        if not encoded:
-            raw_path = request.path.encode("utf-8", "surrogateescape")
+    def _check_asgi_body(self, guard, rules, request, scope, context):
+        """process_view's body check under ASGI: from its file."""
         headers = scope.get("headers", ())
-        context = (request.method, raw_path, (scope.get("client") or (None,))[0])
-        rejection = guard.check_head(rules, raw_path, scope.get("query_string", b""), headers,
-                                     encoded)
-        if rejection is not None and guard.found(rejection, *context):
-            return _answer(guard.answer(rejection))
         types = tuple(v for n, v in headers if n.lower() == b"content-type")
         codings = [v for n, v in headers if n.lower() == b"content-encoding"]
         checker, rejection = guard.body(rules, types, codings[-1] if codings else None)
-        if rejection is not None and guard.found(rejection, *context):
-            return _answer(guard.answer(rejection))
-        if checker is None or getattr(request, "_stream", None) is None or \
-                hasattr(request, "_body"):
-            return None
-        rejection = self._check_file(checker, request)
+        if rejection is None and checker is not None and \
+                getattr(request, "_stream", None) is not None and not hasattr(request, "_body"):
+            rejection = self._check_file(checker, request)
         if rejection is not None and guard.found(rejection, *context):
             return _answer(guard.answer(rejection))
         return None

@@ -77,16 +77,19 @@ def head(environ):
     return raw_path, encoded, query, headers
 
 
-def check_head(guard, rules, environ, path_is_encoded=False):
+def check_head(guard, rules, environ, path=None):
     """Guard.check_head for a WSGI environ: the raw path, the query and the
     headers read in place first, in one call (the bytes the server read, as
     PEP 3333's latin-1 strings), part by part only when that finds
-    something. A path without RAW_URI or REQUEST_URI is checked as it is,
-    or percent-decoded with |path_is_encoded|."""
-    if _utf8guard.environ_clean(environ, *rules.head):
-        return None
-    raw_path, encoded, query = target(environ)
-    rejection = guard.check_target(rules, raw_path, query, encoded or path_is_encoded)
+    something. A path without RAW_URI or REQUEST_URI is checked as it is.
+    |path|, when given, is the raw path instead, still percent-encoded."""
+    if path is None:
+        if _utf8guard.environ_clean(environ, *rules.head):
+            return None
+        raw_path, encoded, query = target(environ)
+    else:
+        raw_path, encoded, query = path, True, _raw(environ.get("QUERY_STRING", ""))
+    rejection = guard.check_target(rules, raw_path, query, encoded)
     if rejection is not None or rules.headers is None:
         return rejection
     if _utf8guard.environ_headers_clean(environ, rules.headers[0]):
