@@ -14,7 +14,8 @@
 //   Express + guard  vs the same app without it, requests/s by wrk on
 //                    loopback (a GET with a percent-encoded path and query,
 //                    a POST of a form), after a warm-up run of each, in
-//                    rounds whose first side alternates; also requests per
+//                    rounds whose first side alternates, on two pairs of
+//                    server processes started in turn; also requests per
 //                    second of the server's own CPU time, which other load
 //                    on the machine does not change, and the median of the
 //                    rounds' ratios
@@ -253,26 +254,39 @@ async function express(opts) {
     'GET /path?query': `wrk.method = "GET"\nwrk.path = "/docs/${enc}?q=${enc}&page=2"\nwrk.headers["Accept-Language"] = "fr-CH, fr;q=0.9"\nwrk.headers["User-Agent"] = "bench/1.0"\n`,
     'POST form ~1 KiB': `wrk.method = "POST"\nwrk.path = "/submit"\nwrk.headers["Content-Type"] = "application/x-www-form-urlencoded"\nwrk.body = "a=1&text=${enc.repeat(Math.floor(1000 / enc.length))}"\n`,
   };
-  const servers = {};
-  try {
-    for (const mode of ['plain', 'guard']) {
+  const start = async (order) => {
+    const servers = {};
+    for (const mode of order) {
       const child = fork(__filename, ['--serve', mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
       const port = await new Promise((resolve) => child.once('message', resolve));
       servers[mode] = { child, port };
     }
+    return servers;
+  };
+  let servers = {};
+  try {
     for (const [what, body] of Object.entries(scripts)) {
       const script = path.join(dir, 'req.lua');
       fs.writeFileSync(script, body);
-      // Warm-up, not counted: V8 compiles the request path during the first
-      // seconds of load, and a server still warming up reads up to 10 %
-      // slower than the same server a few seconds later.
-      for (const mode of ['plain', 'guard']) await wrkRun(servers[mode], opts.wrkSeconds, script);
       const got = { plain: [], guard: [] };
-      for (let r = 0; r < opts.wrkRounds; r++) {
-        // The side that goes first alternates, so that neither always runs
-        // after the other's load.
-        const order = r % 2 === 0 ? ['plain', 'guard'] : ['guard', 'plain'];
-        for (const mode of order) got[mode].push(await wrkRun(servers[mode], opts.wrkSeconds, script));
+      // Two pairs of server processes, started in opposite orders, half of
+      // the rounds each: two processes running the same app differ by up to
+      // 6 % (plain against plain), whichever starts first.
+      for (let pair = 0; pair < 2; pair++) {
+        servers = await start(pair === 0 ? ['plain', 'guard'] : ['guard', 'plain']);
+        // Warm-up, not counted: V8 compiles the request path during the
+        // first seconds of load, and a server still warming up reads up to
+        // 10 % slower than the same server a few seconds later.
+        for (const mode of ['plain', 'guard']) await wrkRun(servers[mode], opts.wrkSeconds, script);
+        const rounds = pair === 0 ? Math.ceil(opts.wrkRounds / 2) : Math.floor(opts.wrkRounds / 2);
+        for (let r = 0; r < rounds; r++) {
+          // The side that goes first alternates, so that neither always runs
+          // after the other's load.
+          const order = r % 2 === 0 ? ['plain', 'guard'] : ['guard', 'plain'];
+          for (const mode of order) got[mode].push(await wrkRun(servers[mode], opts.wrkSeconds, script));
+        }
+        for (const s of Object.values(servers)) s.child.disconnect();
+        servers = {};
       }
       const wall = (mode) => median(got[mode].map((x) => x[0]));
       const cpu = (mode) => median(got[mode].map((x) => x[1]));
