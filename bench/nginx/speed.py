@@ -18,13 +18,15 @@ the OWASP CRS (nginx/compare_modsecurity.py's "CRS" setup), side by side.
             way: the module's multipart checker, whose boundary search runs
             over the file's bytes
 
-The setups alternate, ROUNDS times each, DURATION seconds a run; the tables
+The setups alternate, ROUNDS times each, DURATION seconds a run, each round
+on freshly started nginx processes, in an order that rotates; the tables
 give each setup's median requests per second and the worker's median CPU time
 per request (user + system, from /proc: on a shared machine the steadier
-figure), and the ratios of the medians to "module off".
+figure), the ratios of the medians to "module off", and the medians of the
+rounds' ratios.
 
 Usage: bench/nginx/speed.py --module PATH [--data FILE] [--form-text FILE]
-       [--rounds N] [--duration S] [--connections C]
+       [--rounds N] [--duration S] [--connections C] [--together]
        [--tables targets,form,form-text,multipart]
 The request lines ("METHOD TARGET HTTP/1.1", one a line): --data FILE, else
 $UTF8GUARD_BENCH_DATA/urls/requests_1MiB.txt (the benchmarks' data folder).
@@ -80,15 +82,21 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def wrk(n, args, env):
-    """One wrk run: (requests per second, worker CPU microseconds per request)."""
-    port = n.port
+def wrk_start(n, args, env):
+    """Starts one wrk run against n: (wrk's process, the worker, its CPU time)."""
     worker = n.worker_pids()[0]
-    cpu0 = cpu_seconds(worker)
     cmd = ["wrk", "-t1", "-c%d" % args.connections, "-d%ds" % args.duration,
-           "-s", os.path.join(HERE, "requests.lua"), "http://127.0.0.1:%d/" % port]
-    out = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         timeout=args.duration + 60).stdout.decode()
+           "-s", os.path.join(HERE, "requests.lua"), "http://127.0.0.1:%d/" % n.port]
+    cpu0 = cpu_seconds(worker)
+    return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT), \
+        worker, cpu0
+
+
+def wrk_finish(run, args):
+    """The end of a wrk run: (requests per second, worker CPU microseconds per
+    request)."""
+    proc, worker, cpu0 = run
+    out = proc.communicate(timeout=args.duration + 60)[0].decode()
     cpu = cpu_seconds(worker) - cpu0
     m = re.search(r"Requests/sec:\s+([\d.]+)", out)
     total = re.search(r"(\d+) requests in", out)
@@ -97,41 +105,66 @@ def wrk(n, args, env):
     return float(m.group(1)), cpu * 1e6 / int(total.group(1))
 
 
+def wrk(n, args, env):
+    """One wrk run: (requests per second, worker CPU microseconds per request)."""
+    return wrk_finish(wrk_start(n, args, env), args)
+
+
 def measure(setups, args, env, form):
-    """Starts every setup, then runs wrk on each in turn, ROUNDS times."""
+    """ROUNDS rounds: each starts every setup afresh, then runs wrk on each in
+    turn, in an order that rotates from round to round. Two nginx processes
+    with the same configuration differ by several per cent in CPU time a
+    request, whichever starts first, so no setup keeps one process (or one
+    place in the order) through all the rounds."""
     results = {name: [] for name, _ in setups}
-    running = []
-    try:
-        for name, conf in setups:
-            conf = dict(conf)
-            if form:
-                sink = h.free_port()
-                conf["server"] = FORM_SERVER.replace("{sink}", str(sink)).replace(
-                    "{off}", conf.pop("off"))
+    for r in range(args.rounds):
+        k = r % len(setups)
+        order = setups[k:] + setups[:k]
+        running = []
+        try:
+            for name, conf in order:
+                conf = dict(conf)
+                if form:
+                    sink = h.free_port()
+                    conf["server"] = FORM_SERVER.replace("{sink}", str(sink)).replace(
+                        "{off}", conf.pop("off"))
+                else:
+                    conf.pop("off")
+                    conf["server"] = TARGETS_SERVER
+                n = h.Nginx(start_timeout=60, **conf)
+                running.append((name, n))
+                n.start()
+            if args.together:
+                # One wrk a setup, all at once: a slow second of the machine
+                # slows every setup alike, and the scheduler shares the cores
+                # out evenly, so each setup's rate follows its cost a request.
+                runs = [(name, wrk_start(n, args, env)) for name, n in running]
+                for name, run in runs:
+                    results[name].append(wrk_finish(run, args))
             else:
-                conf.pop("off")
-                conf["server"] = TARGETS_SERVER
-            n = h.Nginx(start_timeout=60, **conf)
-            running.append((name, n))
-            n.start()
-        for _ in range(args.rounds):
-            for name, n in running:
-                results[name].append(wrk(n, args, env))
-    finally:
-        for _, n in running:
-            n.__exit__(None, None, None)
+                for name, n in running:
+                    results[name].append(wrk(n, args, env))
+        finally:
+            for _, n in running:
+                n.__exit__(None, None, None)
     return results
 
 
 def table(title, results, base):
-    lines = ["| %s | median req/s | runs | ratio | worker CPU µs/request | ratio |" % title,
-             "|---|---:|---|---:|---:|---:|"]
+    """Each setup's medians and their ratios to |base|, and the median of the
+    rounds' ratios: a round's runs are neighbours in time, so a slow minute of
+    the machine slows all of them."""
+    lines = ["| %s | median req/s | runs | ratio | rounds' ratio | worker CPU µs/request | ratio "
+             "| rounds' ratio |" % title,
+             "|---|---:|---|---:|---:|---:|---:|---:|"]
     rate = {name: statistics.median(r for r, _ in runs) for name, runs in results.items()}
     cpu = {name: statistics.median(c for _, c in runs) for name, runs in results.items()}
     for name, runs in results.items():
-        lines.append("| %s | %.0f | %s | %.3f | %.1f | %.3f |" % (
+        pairs = list(zip(runs, results[base]))
+        lines.append("| %s | %.0f | %s | %.3f | %.3f | %.1f | %.3f | %.3f |" % (
             name, rate[name], " ".join("%.0f" % r for r, _ in runs), rate[name] / rate[base],
-            cpu[name], cpu[base] / cpu[name]))
+            statistics.median(a[0] / b[0] for a, b in pairs), cpu[name], cpu[base] / cpu[name],
+            statistics.median(b[1] / a[1] for a, b in pairs)))
     return "\n".join(lines)
 
 
@@ -180,6 +213,8 @@ def main():
     latin = folder and os.path.join(folder, "lipsum", "Latin-Lipsum.utf8.txt")
     parser.add_argument("--form-text", default=latin if latin and os.path.isfile(latin) else None)
     parser.add_argument("--multipart-bytes", type=int, default=1 << 20)
+    parser.add_argument("--together", action="store_true",
+                        help="run the setups' wrk at the same time, not in turns")
     parser.add_argument("--tables", default="targets,form,form-text,multipart",
                         help="the tables to measure, comma-separated")
     args = parse(parser)
