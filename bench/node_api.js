@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // node_api.js [--reps N] [--min-ms MS] [--wrk-seconds S] [--wrk-rounds R]
-//             [--no-wrk] [--only PARTS] - times the Node.js package (node/)
+//             [--together] [--no-wrk] [--only PARTS] - times the Node.js
+//             package (node/)
 // against what Node ships, side by side in one process, and prints medians
 // and ratios:
 //
@@ -22,7 +23,8 @@
 //
 // --only runs some of the parts, by name, comma-separated: large (the 1 MiB
 // pairs), short (16 B), percent, offload, express. --wrk-rounds sets the
-// number of rounds, one wrk run of each side a round (default 7).
+// number of rounds, one wrk run of each side a round (default 7); with
+// --together the two sides' runs of a round go at once.
 //
 // Times are process CPU time; each repetition runs both sides of a pair,
 // one after the other, for at least MS milliseconds each. The texts come from
@@ -41,7 +43,7 @@ const root = path.resolve(__dirname, '..');
 const ug = require(path.join(root, 'node'));
 
 function parseArgs(argv) {
-  const opts = { reps: 11, minMs: 20, wrkSeconds: 2, wrkRounds: 7, wrk: true, serve: null, only: null };
+  const opts = { reps: 11, minMs: 20, wrkSeconds: 2, wrkRounds: 7, wrk: true, together: false, serve: null, only: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--reps') opts.reps = Number(argv[++i]);
@@ -49,9 +51,10 @@ function parseArgs(argv) {
     else if (a === '--wrk-seconds') opts.wrkSeconds = Number(argv[++i]);
     else if (a === '--wrk-rounds') opts.wrkRounds = Number(argv[++i]);
     else if (a === '--no-wrk') opts.wrk = false;
+    else if (a === '--together') opts.together = true;
     else if (a === '--only') opts.only = new Set(argv[++i].split(','));
     else if (a === '--serve') opts.serve = argv[++i];
-    else throw new Error(`unknown option ${a}; usage: node_api.js [--reps N] [--min-ms MS] [--wrk-seconds S] [--wrk-rounds R] [--no-wrk] [--only PARTS]`);
+    else throw new Error(`unknown option ${a}; usage: node_api.js [--reps N] [--min-ms MS] [--wrk-seconds S] [--wrk-rounds R] [--together] [--no-wrk] [--only PARTS]`);
   }
   return opts;
 }
@@ -283,7 +286,14 @@ async function express(opts) {
           // The side that goes first alternates, so that neither always runs
           // after the other's load.
           const order = r % 2 === 0 ? ['plain', 'guard'] : ['guard', 'plain'];
-          for (const mode of order) got[mode].push(await wrkRun(servers[mode], opts.wrkSeconds, script));
+          if (opts.together) {
+            // Both at once: a slow second of the machine slows both alike,
+            // and each server's CPU time a request is the figure to read.
+            const both = await Promise.all(order.map((mode) => wrkRun(servers[mode], opts.wrkSeconds, script)));
+            order.forEach((mode, j) => got[mode].push(both[j]));
+          } else {
+            for (const mode of order) got[mode].push(await wrkRun(servers[mode], opts.wrkSeconds, script));
+          }
         }
         for (const s of Object.values(servers)) s.child.disconnect();
         servers = {};
