@@ -25,11 +25,12 @@ const native = require('./native');
 // under "file".
 const SLOTS = ['target', 'headers', 'form', 'json', 'text', 'other', 'none', 'file'];
 
-// The requests a guard has seen, and the body watchers of those it checks.
-// Kept beside the requests, not on them: a property added to a request
-// would give Node's and the frameworks' hot paths a new object shape.
-const admitted = new WeakSet();
-const watchers = new WeakMap();
+// Whether a guard has seen a request, and the body watcher of one it checks:
+// symbol-keyed properties of the request. (A WeakSet and a WeakMap beside the
+// requests cost more: every scavenge walks their entries, one or two per
+// request, which the servers' CPU time a POST showed.)
+const kAdmitted = Symbol('utf8guard.admitted');
+const kWatch = Symbol('utf8guard.watch');
 
 // Node's parser hands each chunk of a body to the request's push(): a
 // watched request's chunks go through its watcher first. Installed once.
@@ -39,7 +40,7 @@ function patchPush() {
   pushPatched = true;
   const push = IncomingMessage.prototype.push;
   IncomingMessage.prototype.push = function pushChecked(chunk, encoding) {
-    const watch = watchers.get(this);
+    const watch = this[kWatch];
     return watch === undefined ? push.call(this, chunk, encoding) : watch.push(this, push, chunk, encoding);
   };
 }
@@ -171,8 +172,8 @@ class Guard extends EventEmitter {
    * request was refused (the 400 is sent), true when it may go on.
    */
   admit(req, res) {
-    if (admitted.has(req)) return true;
-    admitted.add(req);
+    if (req[kAdmitted] === true) return true;
+    req[kAdmitted] = true;
     let answer = native.checkRequest(this.rules, req.url, false, ...req.rawHeaders);
     while (typeof answer === 'object') {
       // A finding: in the head (then the body's rule is asked again, past
@@ -195,11 +196,8 @@ class Guard extends EventEmitter {
   // queued; a finding stops the body there.
   #watchBody(req, res, stream) {
     patchPush();
-    // The watcher leaves the map at the body's end: V8's scavenges keep a
-    // WeakMap's values alive, and this one holds the request, which would
-    // then outlive its response and be promoted, to the old generation's
-    // collections.
-    watchers.set(req, new BodyWatch(this, this.#pool, req, res, stream));
+    // The watcher leaves the request at the body's end.
+    req[kWatch] = new BodyWatch(this, this.#pool, req, res, stream);
   }
 }
 
@@ -222,7 +220,7 @@ class BodyWatch {
     const check = this.check;
     if (check === null) return push.call(self, chunk, encoding);
     if (chunk === null) {
-      watchers.delete(self);
+      self[kWatch] = undefined;
       const finding = check.finish();
       this.done();
       if (finding !== null && this.found(finding)) return false;
