@@ -127,6 +127,30 @@ def test_a_path_no_pattern_matches_is_refused_before_the_404_view():
         assert SEEN == ["/café", b""]
 
 
+class Recorder:
+    """A middleware after the guard: what it was given."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        SEEN.append(("middleware", request.get_full_path()))
+        return self.get_response(request)
+
+
+def test_the_middleware_after_the_guard_never_sees_a_refused_head():
+    with override_settings(MIDDLEWARE=["utf8guard.django.Utf8GuardMiddleware",
+                                       f"{__name__}.Recorder"]):
+        client = Client()
+        assert problem(client.get("/a%C0%AFb"))["part"] == "path"
+        assert problem(client.get("/", {"q": "\u202e"}))["part"] == "query"
+        assert problem(client.get("/post", HTTP_X_TEXT="\x00"))["part"] == "header"
+        assert SEEN == []
+        # A view marked exempt gets its request, through the middleware too.
+        assert client.get("/raw", {"q": "\u202e"}).status_code == 200
+        assert SEEN == [("middleware", "/raw?q=%E2%80%AE"), b""]
+
+
 def test_exemptions():
     client = Client()
     assert client.post("/webhook/x", b"caf\xe9", content_type="text/plain").status_code == 200

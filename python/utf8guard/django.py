@@ -11,11 +11,12 @@ Django's test Client alike.
 Every check runs before the view, on the raw request: the path
 (RAW_URI/REQUEST_URI under WSGI, raw_path under ASGI), the query, the header
 names and values, and the body under the rule its Content-Type selects. The
-head is checked when the middleware is called, before Django resolves the
-URL: a finding in a request that no URL pattern matches is answered there, so
-that neither Django's 404 handler nor a redirect reads it; in any other
-request it is answered in process_view, which knows the view. Under ASGI Django has received the body before the middleware runs;
-it is checked from its file, chunk by chunk. Under WSGI a body of up to
+head is checked when the middleware is called, before the middleware after it
+and before Django resolves the URL, so that neither they, Django's 404 handler
+nor a redirect read a refused one; only a finding in a request for a view
+marked exempt waits for process_view, which knows the view Django chose. The
+body is checked in process_view. Under ASGI Django has received the body
+before the middleware runs; it is checked from its file, chunk by chunk. Under WSGI a body of up to
 ``buffer`` bytes is read and checked before the view; a longer one is checked
 as the view reads it (request.body, request.POST, request.read()): the read
 that holds a finding raises RequestRejected (a django BadRequest) and the view
@@ -93,26 +94,28 @@ class Utf8GuardMiddleware:
         return self._after(request, await self.get_response(request))
 
     def _before_routing(self, request):
-        """The head, checked before Django resolves the URL: a request no
-        URL pattern matches never reaches process_view, but Django's 404
-        handler (or a project's handler404) and CommonMiddleware's
-        APPEND_SLASH redirect still read its path, so a finding there is
-        answered here. A finding in a request a view will answer waits for
-        process_view, which knows whether that view is exempt."""
+        """The head, checked before the middleware after this one and before
+        Django resolves the URL: a request no URL pattern matches never
+        reaches process_view, but Django's 404 handler (or a project's
+        handler404) and CommonMiddleware's APPEND_SLASH redirect still read
+        its path. A finding is answered here, unless the URL resolves to a
+        view marked exempt: then process_view, which gets the view Django
+        chose (another middleware may set request.urlconf), decides."""
         guard = self.guard
         rules = guard.rules_for(request.path)
         if rules is None:
             return None
         rejection, context = self._check_head(guard, rules, request)
+        if rejection is not None:
+            try:
+                view = resolve(request.path_info, getattr(request, "urlconf", None)).func
+            except Resolver404:
+                view = None
+            if not is_exempt(view):
+                if guard.found(rejection, *context):
+                    return _answer(guard.answer(rejection))
+                rejection = None  # detect mode: logged once, the body still checked
         request.__dict__[_HEAD] = (rules, rejection, context)
-        if rejection is None:
-            return None
-        try:
-            resolve(request.path_info, getattr(request, "urlconf", None))
-        except Resolver404:
-            del request.__dict__[_HEAD]
-            if guard.found(rejection, *context):
-                return _answer(guard.answer(rejection))
         return None
 
     @staticmethod
