@@ -3,6 +3,7 @@ async), configured from settings.UTF8GUARD: refused before the view, the
 body checked as the view reads it, exemptions, and settings errors."""
 
 import asyncio
+import logging
 
 import pytest
 
@@ -125,6 +126,15 @@ def test_a_path_no_pattern_matches_is_refused_before_the_404_view():
 
         assert problem(asyncio.run(run()))["part"] == "header"
         assert SEEN == ["/café", b""]
+
+
+def test_detect_mode_logs_a_path_no_pattern_matches_once(caplog):
+    with override_settings(ROOT_URLCONF=Unrouted, UTF8GUARD={"detect_only": True}):
+        with caplog.at_level(logging.WARNING, logger="utf8guard"):
+            response = Client().get("/a%C0%AFb", {"q": "\u202e"})
+    assert response.status_code == 404  # Django's answer: the request went on
+    assert len(SEEN) == 1  # the 404 view ran, once
+    assert [r.utf8guard["part"] for r in caplog.records if r.name == "utf8guard"] == ["path"]
 
 
 class Recorder:
