@@ -25,12 +25,24 @@ const native = require('./native');
 // under "file".
 const SLOTS = ['target', 'headers', 'form', 'json', 'text', 'other', 'none', 'file'];
 
-// Whether a guard has seen a request, and the body watcher of one it checks:
-// symbol-keyed properties of the request. (A WeakSet and a WeakMap beside the
-// requests cost more: every scavenge walks their entries, one or two per
-// request, which the servers' CPU time a POST showed.)
+// Whether a guard has seen a request, and the body watcher of the one whose
+// body is streaming: symbol-keyed properties of the request's socket, which
+// carries one request at a time (a pipelined request's head is parsed after
+// the body before it ends). Not of the request: Express swaps a request's
+// prototype, so a property added to one makes V8 migrate it to a map of its
+// own, request after request, which costs more than the whole check; a
+// socket takes the properties once per connection. (A WeakSet and a WeakMap
+// cost more too: every scavenge walks their entries.) The socket holds its
+// last request until its next one or its end.
 const kAdmitted = Symbol('utf8guard.admitted');
 const kWatch = Symbol('utf8guard.watch');
+
+// Where a request's state is kept: its socket, or the request itself if it
+// has none.
+function holderOf(req) {
+  const socket = req.socket;
+  return socket === null || socket === undefined ? req : socket;
+}
 
 // Node's parser hands each chunk of a body to the request's push(): a
 // watched request's chunks go through its watcher first. Installed once.
@@ -40,8 +52,9 @@ function patchPush() {
   pushPatched = true;
   const push = IncomingMessage.prototype.push;
   IncomingMessage.prototype.push = function pushChecked(chunk, encoding) {
-    const watch = this[kWatch];
-    return watch === undefined ? push.call(this, chunk, encoding) : watch.push(this, push, chunk, encoding);
+    const watch = holderOf(this)[kWatch];
+    return watch === undefined || watch.req !== this ? push.call(this, chunk, encoding)
+      : watch.push(this, push, chunk, encoding);
   };
 }
 
@@ -172,8 +185,9 @@ class Guard extends EventEmitter {
    * request was refused (the 400 is sent), true when it may go on.
    */
   admit(req, res) {
-    if (req[kAdmitted] === true) return true;
-    req[kAdmitted] = true;
+    const holder = holderOf(req);
+    if (holder[kAdmitted] === req) return true;
+    holder[kAdmitted] = req;
     let answer = native.checkRequest(this.rules, req.url, false, ...req.rawHeaders);
     while (typeof answer === 'object') {
       // A finding: in the head (then the body's rule is asked again, past
@@ -188,7 +202,13 @@ class Guard extends EventEmitter {
       }
       if (!shape) answer = native.checkRequest(this.rules, req.url, true, ...req.rawHeaders);
     }
-    if (answer !== 0 && answer !== undefined) this.#watchBody(req, res, this.#acquire(answer));
+    // A body that had all arrived before the guard was called gets no
+    // watcher: none of its chunks is still to come, and a watcher would take
+    // the socket's place of the next request's, whose body may be streaming
+    // (a pipelined request is parsed as soon as the one before is whole).
+    if (answer !== 0 && answer !== undefined && !req.complete) {
+      this.#watchBody(req, res, this.#acquire(answer));
+    }
     return true;
   }
 
@@ -196,8 +216,8 @@ class Guard extends EventEmitter {
   // queued; a finding stops the body there.
   #watchBody(req, res, stream) {
     patchPush();
-    // The watcher leaves the request at the body's end.
-    req[kWatch] = new BodyWatch(this, this.#pool, req, res, stream);
+    // The watcher leaves the socket at the body's end.
+    holderOf(req)[kWatch] = new BodyWatch(this, this.#pool, req, res, stream);
   }
 }
 
@@ -220,7 +240,7 @@ class BodyWatch {
     const check = this.check;
     if (check === null) return push.call(self, chunk, encoding);
     if (chunk === null) {
-      self[kWatch] = undefined;
+      holderOf(self)[kWatch] = undefined;
       const finding = check.finish();
       this.done();
       if (finding !== null && this.found(finding)) return false;

@@ -143,6 +143,26 @@ function suite(kind) {
     }
   });
 
+  test(`${kind}: each request on a kept-alive connection is checked, pipelined or not`, async () => {
+    // The guard keeps its state on the socket: the third request of one
+    // connection must meet the checks the first met.
+    const keepAlive = (b) => Buffer.from(b.toString('latin1').replace(`Connection: close${CRLF}`, `Connection: keep-alive${CRLF}`), 'latin1');
+    const bad = Buffer.from([0x61, 0xc0, 0xaf, 0x62]); // an overlong '/'
+    const good = Buffer.from('caf\u00e9');
+    for (const part of PARTS) {
+      if (part.parser && !part.name.startsWith('header')) continue;
+      for (const gap of [0, 5]) {
+        const before = server.seen.length;
+        const pieces = [keepAlive(part.request(good)), keepAlive(part.request(good)), keepAlive(part.request(bad))];
+        const res = await send(server.port, gap === 0 ? [Buffer.concat(pieces)] : pieces, gap);
+        const statuses = [...res.raw.toString('latin1').matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+        const label = `${part.name}, ${gap === 0 ? 'pipelined' : 'one after another'}`;
+        assert.deepEqual(statuses, [200, 200, 400], label);
+        assert.equal(server.seen.length - before, 2, `${label}: the application saw the two clean requests only`);
+      }
+    }
+  });
+
   test(`${kind}: the application never reads a refused body whole`, async () => {
     const before = server.seen.length;
     const body = Buffer.concat([Buffer.from('x'.repeat(1000)), Buffer.from([0xc0, 0xaf]), Buffer.from('y'.repeat(1000))]);
