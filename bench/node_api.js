@@ -20,9 +20,14 @@
 //                    second of the server's own CPU time, which other load
 //                    on the machine does not change, and the median of the
 //                    rounds' ratios
+//   instructions     the same two requests and servers, each server under
+//                    valgrind's callgrind: the instructions it runs a
+//                    request (those of 6,000 requests less those of 2,000,
+//                    over 16 kept-alive connections), which the machine's
+//                    load does not change. Minutes long: only with --only.
 //
 // --only runs some of the parts, by name, comma-separated: large (the 1 MiB
-// pairs), short (16 B), percent, offload, express. --wrk-rounds sets the
+// pairs), short (16 B), percent, offload, express, instructions. --wrk-rounds sets the
 // number of rounds, one wrk run of each side a round (default 7); with
 // --together the two sides' runs of a round go at once.
 //
@@ -244,19 +249,31 @@ async function wrkRun(server, seconds, script) {
   return [Number(rate[1]), Number(count[1]) / (cpu / 1e9)];
 }
 
+// The two requests of the server parts: a GET with a percent-encoded path
+// and query, and a POST of a 1 KiB form, from a line of multilingual text.
+function requests() {
+  const line = fs.readFileSync(path.join(root, 'nginx', 'tests', 'multilingual.txt'), 'utf8').split('\n')
+    .filter((l) => l && !l.startsWith('#'))[1].slice(0, 40);
+  const enc = encodeURIComponent(line);
+  return {
+    'GET /path?query': { method: 'GET', path: `/docs/${enc}?q=${enc}&page=2`,
+      headers: { 'Accept-Language': 'fr-CH, fr;q=0.9', 'User-Agent': 'bench/1.0' }, body: null },
+    'POST form ~1 KiB': { method: 'POST', path: '/submit',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `a=1&text=${enc.repeat(Math.floor(1000 / enc.length))}` },
+  };
+}
+
 async function express(opts) {
   if (spawnSync('wrk', ['--version']).error) {
     console.log('Express: no wrk; skipped');
     return;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'utf8guard-wrk-'));
-  const line = fs.readFileSync(path.join(root, 'nginx', 'tests', 'multilingual.txt'), 'utf8').split('\n')
-    .filter((l) => l && !l.startsWith('#'))[1].slice(0, 40);
-  const enc = encodeURIComponent(line);
-  const scripts = {
-    'GET /path?query': `wrk.method = "GET"\nwrk.path = "/docs/${enc}?q=${enc}&page=2"\nwrk.headers["Accept-Language"] = "fr-CH, fr;q=0.9"\nwrk.headers["User-Agent"] = "bench/1.0"\n`,
-    'POST form ~1 KiB': `wrk.method = "POST"\nwrk.path = "/submit"\nwrk.headers["Content-Type"] = "application/x-www-form-urlencoded"\nwrk.body = "a=1&text=${enc.repeat(Math.floor(1000 / enc.length))}"\n`,
-  };
+  const scripts = Object.fromEntries(Object.entries(requests()).map(([what, r]) => [what,
+    [`wrk.method = "${r.method}"`, `wrk.path = "${r.path}"`,
+      ...Object.entries(r.headers).map(([k, v]) => `wrk.headers["${k}"] = "${v}"`),
+      ...(r.body ? [`wrk.body = "${r.body}"`] : [])].join('\n') + '\n']));
   const start = async (order) => {
     const servers = {};
     for (const mode of order) {
@@ -314,6 +331,74 @@ async function express(opts) {
   }
 }
 
+// --- Instructions a request under callgrind ---
+
+// Sends `count` copies of request r over 16 kept-alive connections; each
+// must be answered 200.
+function load(port, r, count) {
+  const http = require('node:http');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+  const headers = { ...r.headers, Host: '127.0.0.1' };
+  if (r.body !== null) headers['Content-Length'] = Buffer.byteLength(r.body);
+  let sent = 0;
+  return new Promise((resolve, reject) => {
+    const one = () => {
+      if (sent === count) return;
+      sent += 1;
+      const req = http.request({ host: '127.0.0.1', port, method: r.method, path: r.path, headers, agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`answer ${res.statusCode} to ${r.method} ${r.path}`));
+          else if (--count === 0) { agent.destroy(); resolve(); } else one();
+        });
+      });
+      req.on('error', reject);
+      req.end(r.body === null ? undefined : r.body);
+    };
+    for (let i = 0; i < 16; i++) one();
+  });
+}
+
+// The instructions a server of `mode` runs, started under callgrind, for
+// `count` requests r, from its start to its exit.
+async function collected(mode, r, count) {
+  const { spawn } = require('node:child_process');
+  const child = spawn('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null',
+    process.execPath, __filename, '--serve', mode], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  let err = '';
+  child.stderr.on('data', (d) => { err += d; });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const port = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', () => reject(new Error(`callgrind: ${err}`)));
+  });
+  await load(port, r, count);
+  child.disconnect();
+  await exited;
+  const m = /Collected : (\d+)/.exec(err);
+  if (!m) throw new Error(`callgrind: ${err}`);
+  return Number(m[1]);
+}
+
+async function instructions() {
+  if (spawnSync('valgrind', ['--version']).error) {
+    console.log('instructions: no valgrind; skipped');
+    return;
+  }
+  const [few, many] = [2000, 6000];
+  for (const [what, r] of Object.entries(requests())) {
+    const per = {};
+    for (const mode of ['plain', 'guard']) {
+      // The two counts at once: each is its own process, and callgrind
+      // counts instructions, not time.
+      const [a, b] = await Promise.all([collected(mode, r, few), collected(mode, r, many)]);
+      per[mode] = (b - a) / (many - few);
+    }
+    report('Express + guard vs Express', `${what}, instructions`, per.guard / 1000, per.plain / 1000,
+      'k instr/req', 'lower');
+  }
+}
+
 // What handing 1 MiB to the libuv thread pool would cost: one round trip
 // (crypto.randomFill of 1 byte, the cheapest pooled call) against isValid and
 // validate of 1 MiB on the main thread, in wall time.
@@ -351,6 +436,7 @@ async function main() {
   if (run('percent')) percent(opts);
   if (run('offload')) await offload(opts);
   if (opts.wrk && run('express')) await express(opts);
+  if (opts.only !== null && opts.only.has('instructions')) await instructions();
   if (sink === 0.5) console.log(sink);
 }
 
