@@ -341,6 +341,7 @@ function load(port, r, count) {
   const headers = { ...r.headers, Host: '127.0.0.1' };
   if (r.body !== null) headers['Content-Length'] = Buffer.byteLength(r.body);
   let sent = 0;
+  let answered = 0;
   return new Promise((resolve, reject) => {
     const one = () => {
       if (sent === count) return;
@@ -349,7 +350,7 @@ function load(port, r, count) {
         res.resume();
         res.on('end', () => {
           if (res.statusCode !== 200) reject(new Error(`answer ${res.statusCode} to ${r.method} ${r.path}`));
-          else if (--count === 0) { agent.destroy(); resolve(); } else one();
+          else if (++answered === count) { agent.destroy(); resolve(); } else one();
         });
       });
       req.on('error', reject);

@@ -1,7 +1,12 @@
 // The node:http request-listener wrapper on a real server on loopback.
 'use strict';
 
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const http = require('node:http');
+const ug = require('..');
 const { suite, contentTypes, multipart, detectOnly } = require('./parts');
+const { send } = require('./servers');
 
 suite('http');
 contentTypes('http');
@@ -10,11 +15,6 @@ detectOnly('http');
 
 // A guard called late, once its request's body has all arrived, leaves the
 // body check of the request after it on the same connection in place.
-const test = require('node:test');
-const assert = require('node:assert/strict');
-const http = require('node:http');
-const ug = require('..');
-const { send } = require('./servers');
 
 test('http: a guard called late leaves the next pipelined request watched', async () => {
   const guard = new ug.Guard();
@@ -42,8 +42,7 @@ test('http: a guard called late leaves the next pipelined request watched', asyn
     const cut = second.length - 2;
     const res = await send(server.address().port,
       [Buffer.concat([post('first'), second.subarray(0, cut)]), second.subarray(cut)], 150);
-    const statuses = [...res.raw.toString('latin1').matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
-    assert.deepEqual(statuses, [200, 400]);
+    assert.deepEqual(res.statuses, [200, 400]);
     assert.deepEqual(seen, ['first']);
   } finally {
     server.closeAllConnections();

@@ -63,7 +63,8 @@ async function start(kind, options = {}) {
 
 /**
  * Sends pieces (Buffers) over one connection, waiting `gap` ms between
- * them, and resolves with {status, type, body} once the server closes it.
+ * them, and resolves with {status, statuses, type, body} once the server
+ * closes it.
  */
 function send(port, pieces, gap = 0) {
   return new Promise((resolve) => {
@@ -78,7 +79,9 @@ function send(port, pieces, gap = 0) {
       const head = end < 0 ? text : text.slice(0, end);
       const status = Number((/^HTTP\/1\.1 (\d+)/.exec(head) || [])[1] || 0);
       const type = (/\r\ncontent-type: ([^\r]*)/i.exec(head) || [])[1] || null;
-      resolve({ status, type, body: end < 0 ? '' : text.slice(end + 4), raw: Buffer.concat(got) });
+      // Every answer's status, in order, for several requests on one connection.
+      const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => Number(m[1]));
+      resolve({ status, statuses, type, body: end < 0 ? '' : text.slice(end + 4), raw: Buffer.concat(got) });
     };
     socket.on('data', (d) => got.push(d));
     socket.on('close', finish);
